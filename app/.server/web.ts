@@ -1,0 +1,124 @@
+// The root middleware: refuses cross-site form posts, loads the sign-in session, keeps the
+// access token fresh (refresh when under 5 minutes are left), resolves the user once per
+// request, and saves the session cookie when something changed.
+import { decodeJwt } from "jose";
+import type { MiddlewareFunction } from "react-router";
+import { createApiClient, type TokenPair } from "./api-client.ts";
+import { platformContext, type SessionData, type Web, webContext } from "./context.ts";
+import { sessionStorageFor } from "./session.ts";
+
+export const REFRESH_WINDOW_SECONDS = 5 * 60;
+
+/** exp (seconds) read from a JWT's payload; an unreadable token counts as not expiring. */
+export function tokenExpiry(token: string): number {
+  try {
+    const exp = decodeJwt(token).exp;
+    return typeof exp === "number" ? exp : Number.POSITIVE_INFINITY;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+export const expiresSoon = (exp: number, now = Date.now() / 1000) => exp - now < REFRESH_WINDOW_SECONDS;
+
+const toStored = (t: TokenPair): NonNullable<SessionData["tokens"]> => ({
+  access_token: t.access_token,
+  refresh_token: t.refresh_token,
+  access_exp: tokenExpiry(t.access_token),
+});
+
+// Parallel requests of one browser must not rotate the same refresh token twice (the second
+// would look like a replay and end the login), so refreshes are shared per refresh token.
+const refreshing = new Map<string, Promise<TokenPair | null>>();
+
+function isCrossSite(request: Request): boolean {
+  if (request.method === "GET" || request.method === "HEAD") return false;
+  if (request.headers.get("sec-fetch-site") === "cross-site") return true;
+  const origin = request.headers.get("origin");
+  if (!origin || origin === "null") return origin === "null";
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  try {
+    return new URL(origin).host !== host;
+  } catch {
+    return true;
+  }
+}
+
+export const webMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  if (isCrossSite(request)) {
+    return new Response("Cross-site form posts are not accepted.", { status: 403, headers: { "content-type": "text/plain" } });
+  }
+  const deps = context.get(platformContext);
+  const storage = sessionStorageFor(deps);
+  const session = await storage.getSession(request.headers.get("cookie"));
+  const api = createApiClient(deps.dispatch, deps.clientIp);
+  let dirty = false;
+  let ended = false;
+
+  async function refresh(stored: NonNullable<SessionData["tokens"]>) {
+    let p = refreshing.get(stored.refresh_token);
+    if (!p) {
+      p = api.refresh(stored.refresh_token).then((r) => (r.ok ? r.data : null));
+      refreshing.set(stored.refresh_token, p);
+      p.finally(() => setTimeout(() => refreshing.delete(stored.refresh_token), 10_000));
+    }
+    const pair = await p;
+    if (pair) {
+      session.set("tokens", toStored(pair));
+      dirty = true;
+    }
+    return pair;
+  }
+
+  const web: Web = {
+    api,
+    user: null,
+    session,
+    signIn(tokens) {
+      session.set("tokens", toStored(tokens));
+      session.unset("mfa");
+      this.token = tokens.access_token;
+      dirty = true;
+    },
+    signOut() {
+      session.unset("tokens");
+      this.user = null;
+      this.token = undefined;
+      ended = true;
+      dirty = true;
+    },
+    touch() {
+      dirty = true;
+    },
+  };
+
+  let stored = session.get("tokens");
+  if (stored && expiresSoon(stored.access_exp)) {
+    if (await refresh(stored)) stored = session.get("tokens");
+    else web.signOut();
+  }
+  if (stored && !ended) {
+    let me = await api.as(stored.access_token).me();
+    if (!me.ok && me.status === 401 && (await refresh(stored))) {
+      stored = session.get("tokens")!;
+      me = await api.as(stored.access_token).me();
+    }
+    if (me.ok) {
+      web.user = me.data;
+      web.token = stored.access_token;
+    } else if (me.status === 401) {
+      web.signOut();
+    }
+  }
+  context.set(webContext, web);
+
+  const response = await next();
+  if (dirty) {
+    const empty = Object.keys(session.data).length === 0;
+    response.headers.append(
+      "Set-Cookie",
+      empty ? await storage.destroySession(session) : await storage.commitSession(session),
+    );
+  }
+  return response;
+};

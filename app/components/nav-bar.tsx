@@ -1,0 +1,77 @@
+import { Form, Link, NavLink } from "react-router";
+
+const LINKS = [
+  { to: "/challenges", label: "challenges/" },
+  { to: "/leaderboard", label: "leaderboard/" },
+  { to: "/submit_challenge", label: "submit_challenge/" },
+];
+
+type NavUser = { username: string; is_admin: boolean } | null;
+
+function Items({ user, theme }: { user: NavUser; theme: "dark" | "light" }) {
+  const link = ({ isActive }: { isActive: boolean }) =>
+    `no-underline hover:underline ${isActive ? "text-emerald-600 dark:text-term-green" : "text-zinc-700 dark:text-zinc-300"}`;
+  return (
+    <>
+      {LINKS.map((l) => (
+        <NavLink key={l.to} to={l.to} className={link}>
+          {l.label}
+        </NavLink>
+      ))}
+      <Link to="/pricing" className="btn-ghost px-3 py-1" data-testid="pricing-button">
+        pricing/
+      </Link>
+      <Form method="post" action="/theme" className="inline">
+        <input type="hidden" name="theme" value={theme === "dark" ? "light" : "dark"} />
+        <button type="submit" className="text-xs text-zinc-500 hover:underline" title="Switch theme">
+          [{theme === "dark" ? "light" : "dark"}]
+        </button>
+      </Form>
+      {user ? (
+        <>
+          {user.is_admin && (
+            <NavLink to="/admin" className={link}>
+              admin/
+            </NavLink>
+          )}
+          <NavLink to="/profile" className={link} data-testid="nav-username">
+            ~{user.username}
+          </NavLink>
+          <Form method="post" action="/logout" className="inline">
+            <button type="submit" className="text-sm text-zinc-700 hover:underline dark:text-zinc-300">
+              logout
+            </button>
+          </Form>
+        </>
+      ) : (
+        <NavLink to="/login" className={link}>
+          login.sh
+        </NavLink>
+      )}
+    </>
+  );
+}
+
+export function NavBar({ user, theme }: { user: NavUser; theme: "dark" | "light" }) {
+  return (
+    <header className="border-b border-zinc-300 bg-white/90 dark:border-zinc-800 dark:bg-zinc-950/90">
+      <nav className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3" aria-label="Main">
+        <Link to="/" className="text-lg font-bold text-zinc-900 no-underline dark:text-zinc-100">
+          <span className="text-emerald-600 dark:text-term-green">~/</span>faultline<span className="animate-pulse">_</span>
+        </Link>
+        <div className="hidden items-center gap-5 text-sm md:flex">
+          <Items user={user} theme={theme} />
+        </div>
+        {/* A <details> menu: collapsible on small screens with or without JavaScript. */}
+        <details className="relative md:hidden">
+          <summary className="btn-ghost cursor-pointer list-none px-3 py-1" aria-label="Menu">
+            ☰ menu
+          </summary>
+          <div className="absolute right-0 z-20 mt-2 flex w-56 flex-col gap-3 rounded border border-zinc-300 bg-white p-4 text-sm dark:border-zinc-800 dark:bg-zinc-950">
+            <Items user={user} theme={theme} />
+          </div>
+        </details>
+      </nav>
+    </header>
+  );
+}

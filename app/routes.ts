@@ -1,0 +1,36 @@
+// The single URL map of the web.
+import { index, route, type RouteConfig } from "@react-router/dev/routes";
+
+export default [
+  index("routes/home.tsx"),
+
+  // Sign-in
+  route("auth", "routes/auth-redirect.tsx"),
+  route("login", "routes/login.tsx", { id: "login" }),
+  route("register", "routes/login.tsx", { id: "register" }),
+  route("login/2fa", "routes/login-2fa.tsx"),
+  route("logout", "routes/logout.tsx"),
+  route("register/success", "routes/register-success.tsx"),
+  route("verify-email", "routes/verify-email.tsx"),
+  route("auth/oauth/:provider/login", "routes/oauth-login.tsx"),
+  route("auth/oauth/:provider/callback", "routes/oauth-callback.tsx"),
+  route("theme", "routes/theme.tsx"),
+
+  // Player pages
+  route("challenges", "routes/challenges.tsx"),
+  route("challenges/:id", "routes/challenge.tsx"),
+  route("leaderboard", "routes/leaderboard.tsx"),
+  route("submit_challenge", "routes/submit-challenge.tsx"),
+  route("profile", "routes/profile-own.tsx"),
+  route("profile/settings", "routes/settings.tsx"),
+  route("profile/:username", "routes/profile-public.tsx"),
+  route("admin", "routes/admin.tsx"),
+
+  // Information
+  route("pricing", "routes/pricing.tsx"),
+  route("faq", "routes/faq.tsx"),
+  route(":page", "routes/info-page.tsx", { id: "info-page" }),
+  route("unauthorized", "routes/unauthorized.tsx"),
+  route("404", "routes/not-found.tsx", { id: "not-found-page" }),
+  route("*", "routes/not-found.tsx", { id: "not-found-splat" }),
+] satisfies RouteConfig;

@@ -1,0 +1,35 @@
+// The footer's information pages.
+import { data } from "react-router";
+import type { Route } from "./+types/info-page";
+import { SUPPORT_EMAIL } from "../components/footer.tsx";
+
+const PAGES: Record<string, { title: string; body: string[] }> = {
+  docs: { title: "docs", body: ["How faultline works: pick a challenge, start it, connect with ssh using the key from your settings, fix the fault, submit a short explanation.", "Sessions last 30 minutes and can be extended 30 minutes at a time."] },
+  discord: { title: "discord", body: ["The community server is being set up. Until then, write to us by e-mail."] },
+  status: { title: "status", body: ["All systems operational."] },
+  privacy: { title: "privacy", body: ["We keep what is needed to run your account: username, e-mail, a hash of your password, your SSH public key and your results. We do not sell data.", "Environments are removed when a session ends."] },
+  terms: { title: "terms", body: ["Use faultline to learn. Do not attack the platform, other users or anything outside your own environment."] },
+  security: { title: "security", body: [`Found a vulnerability? Please write to ${SUPPORT_EMAIL}. We answer every report.`] },
+  cookies: { title: "cookies", body: ["One cookie keeps you signed in (HttpOnly, SameSite=Lax). No tracking cookies."] },
+};
+
+export function loader({ params }: Route.LoaderArgs) {
+  const page = PAGES[params.page];
+  if (!page) throw data(null, { status: 404 });
+  return page;
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.title ?? "faultline"} | faultline` }];
+
+export default function InfoPage({ loaderData }: Route.ComponentProps) {
+  return (
+    <section className="panel mx-auto max-w-3xl">
+      <h1 className="prompt text-2xl font-bold">cat {loaderData.title}.txt</h1>
+      {loaderData.body.map((p) => (
+        <p key={p} className="mt-4">
+          {p}
+        </p>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,14 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/logout";
+import { getWeb } from "../.server/guards.ts";
+
+export async function action({ context }: Route.ActionArgs) {
+  const web = getWeb(context);
+  await web.api.logout(web.session.get("tokens")?.refresh_token);
+  web.signOut();
+  throw redirect("/");
+}
+
+export function loader() {
+  return redirect("/");
+}

@@ -1,0 +1,25 @@
+import { data, Link } from "react-router";
+
+export function meta() {
+  return [{ title: "permission denied | faultline" }];
+}
+
+export function loader() {
+  return data(null, { status: 403 });
+}
+
+export default function Unauthorized() {
+  return (
+    <section className="panel mx-auto max-w-2xl" data-testid="permission-denied">
+      <p className="prompt text-sm">sudo cat /admin</p>
+      <h1 className="mt-4 text-2xl font-bold text-red-700 dark:text-term-red">Permission Denied</h1>
+      <p className="mt-2">
+        You don't have sufficient permissions to access this resource. Please authenticate or request access from an
+        administrator.
+      </p>
+      <Link to="/" className="btn-ghost mt-6">
+        cd ~
+      </Link>
+    </section>
+  );
+}

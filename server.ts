@@ -1,0 +1,107 @@
+// The one entry point: configuration → platform (database, services, API) → HTTP (API + web).
+// `tsx server.ts --dev` serves the web through Vite with hot reload; otherwise the built app.
+import { existsSync } from "node:fs";
+import type { Server } from "node:http";
+import { createRequestHandler } from "@react-router/express";
+import express from "express";
+import type { ServerBuild } from "react-router";
+import { API_PREFIX } from "./server/api/index.ts";
+import { ConfigError, loadConfig, type Config } from "./server/config.ts";
+import { clientIp, sendResponse, toRequest } from "./server/http.ts";
+import { createPlatform } from "./server/platform.ts";
+
+type LoadContextFactory = (deps: unknown, clientIp: string) => unknown;
+
+export async function startServer(config: Config, opts: { dev?: boolean } = {}) {
+  const platform = await createPlatform(config);
+  const { log, api } = platform;
+  const app = express();
+  app.disable("x-powered-by");
+
+  app.use((_req, res, next) => {
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "same-origin");
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+    next();
+  });
+
+  app.use(API_PREFIX, async (req, res) => {
+    try {
+      const request = toRequest(req, config.publicUrl.origin, req.originalUrl);
+      await sendResponse(res, await api.handle(request, { clientIp: clientIp(req, config.trustProxy) }));
+    } catch (e) {
+      log.error("API transport error", e);
+      if (!res.headersSent) res.status(500).json({ detail: "Internal server error" });
+    }
+  });
+
+  const webDeps = {
+    dispatch: api.handle,
+    db: platform.db,
+    publicUrl: config.publicUrl,
+    secureCookies: config.secureCookies,
+    sessionSecret: config.sessionSecret,
+  };
+  const loadContext = (build: ServerBuild) => (req: express.Request) =>
+    (build.entry.module as unknown as { createLoadContext: LoadContextFactory }).createLoadContext(
+      webDeps,
+      clientIp(req, config.trustProxy),
+    ) as never;
+
+  if (opts.dev) {
+    const vite = await import("vite");
+    const viteServer = await vite.createServer({ server: { middlewareMode: true } });
+    app.use(viteServer.middlewares);
+    app.use(async (req, res, next) => {
+      try {
+        const build = (await viteServer.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
+        return createRequestHandler({ build, getLoadContext: loadContext(build) })(req, res, next);
+      } catch (e) {
+        if (e instanceof Error) viteServer.ssrFixStacktrace(e);
+        next(e);
+      }
+    });
+  } else {
+    const buildFile = new URL("./build/server/index.js", import.meta.url);
+    if (!existsSync(buildFile)) throw new ConfigError("No web build found: run `npm run build` first (or `npm run up`).");
+    const build = (await import(buildFile.href)) as ServerBuild;
+    app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
+    app.use(express.static("build/client", { maxAge: "1h", index: false }));
+    app.use(createRequestHandler({ build, getLoadContext: loadContext(build) }));
+  }
+
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  log.info(`faultline listening on http://${config.host}:${port} (public URL ${config.publicUrl.origin}, ${config.database.kind})`);
+
+  return {
+    platform,
+    port,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await platform.close();
+    },
+  };
+}
+
+const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\//, "/"));
+if (isMain) {
+  try {
+    const config = loadConfig();
+    const running = await startServer(config, { dev: process.argv.includes("--dev") });
+    for (const sig of ["SIGINT", "SIGTERM"] as const) {
+      process.once(sig, () => void running.close().then(() => process.exit(0)));
+    }
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(1);
+    }
+    throw e;
+  }
+}

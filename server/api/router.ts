@@ -1,0 +1,119 @@
+// A small router over the Fetch API's Request and Response, so the same handler serves HTTP
+// (through server/http.ts) and the web's in-process client without a network hop.
+import { z } from "zod";
+import { ApiError, badRequest } from "../core/errors.ts";
+import type { Logger } from "../logger.ts";
+
+export interface RequestInfo {
+  /** The caller's address, as the transport saw it (rate limits key on it). */
+  clientIp: string;
+}
+
+export interface Ctx {
+  request: Request;
+  url: URL;
+  params: Record<string, string>;
+  info: RequestInfo;
+  /** The JSON body, validated by the schema; a bad body becomes a 400 naming the field. */
+  body<S extends z.ZodType>(schema: S): Promise<z.output<S>>;
+  query<S extends z.ZodType>(schema: S): z.output<S>;
+}
+
+/** A handler returns the JSON to send (status 200), or a Response for anything else. */
+export type Handler = (c: Ctx) => Promise<unknown>;
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  keys: string[];
+  handler: Handler;
+}
+
+export const json = (data: unknown, status = 200, headers?: HeadersInit) =>
+  Response.json(data, { status, headers: { "cache-control": "no-store", ...headers } });
+
+export function parse<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
+  const r = schema.safeParse(data);
+  if (r.success) return r.data;
+  throw badRequest(
+    r.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; "),
+  );
+}
+
+export function createRouter(log: Logger) {
+  const routes: Route[] = [];
+
+  function add(method: string, path: string, handler: Handler) {
+    const keys: string[] = [];
+    const pattern = new RegExp(
+      "^" +
+        path.replace(/\/$/, "").replace(/:(\w+)/g, (_, k) => {
+          keys.push(k);
+          return "([^/]+)";
+        }) +
+        "/?$",
+    );
+    routes.push({ method, pattern, keys, handler });
+  }
+
+  async function handle(request: Request, info: RequestInfo, prefix = ""): Promise<Response> {
+    const url = new URL(request.url);
+    const path = url.pathname.slice(prefix.length) || "/";
+    let pathMatched = false;
+    for (const r of routes) {
+      const m = r.pattern.exec(path);
+      if (!m) continue;
+      pathMatched = true;
+      if (r.method !== request.method) continue;
+      const params = Object.fromEntries(r.keys.map((k, i) => [k, decodeURIComponent(m[i + 1]!)]));
+      const ctx: Ctx = {
+        request,
+        url,
+        params,
+        info,
+        async body(schema) {
+          let data: unknown = {};
+          const text = await request.text();
+          if (text.trim()) {
+            try {
+              data = JSON.parse(text);
+            } catch {
+              throw badRequest("The request body must be JSON");
+            }
+          }
+          return parse(schema, data);
+        },
+        query: (schema) => parse(schema, Object.fromEntries(url.searchParams)),
+      };
+      try {
+        const out = await r.handler(ctx);
+        return out instanceof Response ? out : json(out ?? { message: "ok" });
+      } catch (e) {
+        return errorResponse(e, log);
+      }
+    }
+    return pathMatched
+      ? json({ detail: "Method not allowed" }, 405)
+      : json({ detail: `Not found: ${path}` }, 404);
+  }
+
+  return {
+    get: (p: string, h: Handler) => add("GET", p, h),
+    post: (p: string, h: Handler) => add("POST", p, h),
+    put: (p: string, h: Handler) => add("PUT", p, h),
+    patch: (p: string, h: Handler) => add("PATCH", p, h),
+    delete: (p: string, h: Handler) => add("DELETE", p, h),
+    handle,
+  };
+}
+export type Router = ReturnType<typeof createRouter>;
+
+export function errorResponse(e: unknown, log: Logger): Response {
+  if (e instanceof ApiError) {
+    const headers: Record<string, string> = {};
+    if (e.status === 429 && e.extra?.retry_after) headers["retry-after"] = String(e.extra.retry_after);
+    return json({ detail: e.detail, ...e.extra }, e.status, headers);
+  }
+  log.error("unhandled error in API", e);
+  return json({ detail: "Internal server error" }, 500);
+}

@@ -1,0 +1,99 @@
+// zod schemas for every API input. Messages here are what a caller sees in `detail`.
+import { z } from "zod";
+import {
+  BIO_MAX,
+  DISPLAY_NAME_MAX,
+  LOCATIONS,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  USERNAME_PATTERN,
+  USERNAME_RULE,
+} from "../core/rules.ts";
+
+const password = z
+  .string({ error: "is required" })
+  .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`);
+
+export const registerBody = z.object({
+  username: z.string({ error: "is required" }).trim().regex(USERNAME_PATTERN, USERNAME_RULE),
+  email: z.email({ error: "must be a valid e-mail address" }).trim().max(254),
+  password,
+});
+
+export const loginBody = z.object({
+  username_or_email: z.string({ error: "is required" }).trim().min(1, "is required").max(254),
+  password: z.string({ error: "is required" }).min(1, "is required").max(PASSWORD_MAX),
+});
+
+export const secondFactorBody = z.object({
+  mfa_token: z.string({ error: "is required" }).min(1),
+  code: z.string({ error: "is required" }).trim().regex(/^\d{6}$/, "must be 6 digits"),
+});
+
+export const refreshBody = z.object({ refresh_token: z.string({ error: "is required" }).min(1) });
+export const logoutBody = z.object({ refresh_token: z.string().optional() });
+export const tokenBody = z.object({ token: z.string({ error: "is required" }).min(1).max(200) });
+export const resendBody = z.object({ email: z.email().optional() });
+
+export const oauthCallbackBody = z.object({
+  code: z.string({ error: "Missing authorization code or state parameter" }).min(1, "Missing authorization code or state parameter"),
+  state: z.string({ error: "Missing authorization code or state parameter" }).min(1, "Missing authorization code or state parameter"),
+});
+
+export const totpVerifyBody = z.object({
+  token: z.string({ error: "is required" }).trim().regex(/^\d{6}$/, "must be 6 digits"),
+  secret: z.string({ error: "is required" }).min(16).max(64),
+});
+
+export const sshKeyBody = z.object({
+  ssh_public_key_b64: z
+    .string({ error: "is required" })
+    .min(1, "is required")
+    .max(16_384, "is too long")
+    .transform((v, ctx) => {
+      // The web sends the key base64-encoded (spec); a raw `ssh-...` line is accepted too.
+      const t = v.trim();
+      if (t.startsWith("ssh-") || t.startsWith("ecdsa-")) return t;
+      const decoded = Buffer.from(t, "base64").toString("utf8");
+      if (!/^(ssh-|ecdsa-)/.test(decoded.trim())) {
+        ctx.addIssue({ code: "custom", message: "must be a base64-encoded OpenSSH public key" });
+        return z.NEVER;
+      }
+      return decoded;
+    }),
+});
+
+const nullableText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .nullable()
+    .optional()
+    .transform((v) => (v === "" ? null : v));
+
+export const profileBody = z.object({
+  display_name: nullableText(DISPLAY_NAME_MAX),
+  bio: nullableText(BIO_MAX),
+  location: z
+    .union([z.enum(LOCATIONS), z.literal("")])
+    .nullable()
+    .optional()
+    .transform((v) => (v === "" ? null : v)),
+  theme: z.enum(["dark", "light"]).optional(),
+});
+
+export const passwordChangeBody = z.object({
+  current_password: z.string({ error: "is required" }).min(1, "is required"),
+  new_password: password,
+});
+
+export const notificationsBody = z.object({
+  newChallenges: z.boolean().optional(),
+  solutionFeedback: z.boolean().optional(),
+  leaderboardUpdates: z.boolean().optional(),
+  marketingEmails: z.boolean().optional(),
+});
+
+export const providerParam = z.enum(["github", "google"], { error: "Unknown OAuth provider" });

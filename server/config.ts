@@ -1,0 +1,136 @@
+// The one place where the environment is read. Parsed once at start; a bad value stops the
+// process with a message that names the variable, instead of failing later at first use.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+const url = (fallback: string) => z.url({ protocol: /^https?$/ }).default(fallback);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  PUBLIC_URL: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: optional.pipe(
+    z
+      .string()
+      .refine((v) => /^(postgres|postgresql):\/\//.test(v) || /^(sqlite:|file:)/.test(v), {
+        message: "must start with postgres:// (PostgreSQL) or sqlite: (a SQLite file path)",
+      })
+      .optional(),
+  ),
+  SESSION_SECRET: optional.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+  SMTP_URL: optional.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+  MAIL_FROM: z.string().default("faultline <no-reply@faultline.local>"),
+  GITHUB_CLIENT_ID: optional,
+  GITHUB_CLIENT_SECRET: optional,
+  GITHUB_AUTHORIZE_URL: url("https://github.com/login/oauth/authorize"),
+  GITHUB_TOKEN_URL: url("https://github.com/login/oauth/access_token"),
+  GITHUB_API_URL: url("https://api.github.com"),
+  GOOGLE_CLIENT_ID: optional,
+  GOOGLE_CLIENT_SECRET: optional,
+  GOOGLE_AUTHORIZE_URL: url("https://accounts.google.com/o/oauth2/v2/auth"),
+  GOOGLE_TOKEN_URL: url("https://oauth2.googleapis.com/token"),
+  GOOGLE_USERINFO_URL: url("https://openidconnect.googleapis.com/v1/userinfo"),
+  TRUST_PROXY: z
+    .enum(["true", "false", "1", "0", ""])
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type OAuthProviderName = "github" | "google";
+export interface OAuthProviderConfig {
+  clientId?: string;
+  clientSecret?: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  /** GitHub: the API base (we call /user and /user/emails); Google: the userinfo endpoint. */
+  userInfoUrl: string;
+}
+
+export interface Config {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  publicUrl: URL;
+  dataDir: string;
+  database: { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
+  sessionSecret: string;
+  secureCookies: boolean;
+  smtpUrl?: string;
+  mailFrom: string;
+  oauth: Record<OAuthProviderName, OAuthProviderConfig>;
+  trustProxy: boolean;
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const publicUrl = new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
+  const dataDir = resolve(e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+
+  const database: Config["database"] =
+    e.DATABASE_URL && /^postgres/.test(e.DATABASE_URL)
+      ? { kind: "postgres", url: e.DATABASE_URL }
+      : {
+          kind: "sqlite",
+          file: e.DATABASE_URL
+            ? resolve(e.DATABASE_URL.replace(/^(sqlite|file):(\/\/)?/, ""))
+            : join(dataDir, "faultline.db"),
+        };
+
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    dataDir,
+    database,
+    sessionSecret: e.SESSION_SECRET ?? generatedSecret(dataDir),
+    secureCookies: publicUrl.protocol === "https:",
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    oauth: {
+      github: {
+        clientId: e.GITHUB_CLIENT_ID,
+        clientSecret: e.GITHUB_CLIENT_SECRET,
+        authorizeUrl: e.GITHUB_AUTHORIZE_URL,
+        tokenUrl: e.GITHUB_TOKEN_URL,
+        userInfoUrl: e.GITHUB_API_URL,
+      },
+      google: {
+        clientId: e.GOOGLE_CLIENT_ID,
+        clientSecret: e.GOOGLE_CLIENT_SECRET,
+        authorizeUrl: e.GOOGLE_AUTHORIZE_URL,
+        tokenUrl: e.GOOGLE_TOKEN_URL,
+        userInfoUrl: e.GOOGLE_USERINFO_URL,
+      },
+    },
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** SESSION_SECRET when none is given: made once, kept in DATA_DIR so restarts keep sessions. */
+function generatedSecret(dataDir: string): string {
+  const file = join(dataDir, "session-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const secret = randomBytes(48).toString("base64url");
+  writeFileSync(file, secret + "\n", { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,349 @@
+// Accounts: registration, e-mail proof, password and second-factor login, profile, settings,
+// SSH key. No HTTP here: callers pass plain values and get plain values or an ApiError.
+import { randomUUID } from "node:crypto";
+import QRCode from "qrcode";
+import type { Db } from "../db/index.ts";
+import { nowSeconds } from "../db/index.ts";
+import type { Mailer } from "../mail/mailer.ts";
+import { ApiError, badRequest, conflict, notFound, unauthorized } from "./errors.ts";
+import { hashPassword, verifyPassword } from "./passwords.ts";
+import type { RateLimiter } from "./ratelimit.ts";
+import { EMAIL_VERIFICATION_HOURS, type NotificationKey } from "./rules.ts";
+import { hashToken, randomToken, safeEqual } from "./secrets.ts";
+import { parseSshPublicKey } from "./sshkeys.ts";
+import type { TokenPair, TokenService } from "./tokens.ts";
+import { matchTotp, newTotpSecret, totpUri } from "./totp.ts";
+import { type OwnUser, ownUser, type PublicUser, publicUser, type UserRow } from "./users.ts";
+
+const MFA_CHALLENGE_SECONDS = 5 * 60;
+const MFA_CHALLENGE_ATTEMPTS = 5;
+
+// Failed logins are counted per address and per (account, address) pair: a flood from one
+// address is stopped, and nobody elsewhere can lock the real owner out of their account.
+const LOGIN_PER_IP = { max: 30, windowSeconds: 15 * 60 };
+const LOGIN_PER_ACCOUNT_IP = { max: 5, windowSeconds: 15 * 60 };
+const REGISTER_PER_IP = { max: 10, windowSeconds: 3600 };
+const RESEND_PER_USER = { max: 3, windowSeconds: 3600 };
+const TOTP_PER_USER = { max: 10, windowSeconds: 15 * 60 };
+
+export type LoginResult =
+  | ({ mfa_required: false; user: OwnUser } & TokenPair)
+  | { mfa_required: true; mfa_token: string; expires_in: number };
+
+export interface AccountsDeps {
+  db: Db;
+  tokens: TokenService;
+  mailer: Mailer;
+  limiter: RateLimiter;
+  publicUrl: URL;
+}
+
+export function createAccounts({ db, tokens, mailer, limiter, publicUrl }: AccountsDeps) {
+  const byId = (id: string) => db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+
+  async function view(u: UserRow): Promise<OwnUser> {
+    const linked = await db.selectFrom("oauth_accounts").select("provider").where("user_id", "=", u.id).execute();
+    return ownUser(u, [...new Set(linked.map((l) => l.provider))]);
+  }
+
+  async function requireUser(id: string): Promise<UserRow> {
+    const u = await byId(id);
+    if (!u) throw unauthorized("User no longer exists");
+    return u;
+  }
+
+  async function sendVerification(u: UserRow) {
+    const token = randomToken();
+    await db.deleteFrom("verifications").where("user_id", "=", u.id).where("purpose", "=", "email").execute();
+    await db
+      .insertInto("verifications")
+      .values({
+        token_hash: hashToken(token),
+        purpose: "email",
+        user_id: u.id,
+        expires_at: nowSeconds() + EMAIL_VERIFICATION_HOURS * 3600,
+        created_at: nowSeconds(),
+      })
+      .execute();
+    const link = new URL(`/verify-email?token=${encodeURIComponent(token)}`, publicUrl).toString();
+    await mailer.send({
+      to: u.email,
+      subject: "Verify your faultline e-mail address",
+      text: [
+        `Hello ${u.username},`,
+        "",
+        "Confirm your e-mail address to start challenges on faultline:",
+        link,
+        "",
+        `The link expires in ${EMAIL_VERIFICATION_HOURS} hours. If you did not sign up, ignore this message.`,
+      ].join("\n"),
+    });
+  }
+
+  async function update(id: string, values: Partial<UserRow>) {
+    await db.updateTable("users").set({ ...values, updated_at: nowSeconds() }).where("id", "=", id).execute();
+  }
+
+  async function issueLogin(u: UserRow): Promise<LoginResult> {
+    return { mfa_required: false, ...(await tokens.issue(u)), user: await view(u) };
+  }
+
+  /** After the first factor: tokens, or a short-lived challenge when 2FA is on. */
+  async function startLogin(u: UserRow): Promise<LoginResult> {
+    if (u.totp_enabled !== 1) return issueLogin(u);
+    const token = randomToken();
+    await db
+      .insertInto("verifications")
+      .values({
+        token_hash: hashToken(token),
+        purpose: "login-2fa",
+        user_id: u.id,
+        expires_at: nowSeconds() + MFA_CHALLENGE_SECONDS,
+        created_at: nowSeconds(),
+      })
+      .execute();
+    return { mfa_required: true, mfa_token: token, expires_in: MFA_CHALLENGE_SECONDS };
+  }
+
+  /** Accepts a TOTP code once: the step must be newer than the last one used. */
+  async function acceptTotp(u: UserRow, code: string): Promise<boolean> {
+    limiter.consume(`totp:${u.id}`, TOTP_PER_USER);
+    if (!u.totp_secret) return false;
+    const step = matchTotp(u.totp_secret, code.trim());
+    if (step === null || (u.totp_last_step !== null && step <= u.totp_last_step)) return false;
+    const res = await db
+      .updateTable("users")
+      .set({ totp_last_step: step })
+      .where("id", "=", u.id)
+      .where((eb) => eb.or([eb("totp_last_step", "is", null), eb("totp_last_step", "<", step)]))
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  return {
+    byId,
+    view,
+    startLogin,
+    sendVerification,
+
+    async register(input: { username: string; email: string; password: string }, ip: string): Promise<OwnUser> {
+      limiter.consume(`register:${ip}`, REGISTER_PER_IP);
+      const email = input.email.toLowerCase();
+      const taken = await db
+        .selectFrom("users")
+        .select("id")
+        .where((eb) =>
+          eb.or([eb(eb.fn("lower", ["username"]), "=", input.username.toLowerCase()), eb("email", "=", email)]),
+        )
+        .executeTakeFirst();
+      if (taken) throw conflict("Username or email already exists");
+      const row = {
+        id: randomUUID(),
+        username: input.username,
+        email,
+        password_hash: await hashPassword(input.password),
+        display_name: null,
+        bio: null,
+        location: null,
+        github_username: null,
+        oauth_provider: null,
+        ssh_public_key: null,
+        ssh_key_fingerprint: null,
+        totp_secret: null,
+        totp_last_step: null,
+        created_at: nowSeconds(),
+        updated_at: nowSeconds(),
+      };
+      try {
+        await db.insertInto("users").values(row).execute();
+      } catch (e) {
+        // Two registrations racing for one name: the unique index decides.
+        if (/unique|duplicate/i.test(String(e))) throw conflict("Username or email already exists");
+        throw e;
+      }
+      const u = (await byId(row.id))!;
+      await sendVerification(u);
+      return view(u);
+    },
+
+    async login(input: { username_or_email: string; password: string }, ip: string): Promise<LoginResult> {
+      const id = input.username_or_email.trim().toLowerCase();
+      const ipKey = `login-ip:${ip}`;
+      const pairKey = `login-acct:${id}:${ip}`;
+      limiter.check(ipKey, LOGIN_PER_IP);
+      limiter.check(pairKey, LOGIN_PER_ACCOUNT_IP);
+      const u = await db
+        .selectFrom("users")
+        .selectAll()
+        .where((eb) => eb.or([eb(eb.fn("lower", ["username"]), "=", id), eb("email", "=", id)]))
+        .executeTakeFirst();
+      const ok = await verifyPassword(u?.password_hash ?? null, input.password);
+      if (!u || !ok) {
+        limiter.hit(ipKey, LOGIN_PER_IP);
+        limiter.hit(pairKey, LOGIN_PER_ACCOUNT_IP);
+        throw unauthorized("Incorrect username or password");
+      }
+      limiter.reset(pairKey);
+      return startLogin(u);
+    },
+
+    /** Completes a login that needed a second factor. */
+    async loginSecondFactor(input: { mfa_token: string; code: string }): Promise<LoginResult> {
+      const hash = hashToken(input.mfa_token);
+      const challenge = await db
+        .selectFrom("verifications")
+        .selectAll()
+        .where("token_hash", "=", hash)
+        .where("purpose", "=", "login-2fa")
+        .executeTakeFirst();
+      if (!challenge || challenge.expires_at <= nowSeconds() || challenge.attempts >= MFA_CHALLENGE_ATTEMPTS) {
+        throw unauthorized("The sign-in attempt expired. Please sign in again.");
+      }
+      const u = await requireUser(challenge.user_id);
+      if (!(await acceptTotp(u, input.code))) {
+        await db
+          .updateTable("verifications")
+          .set({ attempts: challenge.attempts + 1 })
+          .where("token_hash", "=", hash)
+          .execute();
+        throw new ApiError(401, "Invalid verification code");
+      }
+      await db.deleteFrom("verifications").where("token_hash", "=", hash).execute();
+      return issueLogin(u);
+    },
+
+    async refresh(refreshToken: string) {
+      return tokens.rotate(refreshToken, byId);
+    },
+
+    async logout(refreshToken: string | undefined) {
+      if (refreshToken) await tokens.revoke(refreshToken);
+    },
+
+    async verifyEmail(token: string) {
+      const row = await db
+        .selectFrom("verifications")
+        .selectAll()
+        .where("token_hash", "=", hashToken(token))
+        .where("purpose", "=", "email")
+        .executeTakeFirst();
+      if (!row || row.expires_at <= nowSeconds()) {
+        throw badRequest("The verification link is invalid or has expired.");
+      }
+      await db.deleteFrom("verifications").where("token_hash", "=", row.token_hash).execute();
+      await update(row.user_id, { is_verified: 1 });
+      return { message: "Email verified", user: await view(await requireUser(row.user_id)) };
+    },
+
+    /** Re-sends the link. By e-mail it answers the same whether or not the address is known. */
+    async resendVerification(who: { userId: string } | { email: string }) {
+      const u =
+        "userId" in who
+          ? await byId(who.userId)
+          : await db.selectFrom("users").selectAll().where("email", "=", who.email.toLowerCase()).executeTakeFirst();
+      if (u && u.is_verified === 0) {
+        limiter.consume(`resend:${u.id}`, RESEND_PER_USER);
+        await sendVerification(u);
+      }
+      return { message: "If the account exists and is not verified yet, a new link is on its way." };
+    },
+
+    async me(userId: string) {
+      return view(await requireUser(userId));
+    },
+
+    async publicProfile(username: string): Promise<PublicUser> {
+      const u = await db
+        .selectFrom("users")
+        .selectAll()
+        .where(({ eb, fn }) => eb(fn("lower", ["username"]), "=", username.toLowerCase()))
+        .executeTakeFirst();
+      if (!u) throw notFound("User not found");
+      return publicUser(u);
+    },
+
+    async updateProfile(
+      userId: string,
+      input: { display_name?: string | null; bio?: string | null; location?: string | null; theme?: "dark" | "light" },
+    ) {
+      await update(userId, input);
+      return view(await requireUser(userId));
+    },
+
+    async updateNotifications(userId: string, prefs: Partial<Record<NotificationKey, boolean>>) {
+      const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? (1 as const) : (0 as const));
+      await update(userId, {
+        notify_new_challenges: flag(prefs.newChallenges),
+        notify_solution_feedback: flag(prefs.solutionFeedback),
+        notify_leaderboard_updates: flag(prefs.leaderboardUpdates),
+        notify_marketing: flag(prefs.marketingEmails),
+      });
+      return view(await requireUser(userId));
+    },
+
+    /** Changes the password and ends every other login; returns fresh tokens for this one. */
+    async changePassword(userId: string, input: { current_password: string; new_password: string }) {
+      const u = await requireUser(userId);
+      if (!u.password_hash) throw badRequest("This account signs in with GitHub or Google and has no password.");
+      limiter.consume(`password-change:${userId}`, LOGIN_PER_ACCOUNT_IP);
+      if (!(await verifyPassword(u.password_hash, input.current_password))) {
+        throw badRequest("Current password is incorrect");
+      }
+      await update(userId, { password_hash: await hashPassword(input.new_password) });
+      await tokens.revokeAllForUser(userId);
+      return { message: "Password changed", ...(await tokens.issue(u)) };
+    },
+
+    async getSshKey(userId: string) {
+      const v = await view(await requireUser(userId));
+      return { has_ssh_key: v.has_ssh_key, ssh_key_preview: v.ssh_key_preview, fingerprint: v.ssh_key_fingerprint };
+    },
+
+    async setSshKey(userId: string, keyText: string) {
+      const key = parseSshPublicKey(keyText);
+      await update(userId, { ssh_public_key: key.line, ssh_key_fingerprint: key.fingerprint });
+      return { message: "SSH key saved", has_ssh_key: true, fingerprint: key.fingerprint };
+    },
+
+    async deleteSshKey(userId: string) {
+      await update(userId, { ssh_public_key: null, ssh_key_fingerprint: null });
+      return { message: "SSH key deleted", has_ssh_key: false };
+    },
+
+    /** Starts 2FA set-up: a new secret, kept pending until a code for it is verified. */
+    async setupTotp(userId: string) {
+      const u = await requireUser(userId);
+      if (u.totp_enabled === 1) throw conflict("Two-factor authentication is already enabled");
+      const secret = newTotpSecret();
+      await update(userId, { totp_secret: secret, totp_last_step: null });
+      const otpauth_url = totpUri(secret, u.username);
+      return { secret, otpauth_url, qr_code_url: await QRCode.toDataURL(otpauth_url, { margin: 1, width: 220 }) };
+    },
+
+    async enableTotp(userId: string, input: { token: string; secret: string }) {
+      const u = await requireUser(userId);
+      if (u.totp_enabled === 1) throw conflict("Two-factor authentication is already enabled");
+      if (!u.totp_secret || !safeEqual(u.totp_secret, input.secret.trim().toUpperCase())) {
+        throw badRequest("Start the two-factor set-up again: this secret is not the one issued.");
+      }
+      if (!(await acceptTotp(u, input.token))) throw badRequest("Invalid verification code");
+      await update(userId, { totp_enabled: 1 });
+      return { message: "Two-factor authentication enabled", enabled: true };
+    },
+
+    async disableTotp(userId: string) {
+      await update(userId, { totp_enabled: 0, totp_secret: null, totp_last_step: null });
+      return { message: "Two-factor authentication disabled", enabled: false };
+    },
+
+    async setAdmin(username: string, isAdmin: boolean) {
+      const res = await db
+        .updateTable("users")
+        .set({ is_admin: isAdmin ? 1 : 0 })
+        .where(({ eb, fn }) => eb(fn("lower", ["username"]), "=", username.toLowerCase()))
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) throw notFound(`No user named ${username}`);
+    },
+  };
+}
+export type Accounts = ReturnType<typeof createAccounts>;

@@ -1,0 +1,236 @@
+// Sign-in with GitHub and Google: authorization-code flow with PKCE and a single-use state
+// kept server-side. The provider's profile becomes a faultline account, or is linked to the
+// account that already owns the same provider-verified e-mail.
+import { createHash, randomUUID } from "node:crypto";
+import type { OAuthProviderConfig, OAuthProviderName } from "../config.ts";
+import type { Db } from "../db/index.ts";
+import { nowSeconds } from "../db/index.ts";
+import { ApiError, badRequest } from "./errors.ts";
+import { hashToken, randomToken } from "./secrets.ts";
+import type { TokenService } from "./tokens.ts";
+import type { Accounts } from "./accounts.ts";
+import type { UserRow } from "./users.ts";
+
+const STATE_SECONDS = 10 * 60;
+export const INVALID_STATE = "Invalid state parameter - possible CSRF attack";
+export const AUTH_FAILED = "Authentication failed";
+
+export interface ProviderProfile {
+  id: string;
+  login: string | null;
+  name: string | null;
+  email: string | null;
+  emailVerified: boolean;
+}
+
+export const providerLabel = (p: OAuthProviderName) => (p === "github" ? "GitHub" : "Google");
+
+export function createOAuth(deps: {
+  db: Db;
+  tokens: TokenService;
+  accounts: Accounts;
+  providers: Record<OAuthProviderName, OAuthProviderConfig>;
+  publicUrl: URL;
+}) {
+  const { db, tokens, accounts, providers, publicUrl } = deps;
+  const redirectUri = (p: OAuthProviderName) => new URL(`/auth/oauth/${p}/callback`, publicUrl).toString();
+
+  function configured(p: OAuthProviderName) {
+    const c = providers[p];
+    if (!c.clientId || !c.clientSecret) throw new ApiError(503, `${providerLabel(p)} sign-in is not configured on this server`);
+    return c as Required<OAuthProviderConfig>;
+  }
+
+  async function exchangeCode(p: OAuthProviderName, code: string, verifier: string): Promise<string> {
+    const c = configured(p);
+    const body = new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: redirectUri(p),
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+      code_verifier: verifier,
+    });
+    const res = await fetch(c.tokenUrl, {
+      method: "POST",
+      headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
+      body,
+      signal: AbortSignal.timeout(10_000),
+    });
+    const json = (await res.json().catch(() => ({}))) as { access_token?: string; error?: string };
+    if (!res.ok || !json.access_token) throw badRequest(AUTH_FAILED);
+    return json.access_token;
+  }
+
+  async function getJson(url: string, accessToken: string) {
+    const res = await fetch(url, {
+      headers: { authorization: `Bearer ${accessToken}`, accept: "application/json", "user-agent": "faultline" },
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!res.ok) throw badRequest(AUTH_FAILED);
+    return res.json() as Promise<any>;
+  }
+
+  async function profile(p: OAuthProviderName, accessToken: string): Promise<ProviderProfile> {
+    const c = configured(p);
+    if (p === "github") {
+      const base = c.userInfoUrl.replace(/\/$/, "");
+      const user = await getJson(`${base}/user`, accessToken);
+      const emails: { email: string; primary: boolean; verified: boolean }[] = await getJson(
+        `${base}/user/emails`,
+        accessToken,
+      ).catch(() => []);
+      const best = emails.find((e) => e.primary && e.verified) ?? emails.find((e) => e.verified);
+      return {
+        id: String(user.id),
+        login: user.login ?? null,
+        name: user.name ?? null,
+        email: best?.email ?? user.email ?? null,
+        emailVerified: Boolean(best),
+      };
+    }
+    const info = await getJson(c.userInfoUrl, accessToken);
+    return {
+      id: String(info.sub),
+      login: null,
+      name: info.name ?? null,
+      email: info.email ?? null,
+      emailVerified: info.email_verified === true || info.email_verified === "true",
+    };
+  }
+
+  async function uniqueUsername(p: ProviderProfile): Promise<string> {
+    const seed = p.login ?? p.email?.split("@")[0] ?? p.name ?? "player";
+    let base = seed.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 28);
+    if (base.length < 3) base = (base + "player").slice(0, 6);
+    for (let i = 0; i < 50; i++) {
+      const candidate = i === 0 ? base : `${base.slice(0, 27)}-${i + 1}`;
+      const taken = await db
+        .selectFrom("users")
+        .select("id")
+        .where(({ eb, fn }) => eb(fn("lower", ["username"]), "=", candidate.toLowerCase()))
+        .executeTakeFirst();
+      if (!taken) return candidate;
+    }
+    return `${base.slice(0, 20)}-${randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
+  }
+
+  async function link(user: UserRow, p: OAuthProviderName, prof: ProviderProfile) {
+    await db
+      .insertInto("oauth_accounts")
+      .values({
+        provider: p,
+        provider_user_id: prof.id,
+        user_id: user.id,
+        email: prof.email,
+        login: prof.login,
+        created_at: nowSeconds(),
+      })
+      .execute();
+    const changes: Partial<UserRow> = { updated_at: nowSeconds() };
+    if (!user.oauth_provider) changes.oauth_provider = p;
+    if (p === "github" && prof.login) changes.github_username = prof.login;
+    if (user.is_verified === 0) {
+      // The provider proved the e-mail belongs to this person; whoever set a password on the
+      // unverified account may not have been them, so that password and its logins end here.
+      changes.is_verified = 1;
+      changes.password_hash = null;
+      await tokens.revokeAllForUser(user.id);
+    }
+    await db.updateTable("users").set(changes).where("id", "=", user.id).execute();
+  }
+
+  async function findOrCreate(p: OAuthProviderName, prof: ProviderProfile): Promise<UserRow> {
+    const linked = await db
+      .selectFrom("oauth_accounts")
+      .select("user_id")
+      .where("provider", "=", p)
+      .where("provider_user_id", "=", prof.id)
+      .executeTakeFirst();
+    if (linked) return (await accounts.byId(linked.user_id))!;
+
+    const email = prof.email?.toLowerCase() ?? null;
+    if (email) {
+      const existing = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+      if (existing) {
+        if (!prof.emailVerified) {
+          throw new ApiError(409, `An account with this e-mail exists. Sign in to it, then connect ${providerLabel(p)}.`);
+        }
+        await link(existing, p, prof);
+        return (await accounts.byId(existing.id))!;
+      }
+    }
+    const id = randomUUID();
+    await db
+      .insertInto("users")
+      .values({
+        id,
+        username: await uniqueUsername(prof),
+        // Providers may hide the address; a placeholder keeps the column unique and says so.
+        email: email ?? `${p}-${prof.id}@users.noreply.faultline`,
+        password_hash: null,
+        is_verified: prof.emailVerified ? 1 : 0,
+        display_name: prof.name,
+        bio: null,
+        location: null,
+        github_username: p === "github" ? prof.login : null,
+        oauth_provider: p,
+        ssh_public_key: null,
+        ssh_key_fingerprint: null,
+        totp_secret: null,
+        totp_last_step: null,
+        created_at: nowSeconds(),
+        updated_at: nowSeconds(),
+      })
+      .execute();
+    const user = (await accounts.byId(id))!;
+    await link({ ...user, is_verified: 1 }, p, prof);
+    return (await accounts.byId(id))!;
+  }
+
+  return {
+    isConfigured: (p: OAuthProviderName) => Boolean(providers[p].clientId && providers[p].clientSecret),
+
+    async start(p: OAuthProviderName) {
+      const c = configured(p);
+      const state = randomToken();
+      const verifier = randomToken(48);
+      await db.deleteFrom("oauth_states").where("expires_at", "<", nowSeconds()).execute();
+      await db
+        .insertInto("oauth_states")
+        .values({
+          state_hash: hashToken(state),
+          provider: p,
+          code_verifier: verifier,
+          expires_at: nowSeconds() + STATE_SECONDS,
+          created_at: nowSeconds(),
+        })
+        .execute();
+      const url = new URL(c.authorizeUrl);
+      url.searchParams.set("client_id", c.clientId);
+      url.searchParams.set("redirect_uri", redirectUri(p));
+      url.searchParams.set("response_type", "code");
+      url.searchParams.set("scope", p === "github" ? "read:user user:email" : "openid email profile");
+      url.searchParams.set("state", state);
+      url.searchParams.set("code_challenge", createHash("sha256").update(verifier).digest("base64url"));
+      url.searchParams.set("code_challenge_method", "S256");
+      return { state, auth_url: url.toString() };
+    },
+
+    /** Consumes the state (so a replay is refused), exchanges the code, signs the user in. */
+    async callback(p: OAuthProviderName, input: { code: string; state: string }) {
+      configured(p);
+      const row = await db
+        .deleteFrom("oauth_states")
+        .where("state_hash", "=", hashToken(input.state))
+        .where("provider", "=", p)
+        .returning(["code_verifier", "expires_at"])
+        .executeTakeFirst();
+      if (!row || row.expires_at <= nowSeconds()) throw badRequest(INVALID_STATE);
+      const accessToken = await exchangeCode(p, input.code, row.code_verifier);
+      const user = await findOrCreate(p, await profile(p, accessToken));
+      return accounts.startLogin(user);
+    },
+  };
+}
+export type OAuth = ReturnType<typeof createOAuth>;

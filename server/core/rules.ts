@@ -1,0 +1,40 @@
+// Rules shared by the API's validation and the web's forms: one place for each.
+export const USERNAME_PATTERN = /^[A-Za-z0-9_-]{3,32}$/;
+export const USERNAME_RULE = "Usernames are 3 to 32 letters, digits, _ or -";
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 256;
+export const BIO_MAX = 500;
+export const DISPLAY_NAME_MAX = 64;
+
+export const LOCATIONS = [
+  "San Francisco, CA",
+  "New York, NY",
+  "Seattle, WA",
+  "Austin, TX",
+  "Boston, MA",
+  "Los Angeles, CA",
+  "Chicago, IL",
+  "Denver, CO",
+  "Portland, OR",
+  "Atlanta, GA",
+  "London, UK",
+  "Berlin, Germany",
+  "Amsterdam, Netherlands",
+  "Toronto, Canada",
+  "Sydney, Australia",
+  "Tokyo, Japan",
+  "Singapore",
+  "Remote",
+  "Other",
+] as const;
+
+export const NOTIFICATION_KEYS = [
+  "newChallenges",
+  "solutionFeedback",
+  "leaderboardUpdates",
+  "marketingEmails",
+] as const;
+export type NotificationKey = (typeof NOTIFICATION_KEYS)[number];
+
+export const EMAIL_VERIFICATION_HOURS = 24;
+export const MFA_CODE_LENGTH = 6;

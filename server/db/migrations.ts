@@ -1,0 +1,105 @@
+// Migrations written once with Kysely's schema builder, which emits the right DDL for SQLite
+// and PostgreSQL alike. Append new migrations; never edit one that has shipped.
+import { type Kysely, type Migration, type MigrationProvider, sql } from "kysely";
+
+const now = sql`0`;
+
+export const migrations: Record<string, Migration> = {
+  "0001_accounts": {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable("users")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("username", "text", (c) => c.notNull())
+        .addColumn("email", "text", (c) => c.notNull())
+        .addColumn("password_hash", "text")
+        .addColumn("is_admin", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("is_verified", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("display_name", "text")
+        .addColumn("bio", "text")
+        .addColumn("location", "text")
+        .addColumn("theme", "text", (c) => c.notNull().defaultTo("dark"))
+        .addColumn("github_username", "text")
+        .addColumn("oauth_provider", "text")
+        .addColumn("ssh_public_key", "text")
+        .addColumn("ssh_key_fingerprint", "text")
+        .addColumn("totp_secret", "text")
+        .addColumn("totp_enabled", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("totp_last_step", "bigint")
+        .addColumn("notify_new_challenges", "integer", (c) => c.notNull().defaultTo(1))
+        .addColumn("notify_solution_feedback", "integer", (c) => c.notNull().defaultTo(1))
+        .addColumn("notify_leaderboard_updates", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("notify_marketing", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("created_at", "bigint", (c) => c.notNull().defaultTo(now))
+        .addColumn("updated_at", "bigint", (c) => c.notNull().defaultTo(now))
+        .execute();
+      // Usernames and e-mails are unique regardless of case.
+      await db.schema
+        .createIndex("users_username_lower")
+        .on("users")
+        .unique()
+        .expression(sql`lower(username)`)
+        .execute();
+      await db.schema
+        .createIndex("users_email_lower")
+        .on("users")
+        .unique()
+        .expression(sql`lower(email)`)
+        .execute();
+
+      await db.schema
+        .createTable("oauth_accounts")
+        .addColumn("provider", "text", (c) => c.notNull())
+        .addColumn("provider_user_id", "text", (c) => c.notNull())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("email", "text")
+        .addColumn("login", "text")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addPrimaryKeyConstraint("oauth_accounts_pk", ["provider", "provider_user_id"])
+        .execute();
+
+      await db.schema
+        .createTable("verifications")
+        .addColumn("token_hash", "text", (c) => c.primaryKey())
+        .addColumn("purpose", "text", (c) => c.notNull())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("expires_at", "bigint", (c) => c.notNull())
+        .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable("refresh_tokens")
+        .addColumn("token_hash", "text", (c) => c.primaryKey())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("family_id", "text", (c) => c.notNull())
+        .addColumn("expires_at", "bigint", (c) => c.notNull())
+        .addColumn("revoked_at", "bigint")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("refresh_tokens_family").on("refresh_tokens").column("family_id").execute();
+
+      await db.schema
+        .createTable("oauth_states")
+        .addColumn("state_hash", "text", (c) => c.primaryKey())
+        .addColumn("provider", "text", (c) => c.notNull())
+        .addColumn("code_verifier", "text", (c) => c.notNull())
+        .addColumn("expires_at", "bigint", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable("web_sessions")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("data", "text", (c) => c.notNull())
+        .addColumn("expires_at", "bigint", (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return migrations;
+  },
+};

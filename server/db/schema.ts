@@ -1,0 +1,84 @@
+// Kysely table types. Times are epoch seconds (integers) and flags are 0/1 integers in both
+// SQLite and PostgreSQL, so one query layer reads the same values from either database.
+import type { Generated } from "kysely";
+
+export type Flag = 0 | 1;
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  email: string;
+  password_hash: string | null;
+  is_admin: Generated<Flag>;
+  is_verified: Generated<Flag>;
+  display_name: string | null;
+  bio: string | null;
+  location: string | null;
+  theme: Generated<"dark" | "light">;
+  github_username: string | null;
+  oauth_provider: "github" | "google" | null;
+  ssh_public_key: string | null;
+  ssh_key_fingerprint: string | null;
+  totp_secret: string | null;
+  totp_enabled: Generated<Flag>;
+  /** The last TOTP time step accepted: a code is good once only. */
+  totp_last_step: number | null;
+  notify_new_challenges: Generated<Flag>;
+  notify_solution_feedback: Generated<Flag>;
+  notify_leaderboard_updates: Generated<Flag>;
+  notify_marketing: Generated<Flag>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OAuthAccountsTable {
+  provider: "github" | "google";
+  provider_user_id: string;
+  user_id: string;
+  email: string | null;
+  login: string | null;
+  created_at: number;
+}
+
+/** One table for every single-use secret: e-mail verification links, 2FA login challenges. */
+export interface VerificationsTable {
+  token_hash: string;
+  purpose: "email" | "login-2fa";
+  user_id: string;
+  expires_at: number;
+  attempts: Generated<number>;
+  created_at: number;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  user_id: string;
+  family_id: string;
+  expires_at: number;
+  /** Set when rotated or revoked; presenting a token with this set revokes its family. */
+  revoked_at: number | null;
+  created_at: number;
+}
+
+export interface OAuthStatesTable {
+  state_hash: string;
+  provider: "github" | "google";
+  code_verifier: string;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface WebSessionsTable {
+  id: string;
+  data: string;
+  expires_at: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  oauth_accounts: OAuthAccountsTable;
+  verifications: VerificationsTable;
+  refresh_tokens: RefreshTokensTable;
+  oauth_states: OAuthStatesTable;
+  web_sessions: WebSessionsTable;
+}
