@@ -13,7 +13,7 @@ const url = (fallback: string) => z.url({ protocol: /^https?$/ }).default(fallba
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: z.coerce.number({ error: "must be a port number (0-65535)" }).int("must be a whole number").min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   PUBLIC_URL: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
   DATA_DIR: z.string().default("./data"),
