@@ -4,6 +4,7 @@ export default {
   ssr: true,
   future: {
     v8_middleware: true,
+    v8_trailingSlashAwareDataRequests: true,
     v8_splitRouteModules: true,
     v8_viteEnvironmentApi: false,
   },

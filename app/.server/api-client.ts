@@ -31,7 +31,7 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
   const as = (token?: string) => ({
     validate: () => call<OwnUser>("GET", "/auth/validate", { token }),
     me: () => call<OwnUser>("GET", "/users/me", { token }),
-    updateProfile: (body: { display_name: string | null; bio: string | null; location: string | null; theme: "dark" | "light" }) =>
+    updateProfile: (body: Partial<{ display_name: string | null; bio: string | null; location: string | null; theme: "dark" | "light" }>) =>
       call<OwnUser>("PATCH", "/users/me", { token, body }),
     changePassword: (body: { current_password: string; new_password: string }) =>
       call<{ message: string } & TokenPair>("PUT", "/users/me/password", { token, body }),

@@ -25,6 +25,8 @@ export function sessionStorageFor(deps: PlatformDeps): SessionStorage<SessionDat
     cookie,
     async createData(data, expires) {
       const id = randomBytes(24).toString("base64url");
+      // Sessions are created rarely (at sign-in), so that is when expired ones are swept.
+      await db.deleteFrom("web_sessions").where("expires_at", "<=", nowSeconds()).execute();
       await db.insertInto("web_sessions").values({ id, data: JSON.stringify(data), expires_at: expiry(expires) }).execute();
       return id;
     },

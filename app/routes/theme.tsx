@@ -9,10 +9,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const theme = form.get("theme") === "light" ? "light" : "dark";
   web.session.set("theme", theme);
   web.touch();
-  if (web.user && web.token) {
-    const u = web.user;
-    await web.api.as(web.token).updateProfile({ display_name: u.display_name, bio: u.bio, location: u.location, theme });
-  }
+  if (web.token) await web.api.as(web.token).updateProfile({ theme });
   const back = request.headers.get("referer");
   throw redirect(safeRedirect(back ? new URL(back).pathname + new URL(back).search : "/", "/"));
 }
