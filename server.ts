@@ -17,6 +17,9 @@ export async function startServer(config: Config, opts: { dev?: boolean } = {}) 
   const { log, api } = platform;
   const app = express();
   app.disable("x-powered-by");
+  // Behind a TLS proxy the request URL must carry https, or React Router's origin check on
+  // form posts would see http://host against Origin https://host and refuse every post.
+  app.set("trust proxy", config.trustProxy);
 
   app.use((_req, res, next) => {
     res.setHeader("X-Content-Type-Options", "nosniff");
