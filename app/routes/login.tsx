@@ -72,7 +72,7 @@ function OAuthButton({ provider, enabled, redirectTo }: { provider: "github" | "
   const label = provider === "github" ? "Continue with GitHub" : "Continue with Google";
   if (!enabled) {
     return (
-      <button type="button" className="btn-ghost w-full" disabled title={`${provider} sign-in is not configured on this server`}>
+      <button type="button" className="btn-ghost w-full flex-col gap-0" disabled title={`${provider} sign-in is not configured on this server`}>
         {label}
         <span className="text-xs font-normal">(not configured on this server)</span>
       </button>
