@@ -77,10 +77,15 @@ export const webMiddleware: MiddlewareFunction<Response> = async ({ request, con
     },
   };
 
+  // A refresh that fails ends the sign-in; the login page then says why (spec's catalogue).
+  const refreshFailed = () => {
+    web.signOut();
+    session.set("flash", "Failed to refresh token");
+  };
   let stored = session.get("tokens");
   if (stored && expiresSoon(stored.access_exp)) {
     if (await refresh(stored)) stored = session.get("tokens");
-    else web.signOut();
+    else refreshFailed();
   }
   if (stored && !ended) {
     let me = await api.as(stored.access_token).me();
@@ -92,7 +97,7 @@ export const webMiddleware: MiddlewareFunction<Response> = async ({ request, con
       web.user = me.data;
       web.token = stored.access_token;
     } else if (me.status === 401) {
-      web.signOut();
+      refreshFailed();
     }
   }
   context.set(webContext, web);
