@@ -39,6 +39,16 @@ export async function startServer(config: Config, opts: { dev?: boolean } = {}) 
     }
   });
 
+  // Cross-site form posts are refused for the whole web, here, once. React Router's own Origin
+  // check covers actions of pages but not resource routes (/logout, /theme), which took any
+  // site's posts. Same rule as React Router's: a request's Origin, when sent, must be its own.
+  app.use((req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD") return next();
+    const origin = req.get("origin");
+    if (origin === undefined || sameOrigin(origin, `${req.protocol}://${req.host}`)) return next();
+    res.status(403).type("text/plain").send("Cross-site form posts are not accepted.");
+  });
+
   const webDeps = {
     dispatch: api.handle,
     db: platform.db,
@@ -90,6 +100,14 @@ export async function startServer(config: Config, opts: { dev?: boolean } = {}) 
       await platform.close();
     },
   };
+}
+
+function sameOrigin(origin: string, own: string): boolean {
+  try {
+    return new URL(origin).origin === new URL(own).origin;
+  } catch {
+    return false; // "null" (sandboxed or opaque origins) and garbage
+  }
 }
 
 const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\//, "/"));

@@ -1,7 +1,7 @@
 // The root middleware: loads the sign-in session, keeps the
 // access token fresh (refresh when under 5 minutes are left), resolves the user once per
 // request, and saves the session cookie when something changed. Cross-site form posts never get
-// here: React Router refuses an action whose Origin differs from the request's (400).
+// here: server.ts refuses any web request whose Origin differs from the request's (403).
 import { decodeJwt } from "jose";
 import type { MiddlewareFunction } from "react-router";
 import { createApiClient, type TokenPair } from "./api-client.ts";
