@@ -102,6 +102,25 @@ const PATHS = {
   },
 } as const;
 
+/**
+ * faultline's environment for a provider at baseUrl with these clients. Lets a server's env be
+ * written before the provider starts (playwright.config.ts), given fixed clients and port.
+ */
+export function providerEnv(baseUrl: string, clients: Record<ProviderName, { id: string; secret: string }>): Record<string, string> {
+  return {
+    GITHUB_CLIENT_ID: clients.github.id,
+    GITHUB_CLIENT_SECRET: clients.github.secret,
+    GITHUB_AUTHORIZE_URL: baseUrl + PATHS.github.authorize,
+    GITHUB_TOKEN_URL: baseUrl + PATHS.github.token,
+    GITHUB_API_URL: baseUrl + PATHS.github.api,
+    GOOGLE_CLIENT_ID: clients.google.id,
+    GOOGLE_CLIENT_SECRET: clients.google.secret,
+    GOOGLE_AUTHORIZE_URL: baseUrl + PATHS.google.authorize,
+    GOOGLE_TOKEN_URL: baseUrl + PATHS.google.token,
+    GOOGLE_USERINFO_URL: baseUrl + PATHS.google.userinfo,
+  };
+}
+
 const sha256url = (s: string) => createHash("sha256").update(s).digest("base64url");
 const random = (bytes = 24) => randomBytes(bytes).toString("base64url");
 
@@ -153,13 +172,22 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 export async function startOAuthProvider(
   port = 0,
-  opts: { host?: string; redirectUriAllowed?: (provider: ProviderName, uri: string) => boolean } = {},
+  opts: {
+    host?: string;
+    /** Fixed client credentials (for a server whose env is written before this starts); random otherwise. */
+    clients?: Partial<Record<ProviderName, { id: string; secret: string }>>;
+    redirectUriAllowed?: (provider: ProviderName, uri: string) => boolean;
+  } = {},
 ): Promise<OAuthProvider> {
   const host = opts.host ?? "127.0.0.1";
   const allowed = opts.redirectUriAllowed ?? loopbackRedirect;
   const clients: Record<ProviderName, Client> = {
-    github: { provider: "github", id: `gh-client-${random(6)}`, secret: `gh-secret-${random()}` },
-    google: { provider: "google", id: `google-client-${random(6)}.apps.example.test`, secret: `google-secret-${random()}` },
+    github: { provider: "github", id: opts.clients?.github?.id ?? `gh-client-${random(6)}`, secret: opts.clients?.github?.secret ?? `gh-secret-${random()}` },
+    google: {
+      provider: "google",
+      id: opts.clients?.google?.id ?? `google-client-${random(6)}.apps.example.test`,
+      secret: opts.clients?.google?.secret ?? `google-secret-${random()}`,
+    },
   };
   const next: Partial<Record<ProviderName, ResolvedProfile>> = {};
   const codes = new Map<string, CodeGrant>();
@@ -366,18 +394,7 @@ export async function startOAuthProvider(
 
   return {
     baseUrl,
-    env: {
-      GITHUB_CLIENT_ID: clients.github.id,
-      GITHUB_CLIENT_SECRET: clients.github.secret,
-      GITHUB_AUTHORIZE_URL: baseUrl + PATHS.github.authorize,
-      GITHUB_TOKEN_URL: baseUrl + PATHS.github.token,
-      GITHUB_API_URL: baseUrl + PATHS.github.api,
-      GOOGLE_CLIENT_ID: clients.google.id,
-      GOOGLE_CLIENT_SECRET: clients.google.secret,
-      GOOGLE_AUTHORIZE_URL: baseUrl + PATHS.google.authorize,
-      GOOGLE_TOKEN_URL: baseUrl + PATHS.google.token,
-      GOOGLE_USERINFO_URL: baseUrl + PATHS.google.userinfo,
-    },
+    env: providerEnv(baseUrl, clients),
     stats,
     setNextProfile(provider, profile) {
       const resolved = resolveProfile(provider, profile);
