@@ -241,11 +241,18 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl }: Accou
         "userId" in who
           ? await byId(who.userId)
           : await db.selectFrom("users").selectAll().where("email", "=", who.email.toLowerCase()).executeTakeFirst();
+      const generic = { message: "If the account exists and is not verified yet, a new link is on its way." };
       if (u && u.is_verified === 0) {
-        limiter.consume(`resend:${u.id}`, RESEND_PER_USER);
+        try {
+          limiter.consume(`resend:${u.id}`, RESEND_PER_USER);
+        } catch (e) {
+          // Asked by address, a 429 would tell a stranger the account exists: stay generic.
+          if ("email" in who) return generic;
+          throw e;
+        }
         await sendVerification(u);
       }
-      return { message: "If the account exists and is not verified yet, a new link is on its way." };
+      return generic;
     },
 
     async me(userId: string) {
