@@ -169,14 +169,15 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl }: Accou
     async login(input: { username_or_email: string; password: string }, ip: string): Promise<LoginResult> {
       const id = input.username_or_email.trim().toLowerCase();
       const ipKey = `login-ip:${ip}`;
-      const pairKey = `login-acct:${id}:${ip}`;
       limiter.check(ipKey, LOGIN_PER_IP);
-      limiter.check(pairKey, LOGIN_PER_ACCOUNT_IP);
       const u = await db
         .selectFrom("users")
         .selectAll()
         .where((eb) => eb.or([eb(eb.fn("lower", ["username"]), "=", id), eb("email", "=", id)]))
         .executeTakeFirst();
+      // Keyed on the account, not on the name typed: username and e-mail share one allowance.
+      const pairKey = `login-acct:${u ? u.id : id}:${ip}`;
+      limiter.check(pairKey, LOGIN_PER_ACCOUNT_IP);
       const ok = await verifyPassword(u?.password_hash ?? null, input.password);
       if (!u || !ok) {
         limiter.hit(ipKey, LOGIN_PER_IP);
