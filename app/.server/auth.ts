@@ -38,7 +38,10 @@ class ApiOAuthStrategy extends Strategy<LoginResult, never> {
     const providerError = url.searchParams.get("error");
     const { session } = this.web;
 
-    if (!code && !state && !providerError) {
+    // Only the start route starts a flow: a callback that arrives without code and state is a
+    // failed callback, not a new sign-in (it used to send the browser to the provider again).
+    const isCallback = url.pathname.replace(/\/$/, "").endsWith(`/auth/oauth/${this.provider}/callback`);
+    if (!isCallback) {
       const started = await this.web.api.oauthStart(this.provider);
       if (!started.ok) throw new AuthFailure(started.detail || `Failed to initiate ${this.provider} login`);
       session.set("oauth", { provider: this.provider, state: started.data.state, redirectTo: url.searchParams.get("redirectTo") ?? undefined });
