@@ -53,10 +53,11 @@ export const sshKeyBody = z.object({
     .max(16_384, "is too long")
     .transform((v, ctx) => {
       // The web sends the key base64-encoded (spec); a raw `ssh-...` line is accepted too.
+      // A private key goes on to the key check, whose message says what it is.
       const t = v.trim();
-      if (t.startsWith("ssh-") || t.startsWith("ecdsa-")) return t;
+      if (t.startsWith("ssh-") || t.startsWith("ecdsa-") || t.includes("PRIVATE KEY")) return t;
       const decoded = Buffer.from(t, "base64").toString("utf8");
-      if (!/^(ssh-|ecdsa-)/.test(decoded.trim())) {
+      if (!/^(ssh-|ecdsa-)/.test(decoded.trim()) && !decoded.includes("PRIVATE KEY")) {
         ctx.addIssue({ code: "custom", message: "must be a base64-encoded OpenSSH public key" });
         return z.NEVER;
       }
