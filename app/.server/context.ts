@@ -26,6 +26,8 @@ export interface SessionData {
   /** A one-time message for the next page (for example a failed OAuth start). */
   flash?: string;
   theme?: "dark" | "light";
+  /** 2FA set-up started on /profile/settings and not verified yet (survives form posts without JS). */
+  totpSetup?: { secret: string; qr: string };
 }
 
 export interface Web {

@@ -1,6 +1,15 @@
 // Form schemas of the web, with the spec's messages word for word.
 import { z } from "zod";
-import { LOCATIONS, PASSWORD_MIN, USERNAME_PATTERN, USERNAME_RULE } from "../../server/core/rules.ts";
+import {
+  BIO_MAX,
+  DISPLAY_NAME_MAX,
+  LOCATIONS,
+  NOTIFICATION_KEYS,
+  type NotificationKey,
+  PASSWORD_MIN,
+  USERNAME_PATTERN,
+  USERNAME_RULE,
+} from "../../server/core/rules.ts";
 
 export const REQUIRED = "Please fill in all required fields";
 export const INVALID_EMAIL = "Please enter a valid email address";
@@ -28,12 +37,51 @@ export const secondFactorSchema = z.object({
   code: z.string({ error: "Enter the 6-digit code" }).trim().regex(/^\d{6}$/, "Enter the 6-digit code"),
 });
 
+// Settings forms. Conform turns an empty field into undefined and an unchecked box is absent,
+// so the action maps undefined to null (cleared) and to false (unchecked).
 export const profileSchema = z.object({
-  display_name: z.string().trim().max(64, "At most 64 characters").optional(),
-  bio: z.string().trim().max(500, "At most 500 characters").optional(),
+  display_name: z.string().trim().max(DISPLAY_NAME_MAX, `At most ${DISPLAY_NAME_MAX} characters`).optional(),
+  bio: z.string().trim().max(BIO_MAX, `At most ${BIO_MAX} characters`).optional(),
   location: z.union([z.enum(LOCATIONS), z.literal("")]).optional(),
-  theme: z.enum(["dark", "light"]).default("dark"),
+  /** The "Dark theme" checkbox: present means dark, absent means light. */
+  dark_theme: z.boolean().optional(),
 });
+
+export const notificationsSchema = z.object(
+  Object.fromEntries(NOTIFICATION_KEYS.map((k) => [k, z.boolean().optional()])) as Record<
+    NotificationKey,
+    z.ZodOptional<z.ZodBoolean>
+  >,
+);
+
+export const sshKeySchema = z.object({
+  ssh_key: z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(16_000, "That is too long for an SSH public key"),
+});
+
+/** The spec sends the key base64-encoded when it is an OpenSSH line; anything else goes as typed. */
+export function encodeSshKey(text: string): string {
+  const key = text.trim();
+  if (!key.startsWith("ssh-") && !key.startsWith("ecdsa-")) return key;
+  // UTF-8 first: a key comment may hold any character, and btoa takes only Latin-1.
+  return btoa(Array.from(new TextEncoder().encode(key), (b) => String.fromCharCode(b)).join(""));
+}
+
+// Settings messages: the spec's catalogue word for word (the server's detail wins when present).
+export const SETTINGS = {
+  unverified: "Email verification required to start challenges. Please check your email and verify your account.",
+  verificationSent: "Verification email sent",
+  profileSaved: "Profile saved",
+  passwordChanged: "Password changed",
+  notificationsSaved: "Notifications saved",
+  totpSetupFailed: "Failed to initiate 2FA setup",
+  totpInvalid: "Invalid verification code",
+  totpDisableFailed: "Failed to disable 2FA",
+  totpDisableConfirm: "Are you sure you want to disable 2FA? This will make your account less secure.",
+  sshSaveFailed: "Failed to update SSH key",
+  sshDeleteFailed: "Failed to delete SSH key",
+  sshDeleteConfirm: "Are you sure you want to delete your SSH public key?",
+  sshRequired: "An SSH key is required to access challenge environments.",
+} as const;
 
 export const passwordChangeSchema = z
   .object({

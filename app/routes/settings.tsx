@@ -1,11 +1,232 @@
+// /profile/settings: three tabs (Profile, Security, Notifications). Every form is a plain
+// <Form method="post"> with a hidden `intent`; the action dispatches on it to one small
+// function per operation, each calling the API with the user's token. Without JavaScript the
+// post re-renders this page with the outcome; with it, the same outcome arrives as actionData.
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "react-router";
 import type { Route } from "./+types/settings";
 import { requireUser } from "../.server/guards.ts";
+import { ConnectedAccounts } from "../components/settings/connected-accounts.tsx";
+import { NotificationsSection } from "../components/settings/notifications-section.tsx";
+import { PasswordSection } from "../components/settings/password-section.tsx";
+import { ProfileSection } from "../components/settings/profile-section.tsx";
+import { type Intent, isIntent, type Outcome, TABS, type Tab } from "../components/settings/shared.tsx";
+import { SshKeySection } from "../components/settings/ssh-key-section.tsx";
+import { SettingsTabs } from "../components/settings/tabs.tsx";
+import { TwoFactorSection } from "../components/settings/two-factor-section.tsx";
+import { VerificationSection } from "../components/settings/verification-section.tsx";
+import { NOTIFICATION_KEYS } from "../../server/core/rules.ts";
+import {
+  encodeSshKey,
+  notificationsSchema,
+  passwordChangeSchema,
+  profileSchema,
+  secondFactorSchema,
+  SETTINGS,
+  sshKeySchema,
+} from "../lib/forms.ts";
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = requireUser(context, request);
-  return { user };
+export function meta() {
+  return [{ title: "settings | faultline" }];
 }
 
-export default function Settings() {
-  return <p>settings</p>;
+const tabOf = (request: Request): Tab => {
+  const tab = new URL(request.url).searchParams.get("tab");
+  return (TABS as readonly string[]).includes(tab ?? "") ? (tab as Tab) : "profile";
+};
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const { web, user } = requireUser(context, request);
+  let totpSetup = web.session.get("totpSetup") ?? null;
+  if (totpSetup && user.totp_enabled) {
+    // Finished elsewhere (another tab): the pending secret is stale.
+    web.session.unset("totpSetup");
+    web.touch();
+    totpSetup = null;
+  }
+  return { tab: tabOf(request), user, totpSetup };
+}
+
+// ---- action: one function per intent -------------------------------------------------------
+
+type Auth = ReturnType<typeof requireUser>;
+
+const answer = (outcome: Outcome, status = 200) => data(outcome, { status });
+
+/**
+ * Reloads the signed-in user into the request's context. With JavaScript the loaders run in a
+ * later request anyway; a post without JavaScript renders in this same request, whose user was
+ * read before the change.
+ */
+async function reloadUser(auth: Auth) {
+  const me = await auth.api.me();
+  if (me.ok) auth.web.user = me.data;
+}
+
+async function saveProfile(auth: Auth, form: FormData) {
+  const intent = "profile";
+  const submission = parseWithZod(form, { schema: profileSchema });
+  if (submission.status !== "success") return answer({ intent, reply: submission.reply() }, 400);
+  const v = submission.value;
+  const theme = v.dark_theme ? "dark" : "light";
+  const res = await auth.api.updateProfile({
+    display_name: v.display_name ?? null,
+    bio: v.bio ?? null,
+    location: v.location || null,
+    theme,
+  });
+  if (!res.ok) return answer({ intent, reply: submission.reply(), error: res.detail || "Failed to save profile" }, res.status);
+  auth.web.user = res.data;
+  auth.web.session.set("theme", theme);
+  auth.web.touch();
+  return answer({ intent, reply: submission.reply(), ok: SETTINGS.profileSaved });
+}
+
+const PASSWORD_FIELDS = ["current_password", "new_password", "confirm_password"];
+
+async function changePassword(auth: Auth, form: FormData) {
+  const intent = "password";
+  const submission = parseWithZod(form, { schema: passwordChangeSchema });
+  if (submission.status !== "success") return answer({ intent, reply: submission.reply({ hideFields: PASSWORD_FIELDS }) }, 400);
+  const { current_password, new_password } = submission.value;
+  const res = await auth.api.changePassword({ current_password, new_password });
+  if (!res.ok) {
+    return answer(
+      { intent, reply: submission.reply({ hideFields: PASSWORD_FIELDS }), error: res.detail || "Failed to change password" },
+      res.status,
+    );
+  }
+  // The API ended every other login and handed this one a fresh pair: keep the user signed in.
+  auth.web.signIn(res.data);
+  return answer({ intent, reply: submission.reply({ resetForm: true }), ok: SETTINGS.passwordChanged });
+}
+
+async function resendVerification(auth: Auth) {
+  const intent = "resend-verification";
+  const res = await auth.api.resendVerification();
+  if (!res.ok) return answer({ intent, error: res.detail || "Failed to send verification email" }, res.status);
+  return answer({ intent, ok: SETTINGS.verificationSent });
+}
+
+async function startTotpSetup(auth: Auth) {
+  const intent = "2fa-setup";
+  const res = await auth.api.setupTotp();
+  if (!res.ok) return answer({ intent, error: res.detail || SETTINGS.totpSetupFailed }, res.status);
+  // Kept server-side in the session so the secret survives posts made without JavaScript.
+  auth.web.session.set("totpSetup", { secret: res.data.secret, qr: res.data.qr_code_url });
+  auth.web.touch();
+  return answer({ intent });
+}
+
+async function verifyTotp(auth: Auth, form: FormData) {
+  const intent = "2fa-verify";
+  const submission = parseWithZod(form, { schema: secondFactorSchema });
+  if (submission.status !== "success") return answer({ intent, reply: submission.reply() }, 400);
+  const setup = auth.web.session.get("totpSetup");
+  if (!setup) return answer({ intent, error: "No 2FA setup is in progress. Press Enable 2FA to start again." }, 400);
+  const res = await auth.api.verifyTotp({ token: submission.value.code, secret: setup.secret });
+  if (!res.ok) return answer({ intent, reply: submission.reply(), error: res.detail || SETTINGS.totpInvalid }, res.status);
+  auth.web.session.unset("totpSetup");
+  auth.web.touch();
+  await reloadUser(auth);
+  return answer({ intent, ok: res.data.message || "2FA enabled" });
+}
+
+function cancelTotpSetup(auth: Auth) {
+  auth.web.session.unset("totpSetup");
+  auth.web.touch();
+  return answer({ intent: "2fa-cancel", ok: "2FA setup cancelled" });
+}
+
+const confirmed = (form: FormData) => form.get("confirm") === "yes";
+
+async function disableTotp(auth: Auth, form: FormData) {
+  const intent = "2fa-disable";
+  if (!confirmed(form)) return answer({ intent, confirm: true });
+  const res = await auth.api.disableTotp();
+  if (!res.ok) return answer({ intent, error: res.detail || SETTINGS.totpDisableFailed }, res.status);
+  await reloadUser(auth);
+  return answer({ intent, ok: res.data.message || "2FA disabled" });
+}
+
+async function saveSshKey(auth: Auth, form: FormData) {
+  const intent = "ssh-save";
+  const submission = parseWithZod(form, { schema: sshKeySchema });
+  if (submission.status !== "success") return answer({ intent, reply: submission.reply() }, 400);
+  const res = await auth.api.putSshKey(encodeSshKey(submission.value.ssh_key));
+  if (!res.ok) return answer({ intent, reply: submission.reply(), error: res.detail || SETTINGS.sshSaveFailed }, res.status);
+  await reloadUser(auth);
+  return answer({ intent, ok: res.data.message || "SSH key saved" });
+}
+
+async function deleteSshKey(auth: Auth, form: FormData) {
+  const intent = "ssh-delete";
+  if (!confirmed(form)) return answer({ intent, confirm: true });
+  const res = await auth.api.deleteSshKey();
+  if (!res.ok) return answer({ intent, error: res.detail || SETTINGS.sshDeleteFailed }, res.status);
+  await reloadUser(auth);
+  return answer({ intent, ok: res.data.message || "SSH key deleted" });
+}
+
+async function saveNotifications(auth: Auth, form: FormData) {
+  const intent = "notifications";
+  const submission = parseWithZod(form, { schema: notificationsSchema });
+  if (submission.status !== "success") return answer({ intent, reply: submission.reply() }, 400);
+  // An unchecked box is absent from the form: absent means off.
+  const prefs = Object.fromEntries(NOTIFICATION_KEYS.map((k) => [k, submission.value[k] ?? false]));
+  const res = await auth.api.updateNotifications(prefs);
+  if (!res.ok) return answer({ intent, reply: submission.reply(), error: res.detail || "Failed to save notifications" }, res.status);
+  auth.web.user = res.data;
+  return answer({ intent, reply: submission.reply(), ok: SETTINGS.notificationsSaved });
+}
+
+type Answer = ReturnType<typeof answer>;
+const HANDLERS: Record<Intent, (auth: Auth, form: FormData) => Answer | Promise<Answer>> = {
+  profile: saveProfile,
+  password: changePassword,
+  "resend-verification": resendVerification,
+  "2fa-setup": startTotpSetup,
+  "2fa-verify": verifyTotp,
+  "2fa-cancel": cancelTotpSetup,
+  "2fa-disable": disableTotp,
+  "ssh-save": saveSshKey,
+  "ssh-delete": deleteSshKey,
+  notifications: saveNotifications,
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const auth = requireUser(context, request);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  if (!isIntent(intent)) throw data("Unknown settings form", { status: 400 });
+  return HANDLERS[intent](auth, form);
+}
+
+// ---- page -----------------------------------------------------------------------------------
+
+export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
+  const { tab, user, totpSetup } = loaderData;
+  const outcome = actionData as Outcome | undefined;
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <header>
+        <h1 className="prompt text-2xl font-bold">vim ~/.profile</h1>
+        <p className="mt-1 text-sm text-zinc-500">
+          Settings for <span className="text-zinc-800 dark:text-zinc-200">~{user.username}</span>
+        </p>
+      </header>
+      <SettingsTabs current={tab} />
+      {tab === "profile" ? <ProfileSection user={user} outcome={outcome} /> : null}
+      {tab === "security" ? (
+        <div className="space-y-6">
+          {!user.is_verified ? <VerificationSection email={user.email} outcome={outcome} /> : null}
+          <PasswordSection user={user} outcome={outcome} />
+          <TwoFactorSection enabled={user.totp_enabled} setup={totpSetup} outcome={outcome} />
+          <SshKeySection user={user} outcome={outcome} />
+          <ConnectedAccounts user={user} />
+        </div>
+      ) : null}
+      {tab === "notifications" ? <NotificationsSection user={user} outcome={outcome} /> : null}
+    </div>
+  );
 }

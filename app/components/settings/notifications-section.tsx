@@ -1,0 +1,52 @@
+// Notifications tab: the four e-mail toggles, saved through PUT /users/me/notifications.
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, useNavigation } from "react-router";
+import type { NotificationKey } from "../../../server/core/rules.ts";
+import type { OwnUser } from "../../.server/api-client.ts";
+import { notificationsSchema } from "../../lib/forms.ts";
+import { CheckboxField } from "./fields.tsx";
+import { IntentField, type Outcome, outcomeFor, Section, Status, useBusy } from "./shared.tsx";
+
+const TOGGLES: { key: NotificationKey; label: string; hint: string }[] = [
+  { key: "newChallenges", label: "New challenges", hint: "A new broken system is ready to fix." },
+  { key: "solutionFeedback", label: "Solution feedback", hint: "Your submitted solution was graded." },
+  { key: "leaderboardUpdates", label: "Leaderboard updates", hint: "Someone passed you, or you passed them." },
+  { key: "marketingEmails", label: "Marketing emails", hint: "Product news and offers, rarely." },
+];
+
+export function NotificationsSection({ user, outcome }: { user: OwnUser; outcome?: Outcome }) {
+  const navigation = useNavigation();
+  const mine = outcomeFor(outcome, "notifications");
+  const busy = useBusy("notifications");
+  const [form, fields] = useForm({
+    id: "notifications-form",
+    lastResult: navigation.state === "idle" ? mine?.reply : undefined,
+    defaultValue: user.notifications,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: notificationsSchema }),
+    shouldValidate: "onSubmit",
+  });
+  return (
+    <Section command="vim ~/.mailrc" title="Email notifications" testId="notifications-section">
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <IntentField intent="notifications" />
+        <fieldset className="space-y-4">
+          <legend className="sr-only">Send me an e-mail about</legend>
+          {TOGGLES.map((t) => (
+            <CheckboxField
+              key={t.key}
+              label={t.label}
+              hint={t.hint}
+              errors={fields[t.key].errors}
+              inputProps={getInputProps(fields[t.key], { type: "checkbox" })}
+            />
+          ))}
+        </fieldset>
+        <button type="submit" className="btn-primary" disabled={busy}>
+          Save notifications
+        </button>
+        <Status outcome={mine} testId="notifications" />
+      </Form>
+    </Section>
+  );
+}

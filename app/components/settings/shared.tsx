@@ -1,0 +1,169 @@
+// Pieces every settings section uses: the action's outcome shape, the section frame, status
+// lines, and a destructive button that confirms with window.confirm when JavaScript runs and
+// through a second server round trip when it does not.
+import type { SubmissionResult } from "@conform-to/react";
+import { type ReactNode, useSyncExternalStore } from "react";
+import { Form, Link, useNavigation } from "react-router";
+
+/** The operations of the settings action, picked by the hidden `intent` field of each form. */
+export const INTENTS = [
+  "profile",
+  "password",
+  "resend-verification",
+  "2fa-setup",
+  "2fa-verify",
+  "2fa-cancel",
+  "2fa-disable",
+  "ssh-save",
+  "ssh-delete",
+  "notifications",
+] as const;
+export type Intent = (typeof INTENTS)[number];
+export const isIntent = (v: unknown): v is Intent => typeof v === "string" && (INTENTS as readonly string[]).includes(v);
+
+export const TABS = ["profile", "security", "notifications"] as const;
+export type Tab = (typeof TABS)[number];
+
+/** What the action answers. Each section shows only the outcome of its own intents. */
+export interface Outcome {
+  intent: Intent;
+  /** A success line for the section. */
+  ok?: string;
+  /** A failure line for the section (the server's detail, else the spec's fallback). */
+  error?: string;
+  /** Without JavaScript, a destructive post first comes back asking to confirm. */
+  confirm?: boolean;
+  /** Conform's reply: field errors and the submitted values to show again. */
+  reply?: SubmissionResult<string[]>;
+}
+
+export function outcomeFor(outcome: Outcome | undefined, ...intents: Intent[]): Outcome | undefined {
+  return outcome && intents.includes(outcome.intent) ? outcome : undefined;
+}
+
+const subscribeNothing = () => () => {};
+/** False during the server render and hydration, true once React runs in the browser. */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribeNothing,
+    () => true,
+    () => false,
+  );
+}
+
+/** True while a form with this intent is being posted. */
+export function useBusy(...intents: Intent[]): boolean {
+  const navigation = useNavigation();
+  const intent = navigation.formData?.get("intent");
+  return navigation.state === "submitting" && isIntent(intent) && intents.includes(intent);
+}
+
+export function IntentField({ intent }: { intent: Intent }) {
+  return <input type="hidden" name="intent" value={intent} />;
+}
+
+/** A settings block: a shell command above a plain heading, then the content. */
+export function Section({
+  command,
+  title,
+  testId,
+  children,
+}: {
+  command: string;
+  title: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  const headingId = `${testId}-heading`;
+  return (
+    <section className="panel space-y-4" aria-labelledby={headingId} data-testid={testId}>
+      <header>
+        <p className="prompt text-xs text-zinc-500" aria-hidden="true">
+          {command}
+        </p>
+        <h2 id={headingId} className="mt-1 text-lg font-bold">
+          {title}
+        </h2>
+      </header>
+      {children}
+    </section>
+  );
+}
+
+/** The success or failure line of a section's last post. */
+export function Status({ outcome, testId }: { outcome?: Outcome; testId: string }) {
+  if (outcome?.error) {
+    return (
+      <div className="alert-error" role="alert" data-testid={`${testId}-error`}>
+        {outcome.error}
+      </div>
+    );
+  }
+  if (outcome?.ok) {
+    return (
+      <div className="alert-ok" role="status" data-testid={`${testId}-ok`}>
+        {outcome.ok}
+      </div>
+    );
+  }
+  return null;
+}
+
+/**
+ * A destructive post. With JavaScript: window.confirm(message), then the post carries
+ * confirm=yes. Without: the first post returns `asking`, which renders the message and a
+ * second button that posts confirm=yes.
+ */
+export function ConfirmedAction({
+  intent,
+  label,
+  confirmLabel,
+  message,
+  asking,
+  cancelTo,
+  testId,
+}: {
+  intent: Intent;
+  label: string;
+  confirmLabel: string;
+  message: string;
+  asking: boolean;
+  cancelTo: string;
+  testId: string;
+}) {
+  const hydrated = useHydrated();
+  const busy = useBusy(intent);
+  if (asking) {
+    return (
+      <Form method="post" className="alert-warn space-y-3" data-testid={`${testId}-confirm`}>
+        <IntentField intent={intent} />
+        <input type="hidden" name="confirm" value="yes" />
+        <p role="alert">{message}</p>
+        <div className="flex flex-wrap gap-2">
+          <button type="submit" className="btn-danger" disabled={busy}>
+            {confirmLabel}
+          </button>
+          <Link to={cancelTo} className="btn-ghost">
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    );
+  }
+  return (
+    <Form method="post">
+      <IntentField intent={intent} />
+      {hydrated ? <input type="hidden" name="confirm" value="yes" /> : null}
+      <button
+        type="submit"
+        className="btn-danger"
+        disabled={busy}
+        onClick={(e) => {
+          if (hydrated && !window.confirm(message)) e.preventDefault();
+        }}
+      >
+        {label}
+      </button>
+    </Form>
+  );
+}
