@@ -40,6 +40,24 @@ export function parse<S extends z.ZodType>(schema: S, data: unknown): z.output<S
   );
 }
 
+/**
+ * Refuses text with NUL characters anywhere in a value (keys included): PostgreSQL cannot store
+ * them in text and fails the query, so they would surface as a 500 instead of a 400.
+ */
+function rejectNul(v: unknown, path: string): void {
+  const at = (p: string) => (p ? `${p}: ` : "");
+  if (typeof v === "string") {
+    if (v.includes("\u0000")) throw badRequest(`${at(path)}must not contain NUL characters`);
+  } else if (Array.isArray(v)) {
+    v.forEach((x, i) => rejectNul(x, path ? `${path}.${i}` : String(i)));
+  } else if (v && typeof v === "object") {
+    for (const [k, x] of Object.entries(v)) {
+      rejectNul(k, path);
+      rejectNul(x, path ? `${path}.${k}` : k);
+    }
+  }
+}
+
 export function createRouter(log: Logger) {
   const routes: Route[] = [];
 
@@ -65,7 +83,13 @@ export function createRouter(log: Logger) {
       if (!m) continue;
       pathMatched = true;
       if (r.method !== request.method) continue;
-      const params = Object.fromEntries(r.keys.map((k, i) => [k, decodeURIComponent(m[i + 1]!)]));
+      let params: Record<string, string>;
+      try {
+        params = Object.fromEntries(r.keys.map((k, i) => [k, decodeURIComponent(m[i + 1]!)]));
+        for (const [k, v] of Object.entries(params)) rejectNul(v, k);
+      } catch (e) {
+        return errorResponse(e instanceof URIError ? badRequest("Malformed percent-encoding in the path") : e, log);
+      }
       const ctx: Ctx = {
         request,
         url,
@@ -80,10 +104,15 @@ export function createRouter(log: Logger) {
             } catch {
               throw badRequest("The request body must be JSON");
             }
+            rejectNul(data, "");
           }
           return parse(schema, data);
         },
-        query: (schema) => parse(schema, Object.fromEntries(url.searchParams)),
+        query: (schema) => {
+          const q = Object.fromEntries(url.searchParams);
+          rejectNul(q, "");
+          return parse(schema, q);
+        },
       };
       try {
         const out = await r.handler(ctx);
