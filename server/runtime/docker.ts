@@ -1,0 +1,679 @@
+// The Docker driver: the runtime over the Docker Engine API (dockerode; DOCKER_HOST or the
+// default socket). Tested against dockerd 20.10 / API 1.41 by tests/runtime/docker.test.ts.
+// Engine facts it works around are listed in docs/decisions/003-runtime-docker.md.
+import { execFile } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import { posix } from "node:path";
+import { PassThrough, type Readable } from "node:stream";
+import { promisify } from "node:util";
+import Docker from "dockerode";
+import {
+  LABEL,
+  baseCapabilities,
+  clampLimits,
+  defaultWritable,
+  extraCapabilities,
+  maxLifetimeSeconds,
+  maxWritableBytes,
+  networkCapabilities,
+  ownerFromLabels,
+  ownerLabels,
+  probeWritable,
+  safeName,
+} from "./policy.ts";
+import { filterTar, firstEntry, packFile } from "./tar.ts";
+import {
+  RuntimeError,
+  type ContainerInfo,
+  type ContainerSpec,
+  type ContainerState,
+  type ExecOptions,
+  type ExecSession,
+  type FileContent,
+  type NetworkInfo,
+  type Owner,
+  type Runtime,
+  type WritableDir,
+} from "./types.ts";
+
+const run = promisify(execFile);
+
+export interface DockerRuntimeOptions {
+  docker?: Docker;
+  /** Where deployment networks take their /28 subnets from (default 172.30.0.0/16). */
+  subnetPool?: string;
+  /** Install the host firewall rule that drops what deployment bridges send to the host
+   *  (needs root and iptables on the engine's host; default: when the engine is local). */
+  hostGuard?: boolean;
+  log?: (message: string) => void;
+}
+
+/** Files Docker bind-mounts into /etc itself; copying them in would fail (and is not wanted). */
+const ENGINE_MANAGED = new Set(["hostname", "hosts", "resolv.conf"]);
+const BRIDGE_PREFIX = "fl-";
+
+export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime & { docker: Docker; hostGuardActive(): Promise<boolean> } {
+  const docker = options.docker ?? new Docker();
+  const log = options.log ?? (() => {});
+  const local = isLocalEngine();
+  const pool = parsePool(options.subnetPool ?? "172.30.0.0/16");
+  const skeletonCache = new Map<string, Promise<{ tar: Buffer | null; mode?: number }>>();
+  let guard: Promise<boolean> | null = null;
+
+  function hostGuardActive(): Promise<boolean> {
+    if (options.hostGuard === false || !local) return Promise.resolve(false);
+    guard ??= ensureHostGuard(log);
+    return guard;
+  }
+
+  async function ping() {
+    try {
+      await docker.ping();
+    } catch (e) {
+      throw new RuntimeError(`Docker engine not reachable (${process.env.DOCKER_HOST ?? "/var/run/docker.sock"}): ${(e as Error).message}. Start it with scripts/docker.sh.`, "unavailable");
+    }
+  }
+
+  // ---------------------------------------------------------------- networks
+
+  async function createNetwork(owner: Owner): Promise<NetworkInfo> {
+    checkOwner(owner);
+    await hostGuardActive();
+    const name = networkName(owner.deploymentId);
+    const existing = await findNetwork(name);
+    if (existing) return existing;
+    const bridge = BRIDGE_PREFIX + createHash("sha256").update(name).digest("hex").slice(0, 12);
+    const labels = ownerLabels(owner);
+    // A /28 of our own pool per deployment: Docker's default pools hold ~30 networks only.
+    const start = parseInt(createHash("sha256").update(name).digest("hex").slice(0, 8), 16) % pool.count;
+    let lastError: unknown;
+    for (let i = 0; i < 64; i++) {
+      const subnet = pool.subnet((start + i * 7919) % pool.count);
+      try {
+        const network = await docker.createNetwork({
+          Name: name,
+          Driver: "bridge",
+          Internal: true,
+          CheckDuplicate: true,
+          Labels: labels,
+          IPAM: { Driver: "default", Config: [{ Subnet: subnet }] },
+          Options: {
+            "com.docker.network.bridge.name": bridge,
+            // The bridge gets no IPv4 address, so the host is not the containers' gateway:
+            // nothing on the host answers them, whatever address it listens on.
+            "com.docker.network.bridge.inhibit_ipv4": "true",
+            "com.docker.network.bridge.enable_icc": "true",
+            "com.docker.network.bridge.enable_ip_masquerade": "false",
+          },
+        });
+        return { id: network.id, name, owner, labels };
+      } catch (e) {
+        lastError = e;
+        const msg = (e as Error).message;
+        if (/already exists/i.test(msg)) {
+          const n = await findNetwork(name);
+          if (n) return n;
+        }
+        if (!/overlap|pool/i.test(msg)) break;
+      }
+    }
+    throw new RuntimeError(`could not create network ${name}: ${(lastError as Error)?.message}`, "failed");
+  }
+
+  async function findNetwork(name: string): Promise<NetworkInfo | null> {
+    try {
+      const info = await docker.getNetwork(name).inspect();
+      const labels = info.Labels ?? {};
+      if (labels[LABEL.managed] !== "1") throw new RuntimeError(`network ${name} exists and is not managed by faultline`, "invalid");
+      return { id: info.Id, name: info.Name, owner: ownerFromLabels(labels), labels };
+    } catch (e) {
+      if (statusOf(e) === 404) return null;
+      throw e;
+    }
+  }
+
+  async function removeNetwork(nameOrId: string) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await docker.getNetwork(nameOrId).remove();
+        return;
+      } catch (e) {
+        if (statusOf(e) === 404) return;
+        // Endpoints of containers being removed can linger for a moment.
+        if (attempt < 20 && /active endpoints/i.test((e as Error).message)) {
+          await sleep(100);
+          continue;
+        }
+        throw e;
+      }
+    }
+  }
+
+  async function listNetworks(labels: Record<string, string> = {}): Promise<NetworkInfo[]> {
+    const list = await docker.listNetworks({ filters: { label: labelFilters(labels) } });
+    return list.map((n) => ({ id: n.Id, name: n.Name, owner: ownerFromLabels(n.Labels ?? {}), labels: n.Labels ?? {} }));
+  }
+
+  // ---------------------------------------------------------------- containers
+
+  async function createContainer(spec: ContainerSpec): Promise<ContainerInfo> {
+    checkOwner(spec.owner);
+    const hostname = safeHostname(spec.hostname);
+    const limits = clampLimits(spec.limits);
+    const caps = [...baseCapabilities];
+    for (const cap of spec.extraCapabilities ?? []) {
+      const c = cap.toUpperCase().replace(/^CAP_/, "");
+      if (!extraCapabilities.includes(c)) throw new RuntimeError(`capability ${cap} is not allowed`, "invalid");
+      if (networkCapabilities.includes(c) && !(await hostGuardActive())) {
+        throw new RuntimeError(`capability ${c} needs the host guard (iptables rule for ${BRIDGE_PREFIX}+ bridges), which is not active`, "invalid");
+      }
+      if (!caps.includes(c)) caps.push(c);
+    }
+    const writable = checkWritable(spec.writable ?? (spec.role === "probe" ? probeWritable : defaultWritable));
+    const lifetime = Math.max(1, Math.min(maxLifetimeSeconds, Math.ceil((spec.expiresAt.getTime() - Date.now()) / 1000)));
+    const expiresAt = new Date(Date.now() + lifetime * 1000);
+
+    const image = await docker.getImage(spec.image).inspect().catch((e) => {
+      if (statusOf(e) === 404) throw new RuntimeError(`image ${spec.image} not found (build it with npm run images)`, "not_found");
+      throw e;
+    });
+    const network = await findNetwork(spec.network);
+    if (!network) throw new RuntimeError(`network ${spec.network} not found`, "not_found");
+    if (network.owner.deploymentId !== spec.owner.deploymentId) throw new RuntimeError(`network ${spec.network} belongs to another deployment`, "invalid");
+
+    // The image's content of each writable directory, copied in after start (tmpfs volumes
+    // lose what Docker's own copy-up writes: it mounts them, copies, and unmounts).
+    const filled = writable.filter((w) => w.populate !== false).map((w) => w.path);
+    const fillByPath = new Map((await skeletons(image.Id, filled)).map((f, i) => [filled[i]!, f]));
+    const fills = writable.map((w) => fillByPath.get(w.path) ?? null);
+
+    const labels: Record<string, string> = {
+      ...Object.fromEntries(Object.entries(spec.labels ?? {}).filter(([k]) => k.startsWith("faultline.") && !Object.values(LABEL).includes(k as never))),
+      ...ownerLabels(spec.owner),
+      [LABEL.role]: spec.role,
+      [LABEL.expiresAt]: expiresAt.toISOString(),
+    };
+    const suffix = spec.role === "probe" ? `probe-${randomBytes(3).toString("hex")}` : hostname;
+    const name = safeName(`fl-${spec.owner.deploymentId}-${suffix}`);
+    const command = ["timeout", "-s", "KILL", `${lifetime}s`, ...(spec.command ?? ["sleep", "infinity"])];
+
+    let container: Docker.Container;
+    try {
+      container = await docker.createContainer({
+        name,
+        Image: image.Id,
+        Hostname: hostname,
+        Env: Object.entries({ LANG: "C.UTF-8", ...spec.env }).map(([k, v]) => `${k}=${v}`),
+        Cmd: command,
+        Entrypoint: [],
+        WorkingDir: "/",
+        Labels: labels,
+        StopSignal: "SIGKILL",
+        HostConfig: {
+          Init: true,
+          Privileged: false,
+          ReadonlyRootfs: true,
+          CapDrop: ["ALL"],
+          CapAdd: caps,
+          SecurityOpt: ["no-new-privileges"],
+          Memory: limits.memoryBytes,
+          MemorySwap: limits.memoryBytes,
+          MemorySwappiness: 0,
+          NanoCpus: Math.round(limits.cpus * 1e9),
+          PidsLimit: limits.pids,
+          ShmSize: 16 * 1024 * 1024,
+          Ulimits: [{ Name: "nofile", Soft: 4096, Hard: 4096 }],
+          NetworkMode: network.name,
+          IpcMode: "private",
+          RestartPolicy: { Name: "no" },
+          AutoRemove: false,
+          // The user is root and can write to PID 1's stdout: no log may grow on the host's disk.
+          LogConfig: { Type: "none", Config: {} },
+          Mounts: writable.map((w, i) => ({
+            Type: "volume" as const,
+            Source: "",
+            Target: w.path,
+            VolumeOptions: {
+              NoCopy: true,
+              Labels: labels,
+              DriverConfig: {
+                Name: "local",
+                Options: { type: "tmpfs", device: "tmpfs", o: `size=${w.sizeBytes},mode=${(w.mode ?? fills[i]?.mode ?? 0o755).toString(8)}` },
+              },
+            },
+          })),
+        },
+        NetworkingConfig: { EndpointsConfig: { [network.name]: { Aliases: [hostname] } } },
+      });
+    } catch (e) {
+      if (statusOf(e) === 409) throw new RuntimeError(`a container named ${name} already exists`, "invalid");
+      throw e;
+    }
+    try {
+      await container.start();
+      await Promise.all(writable.map((w, i) => (fills[i]?.tar ? container.putArchive(fills[i]!.tar!, { path: w.path }) : null)));
+    } catch (e) {
+      await container.remove({ force: true, v: true }).catch(() => {});
+      throw e;
+    }
+    const info = await inspect(container.id);
+    if (!info) throw new RuntimeError(`container ${name} vanished after start`, "failed");
+    return info;
+  }
+
+  /** The image's content below each path as archives for putArchive, cached per image. */
+  async function skeletons(imageId: string, paths: string[]) {
+    const missing = paths.filter((p) => !skeletonCache.has(`${imageId}:${p}`));
+    if (missing.length) {
+      const batch = (async () => {
+        const helper = await docker.createContainer({
+          Image: imageId,
+          Cmd: ["true"],
+          Entrypoint: [],
+          NetworkDisabled: true,
+          Labels: { [LABEL.managed]: "1", [LABEL.role]: "skeleton" },
+          HostConfig: { NetworkMode: "none", LogConfig: { Type: "none", Config: {} } },
+        });
+        try {
+          return await Promise.all(
+            missing.map(async (path) => {
+              try {
+                const stream = (await helper.getArchive({ path: `${path}/.` })) as unknown as Readable;
+                const { tar, rootMode, entries } = await filterTar(stream, path, (n) => path === "/etc" && ENGINE_MANAGED.has(n));
+                return { tar: entries > 1 ? tar : null, mode: rootMode !== undefined ? rootMode & 0o7777 : undefined };
+              } catch (e) {
+                if (statusOf(e) === 404) return { tar: null };
+                throw e;
+              }
+            }),
+          );
+        } finally {
+          await helper.remove({ force: true }).catch(() => {});
+        }
+      })();
+      missing.forEach((p, i) => {
+        const entry = batch.then((all) => all[i]!);
+        entry.catch(() => skeletonCache.delete(`${imageId}:${p}`));
+        skeletonCache.set(`${imageId}:${p}`, entry);
+      });
+    }
+    return Promise.all(paths.map((p) => skeletonCache.get(`${imageId}:${p}`)!));
+  }
+
+  async function inspect(id: string): Promise<ContainerInfo | null> {
+    let c: Docker.ContainerInspectInfo;
+    try {
+      c = await docker.getContainer(id).inspect();
+    } catch (e) {
+      if (statusOf(e) === 404) return null;
+      throw e;
+    }
+    const labels = c.Config.Labels ?? {};
+    const networks = c.NetworkSettings?.Networks ?? {};
+    const [networkName] = Object.keys(networks);
+    const state = c.State.Status as string;
+    return {
+      id: c.Id,
+      name: c.Name.replace(/^\//, ""),
+      image: c.Config.Image,
+      state: (["created", "running", "exited", "dead"].includes(state) ? state : state === "paused" || state === "restarting" ? "running" : "unknown") as ContainerState,
+      exitCode: c.State.Running ? undefined : c.State.ExitCode,
+      oomKilled: c.State.OOMKilled,
+      labels,
+      owner: ownerFromLabels(labels),
+      role: labels[LABEL.role] ?? "",
+      expiresAt: labels[LABEL.expiresAt] ? new Date(labels[LABEL.expiresAt]!) : undefined,
+      ip: networkName ? networks[networkName]!.IPAddress || undefined : undefined,
+      network: networkName,
+      createdAt: new Date(c.Created),
+    };
+  }
+
+  async function list(labels: Record<string, string> = {}): Promise<ContainerInfo[]> {
+    const rows = await docker.listContainers({ all: true, filters: { label: labelFilters(labels) } });
+    return rows.map((r) => {
+      const l = r.Labels ?? {};
+      const networks = r.NetworkSettings?.Networks ?? {};
+      const [networkName] = Object.keys(networks);
+      return {
+        id: r.Id,
+        name: (r.Names[0] ?? "").replace(/^\//, ""),
+        image: r.Image,
+        state: (["created", "running", "exited", "dead"].includes(r.State) ? r.State : "unknown") as ContainerState,
+        labels: l,
+        owner: ownerFromLabels(l),
+        role: l[LABEL.role] ?? "",
+        expiresAt: l[LABEL.expiresAt] ? new Date(l[LABEL.expiresAt]!) : undefined,
+        ip: networkName ? networks[networkName]!.IPAddress || undefined : undefined,
+        network: networkName,
+        createdAt: new Date(r.Created * 1000),
+      };
+    });
+  }
+
+  async function remove(id: string) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await docker.getContainer(id).remove({ force: true, v: true });
+        return;
+      } catch (e) {
+        const status = statusOf(e);
+        if (status === 404) return;
+        if (status === 409 && attempt < 50) {
+          // "removal already in progress": wait until it is gone.
+          await sleep(100);
+          continue;
+        }
+        throw e;
+      }
+    }
+  }
+
+  async function removeDeployment(deploymentId: string) {
+    const containers = await list({ [LABEL.deployment]: deploymentId });
+    await Promise.all(containers.map((c) => remove(c.id)));
+    const networks = await listNetworks({ [LABEL.deployment]: deploymentId });
+    await Promise.all(networks.map((n) => removeNetwork(n.id)));
+  }
+
+  // ---------------------------------------------------------------- exec
+
+  async function exec(containerId: string, opts: ExecOptions): Promise<ExecSession> {
+    if (!opts.command.length) throw new RuntimeError("exec needs a command", "invalid");
+    const container = docker.getContainer(containerId);
+    const tty = !!opts.tty;
+    let ex: Docker.Exec;
+    try {
+      ex = await container.exec({
+        Cmd: opts.command,
+        AttachStdin: !!opts.stdin,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: tty,
+        Env: opts.env ? Object.entries(opts.env).map(([k, v]) => `${k}=${v}`) : undefined,
+        User: opts.user,
+        WorkingDir: opts.workdir,
+      });
+    } catch (e) {
+      const status = statusOf(e);
+      if (status === 404) throw new RuntimeError(`container ${containerId} not found`, "not_found");
+      if (status === 409) throw new RuntimeError(`container ${containerId} is not running`, "invalid");
+      throw e;
+    }
+    const stream = (await ex.start({ hijack: true, stdin: !!opts.stdin, Tty: tty })) as unknown as NodeJS.ReadWriteStream & import("node:net").Socket;
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    if (tty) {
+      stream.pipe(stdout);
+      stream.on("end", () => stderr.end());
+    } else {
+      docker.modem.demuxStream(stream, stdout, stderr);
+      stream.on("end", () => {
+        stdout.end();
+        stderr.end();
+      });
+    }
+    stream.on("error", (e) => {
+      stdout.destroy(e);
+      stderr.destroy(e);
+    });
+    if (tty && opts.cols && opts.rows) {
+      // API 1.41 has no ConsoleSize on exec start: size the terminal right after.
+      await ex.resize({ w: opts.cols, h: opts.rows }).catch(() => {});
+    }
+
+    let streamEnded = false;
+    let wake: () => void = () => {};
+    const ended = () => {
+      streamEnded = true;
+      wake();
+    };
+    stream.on("close", ended);
+    stream.on("end", ended);
+    let hostPid = 0;
+    let fullId: string | undefined;
+    let exitPromise: Promise<number> | null = null;
+
+    async function state() {
+      const info = await ex.inspect();
+      if (info.Pid) hostPid = info.Pid;
+      return info;
+    }
+    // Learn the host PID early so a signal can reach the process even right after start.
+    const pidKnown = (async () => {
+      for (let i = 0; i < 50 && !hostPid; i++) {
+        const s = await state().catch(() => null);
+        if (!s || !s.Running) break;
+        if (!hostPid) await sleep(10);
+      }
+    })();
+
+    function wait(): Promise<number> {
+      // Exit codes are only in exec inspect: poll until it says the process has ended
+      // (the output can end before, or stay open after, when a daemon kept it).
+      exitPromise ??= (async () => {
+        for (let i = 0; ; i++) {
+          const s = await state();
+          if (!s.Running && s.ExitCode !== null && s.ExitCode !== undefined) return s.ExitCode;
+          if (streamEnded) await sleep(Math.min(50, 2 + i * 5));
+          else await new Promise<void>((r) => {
+            const t = setTimeout(r, Math.min(200, 20 + i * 10));
+            wake = () => {
+              clearTimeout(t);
+              r();
+            };
+          });
+        }
+      })();
+      return exitPromise;
+    }
+
+    return {
+      id: ex.id,
+      stdin: opts.stdin ? stream : null,
+      stdout,
+      stderr,
+      async resize(cols, rows) {
+        if (!tty) return;
+        await ex.resize({ w: cols, h: rows }).catch((e) => {
+          if (statusOf(e) !== 404 && !/not running|no such exec/i.test((e as Error).message)) throw e;
+        });
+      },
+      async signal(signal = "SIGKILL") {
+        await pidKnown;
+        if (!hostPid) await state().catch(() => null);
+        if (!hostPid) return;
+        if (!local) throw new RuntimeError("signalling an exec needs the engine on this host (its /proc)", "invalid");
+        fullId ??= (await container.inspect()).Id;
+        await killSession(hostPid, fullId, signal);
+      },
+      wait,
+    };
+  }
+  // ---------------------------------------------------------------- files
+
+  async function readFileFrom(containerId: string, path: string, opts: { maxBytes?: number } = {}): Promise<FileContent> {
+    const maxBytes = opts.maxBytes ?? 1024 * 1024;
+    let p = posix.normalize(path);
+    for (let hop = 0; hop < 8; hop++) {
+      let stream: Readable;
+      try {
+        stream = (await docker.getContainer(containerId).getArchive({ path: p })) as unknown as Readable;
+      } catch (e) {
+        if (statusOf(e) === 404) throw new RuntimeError(`${path}: no such file in container`, "not_found");
+        throw e;
+      }
+      const entry = await firstEntry(stream, maxBytes).catch((e: Error) => {
+        throw new RuntimeError(`${path}: ${e.message}`, "limit");
+      });
+      if (!entry) throw new RuntimeError(`${path}: no such file in container`, "not_found");
+      if (entry.type === "symlink" && entry.linkname) {
+        p = posix.resolve(posix.dirname(p), entry.linkname);
+        continue;
+      }
+      if (entry.type !== "file") throw new RuntimeError(`${path} is not a regular file (${entry.type})`, "invalid");
+      return { content: entry.content, mode: entry.mode, size: entry.size };
+    }
+    throw new RuntimeError(`${path}: too many levels of symbolic links`, "invalid");
+  }
+
+  async function writeFileTo(containerId: string, path: string, content: Buffer | string, opts: { mode?: number; uid?: number; gid?: number } = {}) {
+    const p = posix.normalize(path);
+    if (!p.startsWith("/") || p.endsWith("/")) throw new RuntimeError(`not an absolute file path: ${path}`, "invalid");
+    const archive = await packFile(posix.basename(p), Buffer.isBuffer(content) ? content : Buffer.from(content), opts);
+    try {
+      await docker.getContainer(containerId).putArchive(archive, { path: posix.dirname(p) });
+    } catch (e) {
+      const status = statusOf(e);
+      if (status === 404) throw new RuntimeError(`${posix.dirname(p)}: no such directory in container`, "not_found");
+      if (status === 403 || /read-only/i.test((e as Error).message)) throw new RuntimeError(`${p}: not in a writable directory`, "invalid");
+      throw e;
+    }
+  }
+
+  return {
+    name: "docker",
+    docker,
+    hostGuardActive,
+    ping,
+    createNetwork,
+    removeNetwork,
+    listNetworks,
+    createContainer,
+    inspect,
+    list,
+    remove,
+    removeDeployment,
+    exec,
+    readFile: readFileFrom,
+    writeFile: writeFileTo,
+  };
+}
+
+// ---------------------------------------------------------------- helpers
+
+export function networkName(deploymentId: string) {
+  return safeName(`fl-${deploymentId}`);
+}
+
+function checkOwner(owner: Owner) {
+  for (const [k, v] of Object.entries(owner)) {
+    if (typeof v !== "string" || !v.trim()) throw new RuntimeError(`owner.${k} is required`, "invalid");
+  }
+}
+
+function safeHostname(name: string) {
+  const h = name.toLowerCase();
+  if (!/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(h)) throw new RuntimeError(`not a valid hostname: ${name}`, "invalid");
+  return h;
+}
+
+function checkWritable(dirs: WritableDir[]): WritableDir[] {
+  let total = 0;
+  const seen = new Set<string>();
+  for (const d of dirs) {
+    const p = posix.normalize(d.path);
+    if (!p.startsWith("/") || p === "/" || /^\/(proc|sys|dev)(\/|$)/.test(p) || p !== d.path.replace(/\/+$/, "")) {
+      throw new RuntimeError(`writable directory not allowed: ${d.path}`, "invalid");
+    }
+    if (seen.has(p)) throw new RuntimeError(`writable directory listed twice: ${p}`, "invalid");
+    seen.add(p);
+    if (!(d.sizeBytes > 0)) throw new RuntimeError(`writable directory ${p} needs a size`, "invalid");
+    total += d.sizeBytes;
+  }
+  if (total > maxWritableBytes) throw new RuntimeError(`writable directories add up to ${total} bytes, more than ${maxWritableBytes}`, "invalid");
+  return dirs;
+}
+
+function labelFilters(labels: Record<string, string>) {
+  return [`${LABEL.managed}=1`, ...Object.entries(labels).map(([k, v]) => `${k}=${v}`)];
+}
+
+function statusOf(e: unknown): number | undefined {
+  return (e as { statusCode?: number })?.statusCode;
+}
+
+function sleep(ms: number) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function isLocalEngine() {
+  const host = process.env.DOCKER_HOST;
+  return !host || host.startsWith("unix://") || host.startsWith("/");
+}
+
+function parsePool(cidr: string) {
+  const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)\/(\d+)$/.exec(cidr);
+  if (!m) throw new Error(`subnet pool must be an IPv4 CIDR: ${cidr}`);
+  const bits = Number(m[5]);
+  if (bits > 26) throw new Error(`subnet pool ${cidr} is too small`);
+  const base = ((Number(m[1]) << 24) | (Number(m[2]) << 16) | (Number(m[3]) << 8) | Number(m[4])) >>> 0;
+  const count = 2 ** (28 - bits);
+  return {
+    count,
+    subnet(i: number) {
+      const a = (base + i * 16) >>> 0;
+      return `${a >>> 24}.${(a >>> 16) & 255}.${(a >>> 8) & 255}.${a & 255}/28`;
+    },
+  };
+}
+
+/** Signals an exec'd process and the processes of its session or below it, on this host. Each PID
+ *  is checked to belong to the container (its cgroup names the container id) before it is hit. */
+async function killSession(hostPid: number, containerId: string, signal: NodeJS.Signals) {
+  const procs: { pid: number; ppid: number; sid: number }[] = [];
+  for (const name of await readdir("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = await readFile(`/proc/${name}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      procs.push({ pid: Number(name), ppid: Number(fields[1]), sid: Number(fields[3]) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const targets = new Set<number>([hostPid]);
+  for (const p of procs) if (p.sid === hostPid) targets.add(p.pid);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const p of procs) {
+      if (!targets.has(p.pid) && targets.has(p.ppid)) {
+        targets.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  for (const pid of targets) {
+    try {
+      const cgroup = await readFile(`/proc/${pid}/cgroup`, "utf8");
+      if (!cgroup.includes(containerId)) continue;
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Drops everything deployment bridges send to the host itself (defence in depth behind the
+ *  address-less bridge; it matters once a challenge is granted NET_ADMIN or NET_RAW). */
+async function ensureHostGuard(log: (m: string) => void): Promise<boolean> {
+  if (process.getuid?.() !== 0) return false;
+  let ok = true;
+  for (const bin of ["iptables", "ip6tables"]) {
+    const rule = ["INPUT", "-i", `${BRIDGE_PREFIX}+`, "-j", "DROP"];
+    try {
+      await run(bin, ["-w", "-C", ...rule]);
+    } catch {
+      try {
+        await run(bin, ["-w", "-I", ...rule]);
+        log(`${bin}: added INPUT -i ${BRIDGE_PREFIX}+ -j DROP`);
+      } catch (e) {
+        log(`${bin}: could not install the host guard: ${(e as Error).message}`);
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
