@@ -1,0 +1,91 @@
+import { execFileSync } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ApiError } from "./errors.ts";
+import { parseSshPublicKey, sshKeyPreview } from "./sshkeys.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "faultline-sshkeys-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function keygen(name: string, ...args: string[]) {
+  const file = join(dir, name);
+  execFileSync("ssh-keygen", [...args, "-N", "", "-C", `${name} comment`, "-f", file, "-q"]);
+  const [bits, fingerprint] = execFileSync("ssh-keygen", ["-l", "-E", "sha256", "-f", `${file}.pub`], { encoding: "utf8" }).split(" ");
+  return { pub: readFileSync(`${file}.pub`, "utf8"), priv: readFileSync(file, "utf8"), fingerprint: fingerprint!, bits: Number(bits) };
+}
+
+const ed25519 = keygen("ed25519", "-t", "ed25519");
+const rsa3072 = keygen("rsa3072", "-t", "rsa", "-b", "3072");
+
+function refusal(text: string): string {
+  try {
+    parseSshPublicKey(text);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ApiError);
+    expect((e as ApiError).status).toBe(400);
+    return (e as ApiError).detail;
+  }
+  throw new Error(`accepted: ${text.slice(0, 60)}`);
+}
+
+describe("parseSshPublicKey", () => {
+  it.each([
+    ["ed25519", ["-t", "ed25519"], "ssh-ed25519"],
+    ["ecdsa256", ["-t", "ecdsa", "-b", "256"], "ecdsa-sha2-nistp256"],
+    ["ecdsa384", ["-t", "ecdsa", "-b", "384"], "ecdsa-sha2-nistp384"],
+    ["ecdsa521", ["-t", "ecdsa", "-b", "521"], "ecdsa-sha2-nistp521"],
+    ["rsa2048", ["-t", "rsa", "-b", "2048"], "ssh-rsa"],
+  ])("accepts %s with the fingerprint ssh-keygen shows", (name, args, type) => {
+    const key = name === "ed25519" ? ed25519 : keygen(name, ...args);
+    const parsed = parseSshPublicKey(key.pub);
+    expect(parsed.type).toBe(type);
+    expect(parsed.fingerprint).toBe(key.fingerprint);
+    expect(parsed.line).toBe(key.pub.trim());
+  });
+
+  it("normalises whitespace and keeps the comment", () => {
+    const [type, data] = ed25519.pub.trim().split(" ");
+    const parsed = parseSshPublicKey(`\n  ${type}\t${data}   my  laptop \r\n`);
+    expect(parsed.line).toBe(`${type} ${data} my laptop`);
+    expect(parseSshPublicKey(`${type} ${data}`).line).toBe(`${type} ${data}`);
+    expect(parseSshPublicKey(`${type} ${data} ${"c".repeat(500)}`).line.length).toBe(`${type} ${data} `.length + 200);
+  });
+
+  it("refuses RSA under 2048 bits, saying how many it has", () => {
+    const weak = keygen("rsa1024", "-t", "rsa", "-b", "1024");
+    expect(refusal(weak.pub)).toBe("RSA keys must be at least 2048 bits (this one has 1024).");
+    expect(parseSshPublicKey(rsa3072.pub).fingerprint).toBe(rsa3072.fingerprint);
+  });
+
+  it("refuses private keys, saying so", () => {
+    expect(refusal(ed25519.priv)).toMatch(/private key/);
+    expect(refusal(rsa3072.priv)).toMatch(/private key/);
+    const pem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    expect(refusal(pem)).toMatch(/private key/);
+  });
+
+  it("refuses unsupported types, mislabelled, truncated and garbage keys", () => {
+    const [type, data] = ed25519.pub.split(" ");
+    const [, rsaData] = rsa3072.pub.split(" ");
+    expect(refusal(`ssh-dss ${data}`)).toMatch(/Not a supported SSH public key/);
+    expect(refusal(`sk-ssh-ed25519@openssh.com ${data}`)).toMatch(/Not a supported/);
+    expect(refusal(`${type}`)).toMatch(/Not a supported/);
+    expect(refusal("")).toMatch(/Not a supported/);
+    expect(refusal(`ssh-rsa ${data}`)).toMatch(/does not match|could not be read/);
+    expect(refusal(`${type} ${rsaData}`)).toMatch(/does not match|could not be read/);
+    expect(refusal(`${type} ${data!.slice(0, 40)}`)).toMatch(/could not be read/);
+    expect(refusal(`${type} !!!!`)).toMatch(/could not be read/);
+  });
+});
+
+describe("sshKeyPreview", () => {
+  it("shortens the key data and keeps type and comment", () => {
+    const line = parseSshPublicKey(ed25519.pub).line;
+    const [type, data] = line.split(" ");
+    expect(sshKeyPreview(line)).toBe(`${type} ${data!.slice(0, 12)}...${data!.slice(-12)} ed25519 comment`);
+    expect(sshKeyPreview("ssh-ed25519 SHORT")).toBe("ssh-ed25519 SHORT");
+  });
+});
