@@ -51,24 +51,33 @@ export function createOAuth(deps: {
       client_secret: c.clientSecret,
       code_verifier: verifier,
     });
-    const res = await fetch(c.tokenUrl, {
+    const res = await callProvider(c.tokenUrl, {
       method: "POST",
       headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
       body,
-      signal: AbortSignal.timeout(10_000),
     });
     const json = (await res.json().catch(() => ({}))) as { access_token?: string; error?: string };
     if (!res.ok || !json.access_token) throw badRequest(AUTH_FAILED);
     return json.access_token;
   }
 
+  /** A provider that cannot be reached (down, timed out) fails the sign-in with 502, not a 500. */
+  async function callProvider(url: string, init: RequestInit): Promise<Response> {
+    try {
+      return await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+    } catch {
+      throw new ApiError(502, AUTH_FAILED);
+    }
+  }
+
   async function getJson(url: string, accessToken: string) {
-    const res = await fetch(url, {
+    const res = await callProvider(url, {
       headers: { authorization: `Bearer ${accessToken}`, accept: "application/json", "user-agent": "faultline" },
-      signal: AbortSignal.timeout(10_000),
     });
     if (!res.ok) throw badRequest(AUTH_FAILED);
-    return res.json() as Promise<any>;
+    return res.json().catch(() => {
+      throw new ApiError(502, AUTH_FAILED);
+    }) as Promise<any>;
   }
 
   async function profile(p: OAuthProviderName, accessToken: string): Promise<ProviderProfile> {
@@ -116,6 +125,12 @@ export function createOAuth(deps: {
   }
 
   async function link(user: UserRow, p: OAuthProviderName, prof: ProviderProfile) {
+    const takeover = user.is_verified === 0;
+    if (takeover) {
+      // The provider proved the e-mail belongs to this person; whoever set up the unverified
+      // account may not have been them: its other sign-in identities go with the password.
+      await db.deleteFrom("oauth_accounts").where("user_id", "=", user.id).execute();
+    }
     await db
       .insertInto("oauth_accounts")
       .values({
@@ -128,13 +143,18 @@ export function createOAuth(deps: {
       })
       .execute();
     const changes: Partial<UserRow> = { updated_at: nowSeconds() };
-    if (!user.oauth_provider) changes.oauth_provider = p;
+    if (!user.oauth_provider || takeover) changes.oauth_provider = p;
     if (p === "github" && prof.login) changes.github_username = prof.login;
-    if (user.is_verified === 0) {
-      // The provider proved the e-mail belongs to this person; whoever set a password on the
-      // unverified account may not have been them, so that password and its logins end here.
+    else if (takeover) changes.github_username = null;
+    if (takeover) {
+      // ...and so do every credential they set: password, second factor, SSH key, and logins.
       changes.is_verified = 1;
       changes.password_hash = null;
+      changes.totp_enabled = 0;
+      changes.totp_secret = null;
+      changes.totp_last_step = null;
+      changes.ssh_public_key = null;
+      changes.ssh_key_fingerprint = null;
       await tokens.revokeAllForUser(user.id);
     }
     await db.updateTable("users").set(changes).where("id", "=", user.id).execute();
