@@ -42,7 +42,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       web.touch();
       throw redirect("/login");
     }
-    return data(submission.reply({ formErrors: [res.detail || "Invalid verification code"], resetForm: true }), { status: res.status });
+    // hideFields, not resetForm: conform's resetForm drops formErrors, and the message would vanish.
+    return data(submission.reply({ formErrors: [res.detail || "Invalid verification code"], hideFields: ["code"] }), { status: res.status });
   }
   throw redirect(completeLogin(web, res.data, safeRedirect(mfa.redirectTo)));
 }
