@@ -1,7 +1,7 @@
 // Register, verify and log in with JavaScript turned off: the server renders every state, the
 // spec's validation messages appear beside their fields, and plain form posts do the work.
 import { expect, test, type Page } from "@playwright/test";
-import { api, newUser, verificationLink, waitForMail } from "./support.ts";
+import { api, createUser, newUser, totpCode, verificationLink, waitForMail } from "./support.ts";
 
 test.use({ javaScriptEnabled: false });
 
@@ -108,4 +108,33 @@ test("register, verify and log in without JavaScript; duplicates and wrong passw
   await page.getByLabel("password").fill(user.password);
   await page.getByRole("button", { name: "login" }).click();
   await expect(page).toHaveURL("/profile");
+});
+
+test("the second factor works without JavaScript, and a wrong code says so", async ({ page }) => {
+  // 2FA switched on through the API, as another client would.
+  const user = await createUser({ prefix: "nojs2fa" });
+  const login = await api("POST", "/auth/login", { username_or_email: user.username, password: user.password });
+  const token = login.data.access_token as string;
+  const setup = await api("POST", "/auth/2fa/setup", {}, token);
+  const secret = setup.data.secret as string;
+  expect((await api("POST", "/auth/2fa/verify", { token: totpCode(secret), secret }, token)).status).toBe(200);
+
+  await page.goto("/login");
+  await page.getByLabel("username or email").fill(user.username);
+  await page.getByLabel("password").fill(user.password);
+  await page.getByRole("button", { name: "login" }).click();
+  await expect(page).toHaveURL("/login/2fa");
+
+  await page.getByLabel("code").fill("12345");
+  await page.getByRole("button", { name: "verify" }).click();
+  await expect(page.getByLabel("code")).toHaveAccessibleDescription("Enter the 6-digit code");
+
+  await page.getByLabel("code").fill(totpCode(secret) === "000000" ? "111111" : "000000");
+  await page.getByRole("button", { name: "verify" }).click();
+  await expect(page.getByTestId("form-error")).toHaveText("Invalid verification code");
+
+  await page.getByLabel("code").fill(totpCode(secret, 1));
+  await page.getByRole("button", { name: "verify" }).click();
+  await expect(page).toHaveURL("/profile");
+  await expect(page.getByTestId("nav-username").first()).toHaveText(`~${user.username}`);
 });

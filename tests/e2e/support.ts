@@ -113,7 +113,11 @@ export async function loginViaForm(page: Page, who: { username: string; password
   if (path) await page.goto(path);
   await page.getByLabel("username or email").fill(who.username);
   await page.getByLabel("password").fill(who.password);
-  await page.getByRole("button", { name: "login" }).click();
+  // Wait for the answer to the post: a navigation right after the click would cancel it.
+  await Promise.all([
+    page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/login")),
+    page.getByRole("button", { name: "login" }).click(),
+  ]);
 }
 
 export async function expectSignedInAs(page: Page, username: string) {
@@ -135,12 +139,16 @@ export function totpCode(secret: string, stepsAhead = 0): string {
   });
 }
 
-/** A fresh ed25519 public key line from ssh-keygen. */
-export function generateSshKey(comment = "e2e@faultline"): { publicKey: string; fingerprint: string } {
+/** A fresh public key line from ssh-keygen (ed25519 unless told otherwise). */
+export function generateSshKey(
+  comment = "e2e@faultline",
+  type: { t: "ed25519" } | { t: "rsa" | "ecdsa"; bits: number } = { t: "ed25519" },
+): { publicKey: string; fingerprint: string } {
   const dir = mkdtempSync(join(tmpdir(), "faultline-e2e-ssh-"));
   try {
     const file = join(dir, "id");
-    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", file]);
+    const bits = "bits" in type ? ["-b", String(type.bits)] : [];
+    execFileSync("ssh-keygen", ["-q", "-t", type.t, ...bits, "-N", "", "-C", comment, "-f", file]);
     const publicKey = readFileSync(`${file}.pub`, "utf8").trim();
     const fingerprint = execFileSync("ssh-keygen", ["-l", "-E", "sha256", "-f", `${file}.pub`], { encoding: "utf8" }).split(" ")[1]!;
     return { publicKey, fingerprint };

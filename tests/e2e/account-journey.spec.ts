@@ -1,0 +1,163 @@
+// The whole account story in Chromium with JavaScript: register → the verification mail
+// arrives at the SMTP server → the link verifies → login → 2FA set-up with a code computed
+// from the shown secret → logout → login asks for the code → SSH key saved, previewed, deleted.
+import { expect, test, type Page } from "@playwright/test";
+import { createUser, expectSignedInAs, generateSshKey, loginViaForm, logout, newUser, totpCode, verificationLink, waitForMail } from "./support.ts";
+
+const DISABLE_2FA = "Are you sure you want to disable 2FA? This will make your account less secure.";
+const DELETE_KEY = "Are you sure you want to delete your SSH public key?";
+
+/** Answers the next window.confirm, after checking its text. */
+function onNextConfirm(page: Page, message: string, accept: boolean) {
+  page.once("dialog", async (dialog) => {
+    expect(dialog.type()).toBe("confirm");
+    expect(dialog.message()).toBe(message);
+    await (accept ? dialog.accept() : dialog.dismiss());
+  });
+}
+
+test("register, verify by e-mail, 2FA, login with the code, SSH key", async ({ page }) => {
+  test.setTimeout(120_000);
+  const user = newUser("journey");
+  let secret = "";
+  let setupCode = "";
+
+  await test.step("register", async () => {
+    await page.goto("/login");
+    await page.getByTestId("mode-toggle").click();
+    await expect(page).toHaveURL("/register");
+    await page.getByLabel("username").fill(user.username);
+    await page.getByLabel("email").fill(user.email);
+    await page.getByLabel("password", { exact: true }).fill(user.password);
+    await page.getByLabel("confirm password").fill(user.password);
+    await page.getByRole("button", { name: "create account" }).click();
+    await expect(page).toHaveURL("/register/success");
+    await expect(page.getByTestId("registered-email")).toHaveText(user.email);
+  });
+
+  await test.step("the verification mail arrives and its link verifies", async () => {
+    const mail = await waitForMail(user.email);
+    expect(mail.subject).toBe("Verify your faultline e-mail address");
+    expect(mail.text).toContain(`Hello ${user.username},`);
+    await page.goto(verificationLink(mail));
+    await expect(page.getByRole("heading", { name: "Email Verified Successfully!" })).toBeVisible();
+    await page.getByRole("link", { name: "Continue to Login" }).click();
+    await expect(page).toHaveURL("/login");
+  });
+
+  await test.step("login", async () => {
+    await loginViaForm(page, user, "");
+    await expect(page).toHaveURL("/profile");
+    await expectSignedInAs(page, user.username);
+    await expect(page.getByTestId("unverified-notice")).toHaveCount(0);
+  });
+
+  await test.step("set up 2FA with a code computed from the shown secret", async () => {
+    await page.goto("/profile/settings");
+    await page.getByRole("link", { name: "Security", exact: true }).click();
+    await expect(page).toHaveURL("/profile/settings?tab=security");
+    await page.getByRole("button", { name: "Enable 2FA" }).click();
+    await expect(page.getByAltText("2FA QR code")).toBeVisible();
+    secret = (await page.getByTestId("totp-secret").innerText()).replace(/\s+/g, "");
+    expect(secret).toMatch(/^[A-Z2-7]{16,}=*$/);
+
+    const input = page.getByLabel("6-digit code");
+    const verify = page.getByRole("button", { name: "Verify" });
+    await input.fill("12345");
+    await expect(verify).toBeDisabled();
+    await input.fill("1234567");
+    await expect(input).toHaveValue("123456"); // limited to 6 characters
+    setupCode = totpCode(secret);
+    await input.fill(setupCode);
+    await expect(verify).toBeEnabled();
+    await verify.click();
+    await expect(page.getByText("2FA is enabled")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Disable 2FA" })).toBeVisible();
+  });
+
+  await test.step("logout; login now asks for the code", async () => {
+    await logout(page);
+    await loginViaForm(page, user);
+    await expect(page).toHaveURL("/login/2fa");
+
+    // The code just used at set-up is not accepted a second time, nor is a wrong one.
+    const code = page.getByLabel("code");
+    await code.fill(setupCode);
+    await page.getByRole("button", { name: "verify" }).click();
+    await expect(page.getByTestId("form-error")).toHaveText("Invalid verification code");
+    await expect(page).toHaveURL("/login/2fa");
+    await code.fill("000000" === setupCode ? "111111" : "000000");
+    await page.getByRole("button", { name: "verify" }).click();
+    await expect(page.getByTestId("form-error")).toHaveText("Invalid verification code");
+
+    // The next 30 s step's code is within the allowed drift and not used yet.
+    await code.fill(totpCode(secret, 1));
+    await page.getByRole("button", { name: "verify" }).click();
+    await expect(page).toHaveURL("/profile");
+    await expectSignedInAs(page, user.username);
+  });
+
+  await test.step("save, preview and delete an SSH key", async () => {
+    const key = generateSshKey(`${user.username}@laptop`);
+    await page.goto("/profile/settings?tab=security");
+    const textarea = page.getByLabel("SSH public key");
+    const save = page.getByRole("button", { name: "Save key" });
+    await expect(save).toBeDisabled();
+    await textarea.fill("   ");
+    await expect(save).toBeDisabled();
+    await textarea.fill(`  ${key.publicKey}\n`);
+    await save.click();
+
+    const preview = page.getByTestId("ssh-key-preview");
+    await expect(preview).toBeVisible();
+    await expect(preview).toContainText("ssh-ed25519");
+    await page.reload();
+    await expect(page.getByTestId("ssh-key-preview")).toContainText("ssh-ed25519");
+
+    // The profile no longer asks for a key.
+    await page.goto("/profile");
+    await expect(page.getByText("An SSH key is required to access challenge environments.")).toHaveCount(0);
+
+    // Delete asks first; "cancel" keeps the key.
+    await page.goto("/profile/settings?tab=security");
+    onNextConfirm(page, DELETE_KEY, false);
+    await page.getByRole("button", { name: "Delete key" }).click();
+    await expect(page.getByTestId("ssh-key-preview")).toBeVisible();
+    onNextConfirm(page, DELETE_KEY, true);
+    await page.getByRole("button", { name: "Delete key" }).click();
+    await expect(page.getByTestId("ssh-key-preview")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Save key" })).toBeVisible();
+  });
+
+  await test.step("disable 2FA after confirming; login no longer asks for a code", async () => {
+    onNextConfirm(page, DISABLE_2FA, true);
+    await page.getByRole("button", { name: "Disable 2FA" }).click();
+    await expect(page.getByRole("button", { name: "Enable 2FA" })).toBeVisible();
+    await logout(page);
+    await loginViaForm(page, user);
+    await expect(page).toHaveURL("/profile");
+  });
+});
+
+test("keys that are not acceptable public keys are refused with the server's reason", async ({ page }) => {
+  // An API-made user: this test is about the form, not the sign-up.
+  const user = await createUser({ prefix: "badkey" });
+  await loginViaForm(page, user);
+  await page.goto("/profile/settings?tab=security");
+  const textarea = page.getByLabel("SSH public key");
+  const error = page.getByRole("alert").filter({ hasText: /SSH public key|RSA keys/ });
+
+  await textarea.fill("ssh-ed25519 not-really-a-key me@host");
+  await page.getByRole("button", { name: "Save key" }).click();
+  await expect(error).toContainText("The SSH public key could not be read");
+
+  await page.getByLabel("SSH public key").fill(generateSshKey("small@host", { t: "rsa", bits: 1024 }).publicKey);
+  await page.getByRole("button", { name: "Save key" }).click();
+  await expect(error).toContainText("RSA keys must be at least 2048 bits");
+  await expect(page.getByTestId("ssh-key-preview")).toHaveCount(0);
+
+  // An RSA key of 3072 bits is fine.
+  await page.getByLabel("SSH public key").fill(generateSshKey("big@host", { t: "rsa", bits: 3072 }).publicKey);
+  await page.getByRole("button", { name: "Save key" }).click();
+  await expect(page.getByTestId("ssh-key-preview")).toContainText("ssh-rsa");
+});
