@@ -30,3 +30,6 @@ build_web() {
   log "building the web app"
   npx react-router build >/dev/null
 }
+
+# The Docker engine for the challenge runtime: docker_ensure.
+source scripts/docker.sh

@@ -1,0 +1,143 @@
+// The challenge catalogue on disk: challenges/<slug>/{challenge.yaml, Dockerfile, setup.sh,
+// check.sh, solution.sh}. challenge.yaml is validated with zod; a broken folder fails loudly with
+// the file and field named, so content errors show up in CI rather than at a user's start.
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { z } from "zod";
+import { challengeImage } from "./images.ts";
+import { defaultWritable, extraCapabilities, parseSize } from "./policy.ts";
+import type { Limits, WritableDir } from "./types.ts";
+
+const size = z.union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*[kmgKMG]?i?[bB]?$/, "must be a size like 64m")]);
+
+export const challengeYaml = z.strictObject({
+  title: z.string().min(3).max(120),
+  category: z.enum(["linux", "networking", "storage", "security", "kubernetes"]),
+  difficulty: z.enum(["easy", "medium", "hard", "expert"]),
+  points: z.number().int().positive().max(10_000),
+  estimated_time_minutes: z.number().int().positive().max(600).default(30),
+  short_description: z.string().max(300).optional(),
+  description: z.string().min(10),
+  instructions: z.string().default(""),
+  hints: z.array(z.string().min(1)).default([]),
+  tags: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lower-case words and dashes")).default([]),
+  runtime: z
+    .strictObject({
+      hostname: z.string().regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "a host name").default("box"),
+      user: z.string().default("root"),
+      memory: size.optional(),
+      cpus: z.number().positive().max(4).optional(),
+      pids: z.number().int().positive().optional(),
+      /** Sizes of writable directories: overrides of the defaults, or new ones. */
+      writable: z.record(z.string().regex(/^\/[^\0]+$/, "an absolute path"), size).default({}),
+      capabilities: z.array(z.enum(extraCapabilities as [string, ...string[]])).default([]),
+    })
+    .default({ hostname: "box", user: "root", writable: {}, capabilities: [] }),
+  check: z
+    .strictObject({
+      /** probe: a grader container on the deployment's network; target: inside the deployment. */
+      runs_in: z.enum(["probe", "target"]).default("target"),
+      timeout_seconds: z.number().int().positive().max(300).default(30),
+    })
+    .default({ runs_in: "target", timeout_seconds: 30 }),
+  setup: z.strictObject({ timeout_seconds: z.number().int().positive().max(600).default(60) }).default({ timeout_seconds: 60 }),
+});
+
+export interface Challenge {
+  /** The folder name; the challenge's uid in the API. */
+  id: string;
+  dir: string;
+  title: string;
+  category: string;
+  difficulty: "easy" | "medium" | "hard" | "expert";
+  points: number;
+  estimatedTimeMinutes: number;
+  shortDescription: string;
+  description: string;
+  instructions: string;
+  hints: string[];
+  tags: string[];
+  image: string;
+  hostname: string;
+  user: string;
+  limits: Partial<Limits>;
+  writable: WritableDir[];
+  capabilities: string[];
+  check: { runsIn: "probe" | "target"; timeoutSeconds: number; script: string };
+  setup: { timeoutSeconds: number; script: string };
+  solution: { script: string };
+}
+
+export class ChallengeError extends Error {}
+
+export function loadChallenge(dir: string, id: string): Challenge {
+  const file = join(dir, "challenge.yaml");
+  let raw: unknown;
+  try {
+    raw = parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new ChallengeError(`${file}: ${(e as Error).message}`);
+  }
+  const parsed = challengeYaml.safeParse(raw);
+  if (!parsed.success) {
+    throw new ChallengeError(`${file}:\n${parsed.error.issues.map((i) => `  ${i.path.join(".") || "(root)"}: ${i.message}`).join("\n")}`);
+  }
+  const y = parsed.data;
+  const script = (name: string, required: boolean) => {
+    const p = join(dir, name);
+    if (!existsSync(p)) {
+      if (required) throw new ChallengeError(`${dir}: ${name} is missing`);
+      return "";
+    }
+    return readFileSync(p, "utf8");
+  };
+  for (const f of ["Dockerfile"]) if (!existsSync(join(dir, f))) throw new ChallengeError(`${dir}: ${f} is missing`);
+
+  const writable = defaultWritable.map((w) => ({ ...w }));
+  for (const [path, s] of Object.entries(y.runtime.writable)) {
+    const bytes = parseSize(s);
+    const existing = writable.find((w) => w.path === path);
+    if (existing) existing.sizeBytes = bytes;
+    else writable.push({ path, sizeBytes: bytes });
+  }
+  const description = y.description.trim();
+  return {
+    id,
+    dir,
+    title: y.title,
+    category: y.category,
+    difficulty: y.difficulty,
+    points: y.points,
+    estimatedTimeMinutes: y.estimated_time_minutes,
+    shortDescription: y.short_description?.trim() ?? (description.length > 100 ? `${description.slice(0, 100)}…` : description),
+    description,
+    instructions: y.instructions.trim(),
+    hints: y.hints,
+    tags: y.tags,
+    image: challengeImage(id),
+    hostname: y.runtime.hostname,
+    user: y.runtime.user,
+    limits: {
+      ...(y.runtime.memory !== undefined ? { memoryBytes: parseSize(y.runtime.memory) } : {}),
+      ...(y.runtime.cpus !== undefined ? { cpus: y.runtime.cpus } : {}),
+      ...(y.runtime.pids !== undefined ? { pids: y.runtime.pids } : {}),
+    },
+    writable,
+    capabilities: y.runtime.capabilities,
+    check: { runsIn: y.check.runs_in, timeoutSeconds: y.check.timeout_seconds, script: script("check.sh", true) },
+    setup: { timeoutSeconds: y.setup.timeout_seconds, script: script("setup.sh", false) },
+    solution: { script: script("solution.sh", true) },
+  };
+}
+
+export const CHALLENGES_DIR = join(import.meta.dirname, "..", "..", "challenges");
+
+/** Every folder of `dir` that has a challenge.yaml, sorted by id. */
+export function loadChallenges(dir = CHALLENGES_DIR): Challenge[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && /^[a-z0-9][a-z0-9-]*$/.test(d.name) && existsSync(join(dir, d.name, "challenge.yaml")))
+    .map((d) => loadChallenge(join(dir, d.name), d.name))
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
