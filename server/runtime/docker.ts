@@ -619,30 +619,19 @@ function parsePool(cidr: string) {
   };
 }
 
-/** Signals an exec'd process and the processes of its session or below it, on this host. Each PID
- *  is checked to belong to the container (its cgroup names the container id) before it is hit. */
+/** Signals an exec'd process and every process of its session (the engine makes each exec a
+ *  session leader), on this host. Processes that left the session (daemons: setsid) are spared.
+ *  Each PID is checked to belong to the container (its cgroup names the container id). */
 async function killSession(hostPid: number, containerId: string, signal: NodeJS.Signals) {
-  const procs: { pid: number; ppid: number; sid: number }[] = [];
+  const targets = [hostPid];
   for (const name of await readdir("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
+    if (!/^\d+$/.test(name) || Number(name) === hostPid) continue;
     try {
       const stat = await readFile(`/proc/${name}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      procs.push({ pid: Number(name), ppid: Number(fields[1]), sid: Number(fields[3]) });
+      if (Number(fields[3]) === hostPid) targets.push(Number(name));
     } catch {
       // gone meanwhile
-    }
-  }
-  const targets = new Set<number>([hostPid]);
-  for (const p of procs) if (p.sid === hostPid) targets.add(p.pid);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const p of procs) {
-      if (!targets.has(p.pid) && targets.has(p.ppid)) {
-        targets.add(p.pid);
-        grew = true;
-      }
     }
   }
   for (const pid of targets) {

@@ -1,0 +1,17 @@
+import { defineConfig } from "vitest/config";
+
+// Runtime tests against a real dockerd (npm run test:runtime): the conformance suite and every
+// challenge's setup → check fails → solution → check passes. Kept apart from vitest.config.ts so
+// `npx vitest run` stays fast and needs no Docker. scripts/test.sh runs docker_ensure and
+// `npm run images` first.
+export default defineConfig({
+  test: {
+    include: ["tests/runtime/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 90_000,
+    hookTimeout: 180_000,
+    pool: "forks",
+    // Both files start containers; on 2 cores they are faster one after the other.
+    fileParallelism: false,
+  },
+});
