@@ -1,0 +1,62 @@
+// The gateway's host key: an ed25519 key made once (OpenSSH format, mode 0600) and reused at every
+// start, so users' known_hosts entries stay valid across restarts.
+import { createHash } from "node:crypto";
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import ssh2 from "ssh2";
+
+export interface HostKey {
+  /** The private key in OpenSSH format, as ssh2's Server wants it. */
+  privateKey: string;
+  /** "ssh-ed25519 AAAA..." */
+  publicKey: string;
+  /** "SHA256:..." as ssh-keygen -l and the OpenSSH client print it. */
+  fingerprint: string;
+  created: boolean;
+}
+
+export function loadOrCreateHostKey(path: string, warn: (message: string) => void = () => {}): HostKey {
+  let text: string | null = null;
+  let created = false;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+  if (text === null) {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    const pair = ssh2.utils.generateKeyPairSync("ed25519", { comment: "faultline-gateway" });
+    try {
+      // "wx": two processes starting at once must not overwrite each other's key.
+      writeFileSync(path, pair.private, { mode: 0o600, flag: "wx" });
+      created = true;
+      text = pair.private;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      text = readFileSync(path, "utf8");
+    }
+  } else {
+    const mode = statSync(path).mode & 0o777;
+    if (mode & 0o077) {
+      chmodSync(path, 0o600);
+      warn(`ssh host key ${path} was readable by others (mode ${mode.toString(8)}): set to 600`);
+    }
+  }
+  const parsed = ssh2.utils.parseKey(text);
+  if (parsed instanceof Error || Array.isArray(parsed) || !parsed.isPrivateKey()) {
+    // Never replace it silently: every user's known_hosts entry would break.
+    throw new Error(`ssh host key ${path} is not a readable private key${parsed instanceof Error ? ` (${parsed.message})` : ""}; move it away to make a new one`);
+  }
+  const blob = parsed.getPublicSSH();
+  return {
+    privateKey: text,
+    publicKey: `${parsed.type} ${blob.toString("base64")}`,
+    fingerprint: fingerprint(blob),
+    created,
+  };
+}
+
+/** OpenSSH's SHA256 fingerprint of a public key blob. */
+export function fingerprint(blob: Buffer): string {
+  return "SHA256:" + createHash("sha256").update(blob).digest("base64").replace(/=+$/, "");
+}
