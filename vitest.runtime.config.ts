@@ -6,7 +6,7 @@ import { defineConfig } from "vitest/config";
 // `npm run images` first.
 export default defineConfig({
   test: {
-    include: ["tests/runtime/**/*.test.ts"],
+    include: ["tests/runtime/**/*.test.ts", "tests/gateway/**/*.test.ts"],
     environment: "node",
     testTimeout: 90_000,
     hookTimeout: 180_000,

@@ -4,7 +4,7 @@
 # challenge: setup → check fails → solution → check passes), then browser tests (Playwright
 # driving Debian's Chromium).
 source "$(dirname "$0")/lib.sh"
-apt_ensure chromium chromium /usr/lib/postgresql/15/bin/initdb postgresql ssh openssh-client
+apt_ensure chromium chromium /usr/lib/postgresql/15/bin/initdb postgresql ssh openssh-client tmux tmux
 npm_ensure
 build_web
 log "unit and integration tests"

@@ -17,7 +17,7 @@ export const MESSAGES = {
   noDeployment: "No running faultline deployment for this key. Start a challenge on the website first, and use the SSH key registered in your settings.",
   keysOnly: "faultline accepts SSH keys only: add your public key in your settings on the website.",
   busy: "The faultline SSH gateway is busy right now: try again in a minute.",
-  tooManyForUser: (n: number) => `You already have ${n} SSH connections open to your deployments: close one and try again.`,
+  tooManyForUser: (n: number) => `You already have ${n} open SSH connection${n === 1 ? "" : "s"} to your deployments: close one and try again.`,
   tooManyAttempts: "Too many authentication attempts: connection closed.",
   resolveFailed: "faultline could not check this key right now: try again in a moment.",
   ended: "This faultline deployment has ended: connection closed.",
@@ -44,6 +44,7 @@ interface Conn {
   sessionCount: number;
   sessionsTotal: number;
   closed: boolean;
+  disconnecting?: boolean;
   authTimer?: NodeJS.Timeout;
 }
 
@@ -333,7 +334,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       e.stderr.pipe(channel.stderr, { end: false });
       if (e.stdin) {
         e.stdin.on("error", () => {});
-        channel.pipe(e.stdin); // the client's end of file ends the process's stdin
+        // The client's end of file ends the process's stdin, without a TTY. With one, sshd keeps
+        // the terminal open (a ^D is the terminal's end of file), and ending a TTY exec's input
+        // makes the engine drop the rest of its output.
+        channel.pipe(e.stdin, { end: !tty });
       }
     };
     attach(exec);
@@ -356,12 +360,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
       for (const chunk of replay) exec.stdin?.write(chunk);
       attach(exec);
-      if (channel.readableEnded) exec.stdin?.end();
+      if (channel.readableEnded && !tty) exec.stdin?.end();
     } else if (first) {
       channel.write(first);
     }
     channel.off("data", keep);
     kept = null;
+    if (conn.disconnecting) return;
     exec.stdout.pipe(channel, { end: false });
     const outputDone = Promise.all([ended(exec.stdout), ended(exec.stderr)]);
 
@@ -381,7 +386,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     exec.stdout.destroy();
     exec.stderr.destroy();
     exec.stdin?.destroy();
-    if (!channelClosed) {
+    if (!channelClosed && !conn.disconnecting) {
       // Exit status first, then end of file and close (machine.md: otherwise OpenSSH reports 255).
       channel.exit(code);
       channel.end();
@@ -418,23 +423,39 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   function disconnect(conn: Conn, message: string) {
+    if (conn.disconnecting) return;
+    conn.disconnecting = true;
+    let open = 0;
     for (const s of conn.sessions) {
-      if (!s.channel || s.ended) continue;
+      if (s.exec && !s.ended) kill(s.exec);
+      const channel = s.channel;
+      if (!channel) continue;
+      s.exec?.stdout.unpipe(channel);
+      s.exec?.stderr.unpipe(channel.stderr);
       try {
-        if (s.pty) s.channel.write(`\r\n${message}\r\n`);
-        else if (s.kind !== "sftp") s.channel.stderr.write(`${message}\n`);
+        if (s.kind !== "sftp") {
+          if (s.pty) channel.write(`\r\n${message}\r\n`);
+          else channel.stderr.write(`${message}\n`);
+        }
+        // Closing the channels first lets OpenSSH print the message (it drops what it has not
+        // written yet when the connection itself is cut) and exit by itself.
+        channel.end();
+        open++;
       } catch {
         // channel already closing
       }
     }
-    for (const s of conn.sessions) if (s.exec && !s.ended) kill(s.exec);
-    try {
-      conn.client?.end();
-    } catch {
-      // already gone
-    }
-    // A client that does not answer the disconnect still goes.
-    setTimeout(() => conn.socket.destroy(), 2000).unref();
+    const end = () => {
+      try {
+        conn.client?.end();
+      } catch {
+        // already gone
+      }
+    };
+    if (open) setTimeout(end, 1000).unref();
+    else end();
+    // A client that does not answer still goes.
+    setTimeout(() => conn.socket.destroy(), 3000).unref();
   }
 
   return {

@@ -1,0 +1,412 @@
+// The SSH gateway against a real dockerd and the real OpenSSH client (ssh, scp, sftp), with tmux
+// driving interactive terminals. Each test suite creates its own deployment (network + container
+// from the base image) through the runtime and removes it afterwards, even when a test fails.
+// Only 127.0.0.1 is used.
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createConnection } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import ssh2 from "ssh2";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MESSAGES, createGateway } from "../../server/gateway/gateway.ts";
+import type { Gateway, GatewayLogger, GatewayOptions, Resolve, Target } from "../../server/gateway/types.ts";
+import { createDockerRuntime } from "../../server/runtime/docker.ts";
+import { runCommand } from "../../server/runtime/exec.ts";
+import { BASE_IMAGE } from "../../server/runtime/images.ts";
+import type { ContainerInfo, Runtime } from "../../server/runtime/types.ts";
+import { clientOptions, createTmux, killClients, makeKey, percentile, runClient, startClient, waitFor, type ClientKey } from "./support.ts";
+
+const run = `gw${randomBytes(3).toString("hex")}`;
+const HOST = "127.0.0.1";
+const PROMPT = "root@web01:~# ";
+/** A user's default log level: OpenSSH shows the gateway's banners (refusal reasons) at INFO. */
+const INFO = ["-o", "LogLevel=INFO"];
+
+let rt: Runtime;
+let dir: string;
+let c: ContainerInfo;
+const deploymentId = `${run}-main`;
+let keys: Record<"good" | "wrong" | "orphan" | "pending" | "homeless", ClientKey>;
+const resolveCalls: { user: string; blob: Buffer; algo: string }[] = [];
+const logLines: string[] = [];
+const log: GatewayLogger = {
+  debug: () => {},
+  info: (m) => logLines.push(m),
+  warn: (m) => logLines.push(`WARN ${m}`),
+  error: (m, e) => logLines.push(`ERROR ${m} ${e instanceof Error ? e.message : ""}`),
+};
+
+function target(extra: Partial<Target> = {}): Target {
+  return { deploymentId, containerId: c.id, shellUser: "root", hostname: "web01", userId: "user-1", ...extra };
+}
+
+const resolve: Resolve = async (user, key) => {
+  resolveCalls.push({ user, blob: key.data, algo: key.algo });
+  if (key.data.equals(keys.good.blob)) return target();
+  if (key.data.equals(keys.homeless.blob)) return target({ home: "/nonexistent-home" });
+  if (key.data.equals(keys.pending.blob)) return { refuse: "Your deployment is still being set up: try again in a few seconds." };
+  return null; // keys.orphan (registered, no deployment) and keys.wrong (unknown) alike
+};
+
+function gateway(extra: Partial<GatewayOptions> = {}): Gateway {
+  return createGateway({ port: 0, host: HOST, hostKeyPath: join(dir, "data", "ssh_host_ed25519_key"), runtime: rt, resolve, log, ...extra });
+}
+
+const sh = (script: string) => runCommand(rt, c.id, ["bash", "-c", script], { timeoutMs: 10_000 });
+const running = async (pattern: string) => (await runCommand(rt, c.id, ["pgrep", "-f", pattern])).exitCode === 0;
+
+beforeAll(async () => {
+  rt = createDockerRuntime();
+  await rt.ping();
+  dir = mkdtempSync(join(tmpdir(), "faultline-gw-"));
+  const owner = { deploymentId, userId: "user-1", challengeId: "gateway-test" };
+  const network = await rt.createNetwork(owner);
+  c = await rt.createContainer({ owner, role: "target", image: BASE_IMAGE, hostname: "web01", network: network.name, expiresAt: new Date(Date.now() + 15 * 60_000) });
+  keys = {
+    good: await makeKey(dir, "good"),
+    wrong: await makeKey(dir, "wrong"),
+    orphan: await makeKey(dir, "orphan"),
+    pending: await makeKey(dir, "pending"),
+    homeless: await makeKey(dir, "homeless"),
+  };
+});
+
+afterAll(async () => {
+  killClients();
+  if (rt) {
+    const mine = new Set([...(await rt.list()).map((x) => x.owner.deploymentId), ...(await rt.listNetworks()).map((n) => n.owner.deploymentId)]);
+    await Promise.all([...mine].filter((d) => d.startsWith(run)).map((d) => rt.removeDeployment(d)));
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("ssh gateway with OpenSSH", () => {
+  let gw: Gateway;
+  let port: number;
+  const ssh = (key: ClientKey, command: string[], opts: { user?: string; extra?: string[]; input?: string; timeoutMs?: number } = {}) =>
+    runClient("ssh", [...clientOptions(key, opts.extra), "-p", String(port), `${opts.user ?? "root"}@${HOST}`, ...command], { input: opts.input, timeoutMs: opts.timeoutMs });
+
+  beforeAll(async () => {
+    gw = gateway();
+    port = await gw.listen();
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  it("runs a command: separate stdout and stderr, exit status passed through", async () => {
+    const r = await ssh(keys.good, ["echo out; echo err >&2; exit 3"]);
+    expect(r).toMatchObject({ code: 3, stdout: "out\n", stderr: "err\n" });
+  });
+
+  it("lands as root on the deployment's host, in the home directory, with a normal environment", async () => {
+    const r = await ssh(keys.good, ['hostname; id -un; pwd; echo "$HOME $USER $SHELL"; tty || true']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split("\n")).toEqual(["web01", "root", "/root", "/root root /bin/bash", "not a tty", ""]);
+    expect(resolveCalls.some((call) => call.user === "root" && call.blob.equals(keys.good.blob) && call.algo === "ssh-ed25519")).toBe(true);
+  });
+
+  it("passes stdin through and ends it at the client's end of file", async () => {
+    const r = await ssh(keys.good, ["tr a-z A-Z; echo done >&2"], { input: "hello gateway\n" });
+    expect(r).toMatchObject({ code: 0, stdout: "HELLO GATEWAY\n", stderr: "done\n" });
+  });
+
+  it("hands the ssh user name to resolve and accepts only allowed environment variables", async () => {
+    const r = await ssh(keys.good, ['echo "[$LC_FAULTLINE][$EVIL]"'], { user: "d-1234", extra: ["-o", "SetEnv=LC_FAULTLINE=yes EVIL=1"] });
+    expect(r).toMatchObject({ code: 0, stdout: "[yes][]\n" });
+    expect(resolveCalls.some((call) => call.user === "d-1234")).toBe(true);
+  });
+
+  it("gives a PTY when asked for one with a command (ssh -t)", async () => {
+    const r = await ssh(keys.good, ["tty; exit 4"], { extra: ["-tt"] });
+    expect(r.code).toBe(4);
+    expect(r.stdout).toMatch(/^\/dev\/pts\/\d+\r\n/);
+  });
+
+  it("interactive shell in tmux: prompt, command, resize, Ctrl-C, exit status", async () => {
+    const t = createTmux(`${run}-tmux`);
+    try {
+      const cmd = ["ssh", "-tt", ...clientOptions(keys.good), "-p", String(port), `root@${HOST}`].join(" ");
+      await t.start("s", `${cmd}; echo EXIT=$?; sleep 60`, 120, 40);
+      await waitFor("the prompt", async () => (await t.capture("s")).includes(PROMPT.trim()));
+      await t.keys("s", "echo hello-$((6 * 7)); stty size", "Enter");
+      await waitFor("the command's output", async () => /hello-42\n40 120/.test(await t.capture("s")));
+      await t.resize("s", 100, 30);
+      await new Promise((r) => setTimeout(r, 300));
+      await t.keys("s", "clear; stty size", "Enter");
+      await waitFor("the new size", async () => /^30 100$/m.test(await t.capture("s")));
+      await t.keys("s", "sleep 100", "Enter");
+      await waitFor("sleep to run", () => running("^sleep 100$"));
+      await t.keys("s", "C-c");
+      await waitFor("sleep to be interrupted", async () => !(await running("^sleep 100$")));
+      await t.keys("s", "echo still-$((40 + 2))", "Enter");
+      await waitFor("the shell to survive Ctrl-C", async () => (await t.capture("s")).includes("still-42"));
+      await t.keys("s", "exit 5", "Enter");
+      await waitFor("the session to end", async () => (await t.capture("s")).includes("EXIT="));
+      expect(await t.capture("s")).toContain("EXIT=5");
+    } finally {
+      await t.kill();
+    }
+  });
+
+  it("refuses a key nobody registered (exit 255) and runs nothing", async () => {
+    const marker = `/tmp/pwned-${run}`;
+    const r = await ssh(keys.wrong, [`touch ${marker}`], { extra: INFO });
+    expect(r.code).toBe(255);
+    expect(r.stderr).toContain("Permission denied (publickey)");
+    expect(r.stderr).toContain(MESSAGES.noDeployment);
+    expect((await sh(`test -e ${marker}`)).exitCode).toBe(1);
+  });
+
+  it("refuses a key with no running deployment, and says why", async () => {
+    const r = await ssh(keys.orphan, ["true"], { extra: INFO });
+    expect(r.code).toBe(255);
+    expect(r.stderr).toContain(MESSAGES.noDeployment);
+    const pending = await ssh(keys.pending, ["true"], { extra: INFO });
+    // Without banners (LogLevel below INFO, or -q) the refusal is still a refusal.
+    expect((await ssh(keys.orphan, ["true"])).stderr.trim()).toBe("root@127.0.0.1: Permission denied (publickey).");
+    expect(pending.code).toBe(255);
+    expect(pending.stderr).toContain("Your deployment is still being set up");
+  });
+
+  it("copies a file in and out with scp (sftp protocol) byte for byte", async () => {
+    const data = randomBytes(3 * 1024 * 1024 + 17);
+    const local = join(dir, "payload.bin");
+    writeFileSync(local, data);
+    const scp = (from: string, to: string) => runClient("scp", [...clientOptions(keys.good), "-P", String(port), from, to]);
+    const up = await scp(local, `root@${HOST}:/tmp/payload.bin`);
+    expect(up.stderr).toBe("");
+    expect(up.code).toBe(0);
+    expect((await sh("stat -c %s /tmp/payload.bin")).stdout.trim()).toBe(String(data.length));
+    const back = join(dir, "payload.back");
+    const down = await scp(`root@${HOST}:/tmp/payload.bin`, back);
+    expect(down.code).toBe(0);
+    expect(readFileSync(back).equals(data)).toBe(true);
+    // A relative path lands in the home directory, as with sshd.
+    expect((await scp(local, `root@${HOST}:rel.bin`)).code).toBe(0);
+    expect((await sh("stat -c %s /root/rel.bin")).stdout.trim()).toBe(String(data.length));
+  });
+
+  it("sftp ls works", async () => {
+    await sh("mkdir -p /srv/share && echo hi > /srv/share/hello.txt");
+    const r = await runClient("sftp", [...clientOptions(keys.good), "-P", String(port), "-b", "-", `root@${HOST}`], { input: "cd /srv/share\nls -l\npwd\n" });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/hello\.txt/);
+    expect(r.stdout).toContain("Remote working directory: /srv/share");
+  });
+
+  it("kills what a connection started when the client is killed (kill -9), with and without a PTY", async () => {
+    for (const [flag, seconds] of [["-tt", 1001], ["-T", 1002]] as const) {
+      const client = startClient("ssh", [flag, ...clientOptions(keys.good), "-p", String(port), `root@${HOST}`, `sleep ${seconds}`]);
+      await waitFor(`sleep ${seconds} to run`, () => running(`^sleep ${seconds}$`));
+      client.child.kill("SIGKILL");
+      await client.exited;
+      const t0 = Date.now();
+      await waitFor(`sleep ${seconds} to be gone`, async () => !(await running(`^sleep ${seconds}$`)), 5000);
+      console.log(`[gateway] ${flag}: process gone ${Date.now() - t0} ms after the client was killed`);
+    }
+  });
+
+  it("closeDeployment() ends the deployment's open sessions and their processes", async () => {
+    const client = startClient("ssh", [...clientOptions(keys.good), "-p", String(port), `root@${HOST}`, "sleep 999; echo finished"]);
+    await waitFor("sleep 999 to run", () => running("^sleep 999$"));
+    gw.closeDeployment("some-other-deployment");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(client.child.exitCode).toBeNull();
+    expect(gw.stats().byDeployment[deploymentId]).toBe(1);
+    gw.closeDeployment(deploymentId);
+    const exit = await Promise.race([client.exited, new Promise<null>((r) => setTimeout(() => r(null), 5000))]);
+    expect(exit).not.toBeNull();
+    expect(exit!.code).toBe(255);
+    expect(client.stdout).not.toContain("finished");
+    expect(client.stderr).toContain(MESSAGES.ended);
+    await waitFor("sleep 999 to be gone", async () => !(await running("^sleep 999$")), 5000);
+    await waitFor("no connection left", () => gw.stats().connections === 0, 3000);
+  });
+
+  it("a missing home directory does not lock the user out (sshd's message, then /)", async () => {
+    const r = await ssh(keys.homeless, ["pwd; cat"], { input: "kept input\n" });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("/\nkept input\n");
+    expect(r.stderr).toContain("Could not chdir to home directory /nonexistent-home");
+  });
+
+  it("logs one line per connection with user, deployment, remote address and duration", async () => {
+    const before = logLines.length;
+    await ssh(keys.good, ["true"], { user: "root" });
+    await waitFor("the log line", () => logLines.slice(before).find((l) => l.startsWith("ssh: connection ")));
+    const line = logLines.slice(before).find((l) => l.startsWith("ssh: connection "))!;
+    expect(line).toMatch(new RegExp(`user=root deployment=${deploymentId} host=web01 remote=127\\.0\\.0\\.1:\\d+ duration=\\d+\\.\\ds auth=ok sessions=1`));
+  });
+
+  it("measures connection-to-prompt latency", async () => {
+    const prompt: number[] = [];
+    const command: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const t0 = performance.now();
+      const client = startClient("ssh", ["-tt", ...clientOptions(keys.good), "-p", String(port), `root@${HOST}`]);
+      await waitFor("the prompt", () => client.stdout.includes(PROMPT), 10_000, 2);
+      prompt.push(performance.now() - t0);
+      client.child.stdin!.write("exit\n");
+      await client.exited;
+      command.push((await ssh(keys.good, ["true"])).ms);
+    }
+    const fmt = (xs: number[]) => {
+      const s = [...xs].sort((a, b) => a - b);
+      return `p50 ${percentile(s, 50).toFixed(0)} ms, p95 ${percentile(s, 95).toFixed(0)} ms (min ${s[0]!.toFixed(0)}, max ${s.at(-1)!.toFixed(0)})`;
+    };
+    console.log(`[gateway] connection → shell prompt over ${prompt.length} runs: ${fmt(prompt)}`);
+    console.log(`[gateway] ssh host true (whole command) over ${command.length} runs: ${fmt(command)}`);
+    expect(percentile([...prompt].sort((a, b) => a - b), 50)).toBeLessThan(3000);
+  });
+});
+
+describe("ssh gateway: protocol-level refusals (ssh2 client)", () => {
+  let gw: Gateway;
+  let port: number;
+  beforeAll(async () => {
+    gw = gateway();
+    port = await gw.listen();
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  function connect(config: Partial<ssh2.ConnectConfig>): Promise<{ client: ssh2.Client; error?: Error }> {
+    return new Promise((r) => {
+      const client = new ssh2.Client();
+      client.on("ready", () => r({ client }));
+      client.on("error", (error) => r({ client, error }));
+      client.connect({ host: HOST, port, username: "root", readyTimeout: 10_000, ...config });
+    });
+  }
+
+  it("refuses passwords and keyboard-interactive", async () => {
+    const pw = await connect({ password: "root", tryKeyboard: true });
+    expect(pw.error?.message).toMatch(/authentication methods failed/);
+    pw.client.end();
+  });
+
+  it("refuses a client that offers a registered public key but cannot sign with it", async () => {
+    const pub = ssh2.utils.parseKey(keys.good.line);
+    if (pub instanceof Error || Array.isArray(pub)) throw new Error("parse");
+    class ForgingAgent extends ssh2.BaseAgent {
+      getIdentities(cb: (err: Error | undefined, keys?: ssh2.ParsedKey[]) => void) {
+        cb(undefined, [pub as ssh2.ParsedKey]);
+      }
+      sign(_key: unknown, _data: Buffer, options: unknown, cb?: (err: Error | undefined, sig?: Buffer) => void) {
+        const callback = (typeof options === "function" ? options : cb) as (err: Error | undefined, sig?: Buffer) => void;
+        callback(undefined, randomBytes(64));
+      }
+    }
+    const before = logLines.length;
+    const forged = await connect({ agent: new ForgingAgent() as unknown as ssh2.BaseAgent });
+    expect(forged.error?.message).toMatch(/authentication methods failed/);
+    forged.client.end();
+    expect(logLines.slice(before).some((l) => l.includes("bad signature"))).toBe(true);
+  });
+
+  it("forwards a signal request to the command's processes", async () => {
+    const { client, error } = await connect({ privateKey: readFileSync(keys.good.path) });
+    expect(error).toBeUndefined();
+    const result = await new Promise<{ out: string; code: number | null }>((r, reject) => {
+      client.exec("trap 'echo got-term; exit 7' TERM; echo ready; sleep 30 & wait", (err, stream) => {
+        if (err) return reject(err);
+        let out = "";
+        let code: number | null = null;
+        stream.on("data", (d: Buffer) => {
+          out += d;
+          if (out.includes("ready\n") && !out.includes("sent")) {
+            out += "sent\n";
+            setTimeout(() => stream.signal("TERM"), 200);
+          }
+        });
+        stream.on("exit", (c: number) => (code = c));
+        stream.on("close", () => r({ out, code }));
+      });
+    });
+    client.end();
+    expect(result.out).toContain("got-term");
+    expect(result.code).toBe(7);
+  });
+});
+
+describe("ssh gateway: host key, limits and time-outs", () => {
+  it("keeps its host key (0600) across restarts: a known_hosts entry stays valid", async () => {
+    const keyPath = join(dir, "restart", "host_key");
+    const known = join(dir, "known_hosts");
+    const strict = (p: number, mode: string) =>
+      runClient("ssh", [
+        "-i", keys.good.path, "-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR",
+        "-o", `StrictHostKeyChecking=${mode}`, "-o", `UserKnownHostsFile=${known}`, "-p", String(p), `root@${HOST}`, "echo in",
+      ]);
+    const first = gateway({ hostKeyPath: keyPath });
+    const port = await first.listen();
+    const fingerprint = first.hostKeyFingerprint;
+    expect(statSync(keyPath).mode & 0o777).toBe(0o600);
+    expect((await strict(port, "accept-new")).stdout).toBe("in\n");
+    await first.close();
+
+    const second = gateway({ hostKeyPath: keyPath, port });
+    expect(await second.listen()).toBe(port);
+    try {
+      expect(second.hostKeyFingerprint).toBe(fingerprint);
+      const again = await strict(port, "yes");
+      expect(again.stderr).toBe("");
+      expect(again.stdout).toBe("in\n");
+      const scan = await runClient("ssh-keygen", ["-l", "-f", keyPath]);
+      expect(scan.stdout).toContain(fingerprint);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("drops connections that do not authenticate in time", async () => {
+    const gw = gateway({ authTimeoutMs: 1000 });
+    const port = await gw.listen();
+    try {
+      const t0 = Date.now();
+      const closedAfter = await new Promise<number>((r) => {
+        const socket = createConnection({ host: HOST, port });
+        socket.on("data", () => {});
+        socket.on("error", () => {});
+        socket.on("close", () => r(Date.now() - t0));
+      });
+      expect(closedAfter).toBeGreaterThanOrEqual(900);
+      expect(closedAfter).toBeLessThan(3000);
+      await waitFor("the gateway to forget it", () => gw.stats().connections === 0, 2000);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it("limits connections per user and in total, with a clear refusal", async () => {
+    const gw = gateway({ maxConnectionsPerUser: 1, maxConnections: 2 });
+    const port = await gw.listen();
+    const args = (key: ClientKey, cmd: string) => [...clientOptions(key, INFO), "-p", String(port), `root@${HOST}`, cmd];
+    try {
+      const holder = startClient("ssh", args(keys.good, "sleep 1101"));
+      await waitFor("the first connection", () => running("^sleep 1101$"));
+      const second = await runClient("ssh", args(keys.good, "echo second"));
+      expect(second.code).toBe(255);
+      expect(second.stdout).toBe("");
+      expect(second.stderr).toContain("You already have 1 open SSH connection");
+
+      // Fill the gateway: two idle connections, then a third is told the gateway is busy.
+      const idle = [createConnection({ host: HOST, port }), createConnection({ host: HOST, port })];
+      for (const s of idle) s.on("error", () => {});
+      holder.child.kill("SIGKILL");
+      await holder.exited;
+      await waitFor("two connections", () => gw.stats().connections === 2, 3000);
+      const busy = await runClient("ssh", args(keys.good, "echo busy"));
+      expect(busy.code).toBe(255);
+      expect(busy.stderr).toContain(MESSAGES.busy);
+      for (const s of idle) s.destroy();
+      await waitFor("room again", () => gw.stats().connections === 0, 3000);
+      expect((await runClient("ssh", args(keys.good, "echo room"))).stdout).toBe("room\n");
+    } finally {
+      await gw.close();
+    }
+  });
+});
