@@ -3,7 +3,7 @@
 // Skips what is up to date: each image carries the hash of its inputs as a label.
 //
 //   npm run images                 # everything that changed
-//   npm run images -- --force      # rebuild all
+//   npm run images -- --force      # rebuild all (with names: only those)
 //   npm run images -- base nginx-broken-config   # only these
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -102,7 +102,8 @@ async function buildBase(): Promise<string> {
     .filter(Boolean);
   const mirror = debianMirror();
   const hash = hashOf([SUITE, mirror, packages.join(","), readFileSync(join(baseDir, "finish.sh")), "base-v1"]);
-  if (!force && (await labelOf(BASE_IMAGE)) === hash) {
+  const forced = force && (only.length === 0 || only.includes("base"));
+  if (!forced && (await labelOf(BASE_IMAGE)) === hash) {
     say(`${BASE_IMAGE} is up to date (${hash})`);
     return hash;
   }
@@ -162,13 +163,13 @@ async function buildChallenge(slug: string, baseHash: string) {
   }
   pack.finalize();
   const oldId = await imageId(tag);
-  const stream = await docker.buildImage(pack as unknown as NodeJS.ReadableStream, {
+  const stream = (await docker.buildImage(pack as unknown as NodeJS.ReadableStream, {
     t: tag,
     labels: { [INPUTS_LABEL]: hash, "faultline.challenge": slug },
     rm: true,
     forcerm: true,
     pull: false,
-  } as never);
+  } as never)) as unknown as NodeJS.ReadableStream;
   await follow(stream, slug);
   await dropReplaced(oldId, tag);
   say(`${tag} built in ${((Date.now() - started) / 1000).toFixed(1)}s`);

@@ -1,0 +1,105 @@
+// The catalogue loader and the policy helpers (no Docker needed).
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { ChallengeError, loadChallenge, loadChallenges } from "./challenges.ts";
+import { clampLimits, defaultLimits, maxLimits, parseSize } from "./policy.ts";
+import { valueEnv } from "./scenario.ts";
+import { filterTar, firstEntry, packFile } from "./tar.ts";
+
+describe("challenge catalogue", () => {
+  it("loads the shipped challenges with their scripts and runtime needs", () => {
+    const all = loadChallenges();
+    const ids = all.map((c) => c.id);
+    expect(ids).toEqual(expect.arrayContaining(["disk-full-deleted-log", "nginx-broken-config"]));
+    for (const c of all) {
+      expect(c.check.script).toMatch(/^#!\/bin\/bash/);
+      expect(c.solution.script.length).toBeGreaterThan(0);
+      expect(c.setup.script.length).toBeGreaterThan(0);
+      expect(c.image).toBe(`faultline/challenge-${c.id}:latest`);
+      expect(c.shortDescription.length).toBeGreaterThan(0);
+    }
+    const disk = all.find((c) => c.id === "disk-full-deleted-log")!;
+    expect(disk.writable.find((w) => w.path === "/srv")?.sizeBytes).toBe(64 * 1024 * 1024);
+    expect(disk.check.runsIn).toBe("target");
+    expect(all.find((c) => c.id === "nginx-broken-config")!.check.runsIn).toBe("probe");
+  });
+
+  function folder(yaml: string, files: Record<string, string> = { Dockerfile: "FROM x", "check.sh": "#!/bin/bash\n", "solution.sh": "#!/bin/bash\n" }) {
+    const dir = mkdtempSync(join(tmpdir(), "fl-challenge-"));
+    mkdirSync(join(dir, "demo"));
+    writeFileSync(join(dir, "demo", "challenge.yaml"), yaml);
+    for (const [n, c] of Object.entries(files)) writeFileSync(join(dir, "demo", n), c);
+    return join(dir, "demo");
+  }
+  const minimal = "title: Demo\ncategory: linux\ndifficulty: easy\npoints: 10\ndescription: A demo challenge that is long enough to cut.\n";
+
+  it("fills defaults: time 30 minutes, short description from the description, target check", () => {
+    const c = loadChallenge(folder(minimal), "demo");
+    expect(c).toMatchObject({ estimatedTimeMinutes: 30, hostname: "box", user: "root", hints: [], check: { runsIn: "target", timeoutSeconds: 30 } });
+    expect(c.shortDescription).toBe("A demo challenge that is long enough to cut.");
+  });
+
+  it("names the file and the field of a mistake", () => {
+    expect(() => loadChallenge(folder(minimal.replace("easy", "trivial")), "demo")).toThrow(/challenge.yaml:\n\s+difficulty:/);
+    expect(() => loadChallenge(folder(minimal + "colour: red\n"), "demo")).toThrow(ChallengeError);
+    expect(() => loadChallenge(folder(minimal + "runtime:\n  capabilities: [SYS_ADMIN]\n"), "demo")).toThrow(/runtime.capabilities/);
+    expect(() => loadChallenge(folder(minimal, { Dockerfile: "FROM x", "solution.sh": "" }), "demo")).toThrow(/check.sh is missing/);
+  });
+});
+
+describe("policy", () => {
+  it("parses sizes", () => {
+    expect(parseSize("64m")).toBe(64 * 1024 * 1024);
+    expect(parseSize("1g")).toBe(1024 ** 3);
+    expect(parseSize("512K")).toBe(512 * 1024);
+    expect(parseSize(1000)).toBe(1000);
+    expect(() => parseSize("lots")).toThrow();
+  });
+  it("keeps limits within the ceilings", () => {
+    expect(clampLimits(undefined)).toEqual(defaultLimits);
+    expect(clampLimits({ memoryBytes: 1e12, cpus: 64, pids: 1e6 })).toEqual(maxLimits);
+  });
+  it("turns setup values into FL_ variables", () => {
+    expect(valueEnv({ fault: "x", "build-id": "y" })).toEqual({ FL_FAULT: "x", FL_BUILD_ID: "y" });
+  });
+});
+
+describe("tar helpers", () => {
+  it("packs a file and reads it back", async () => {
+    const tar = await packFile("a.txt", Buffer.from("hello"), { mode: 0o600 });
+    const entry = await firstEntry(Readable.from([tar]), 100);
+    expect(entry).toMatchObject({ name: "a.txt", mode: 0o600, size: 5 });
+    expect(entry!.content.toString()).toBe("hello");
+    await expect(firstEntry(Readable.from([tar]), 2)).rejects.toThrow(/larger than 2 bytes/);
+  });
+  it("filters entries and makes escaping relative links absolute", async () => {
+    const tarStream = await import("tar-stream");
+    const pack = tarStream.default.pack();
+    pack.entry({ name: "./", type: "directory", mode: 0o755 });
+    pack.entry({ name: "./hosts", size: 3 }, "x\n\n");
+    pack.entry({ name: "./os-release", type: "symlink", linkname: "../usr/lib/os-release" });
+    pack.entry({ name: "./alternatives/vi", type: "symlink", linkname: "../vim" });
+    pack.finalize();
+    const { tar, rootMode } = await filterTar(pack as unknown as Readable, "/etc", (n) => n === "hosts");
+    expect(rootMode).toBe(0o755);
+    const names: [string, string | null | undefined][] = [];
+    const ex = tarStream.default.extract();
+    ex.on("entry", (h, s, next) => {
+      names.push([h.name, h.linkname]);
+      s.resume();
+      s.on("end", next);
+    });
+    await new Promise<void>((r) => {
+      ex.on("finish", () => r());
+      Readable.from([tar]).pipe(ex);
+    });
+    expect(names).toEqual([
+      ["./", null],
+      ["./os-release", "/usr/lib/os-release"],
+      ["./alternatives/vi", "../vim"],
+    ]);
+  });
+});
