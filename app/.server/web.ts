@@ -67,6 +67,9 @@ export const webMiddleware: MiddlewareFunction<Response> = async ({ request, con
     },
     signOut() {
       session.unset("tokens");
+      // The remembered OAuth outcome belonged to the sign-in that ends here: a later load of
+      // that callback must not say "Signed in with ..." to a signed-out browser.
+      session.unset("oauthDone");
       this.user = null;
       this.token = undefined;
       ended = true;
