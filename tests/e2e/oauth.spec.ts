@@ -145,6 +145,15 @@ test("a replayed callback does not sign anyone in", async ({ page, browser }) =>
   await expect(page.getByRole("heading", { name: "Signed in with GitHub" })).toBeVisible();
   expect((await oauthStats()).tokenIssued).toBe(issued);
 
+  // After logout, the same callback in the same browser neither signs in again nor claims to.
+  await page.goto("/profile");
+  await logout(page);
+  await page.goto(callbackUrl);
+  await expect(page.getByRole("alert")).toHaveText("Invalid state parameter - possible CSRF attack");
+  await expect(page.getByRole("heading", { name: "Signed in with GitHub" })).toHaveCount(0);
+  await expectSignedOut(page);
+  expect((await oauthStats()).tokenIssued).toBe(issued);
+
   // The same URL (code and state) in another browser: its session never issued that state.
   const other = await browser.newContext();
   try {
