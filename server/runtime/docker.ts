@@ -408,7 +408,7 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
       stream.pipe(stdout);
       stream.on("end", () => stderr.end());
     } else {
-      docker.modem.demuxStream(stream, stdout, stderr);
+      demux(stream, stdout, stderr);
       stream.on("end", () => {
         stdout.end();
         stderr.end();
@@ -584,6 +584,33 @@ function checkWritable(dirs: WritableDir[]): WritableDir[] {
   }
   if (total > maxWritableBytes) throw new RuntimeError(`writable directories add up to ${total} bytes, more than ${maxWritableBytes}`, "invalid");
   return dirs;
+}
+
+/** Splits the engine's multiplexed exec stream (frames: 8-byte header with the stream type and the
+ *  length) into stdout and stderr, pausing the source while a destination is full. docker-modem's
+ *  demuxStream ignores back-pressure: a command writing fast to a slow reader (an SSH client)
+ *  was buffered in this process without bound (gigabytes within seconds). */
+function demux(source: Readable, stdout: PassThrough, stderr: PassThrough) {
+  let pending: Buffer = Buffer.alloc(0);
+  let waiting = 0;
+  const drained = () => {
+    if (--waiting === 0) source.resume();
+  };
+  source.on("data", (chunk: Buffer) => {
+    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    while (pending.length >= 8) {
+      const length = pending.readUInt32BE(4);
+      if (pending.length < 8 + length) break;
+      const target = pending[0] === 2 ? stderr : stdout;
+      const payload = pending.subarray(8, 8 + length);
+      pending = pending.subarray(8 + length);
+      if (!target.write(payload)) {
+        waiting++;
+        target.once("drain", drained);
+      }
+    }
+    if (waiting > 0) source.pause();
+  });
 }
 
 function labelFilters(labels: Record<string, string>) {
