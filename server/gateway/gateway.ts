@@ -217,6 +217,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     const done = () => {
       if (conn.sessions.delete(s)) conn.sessionCount--;
     };
+    const failed = (e: unknown) => {
+      log.error(`ssh: session ${conn.remote} in ${conn.target?.deploymentId}`, e);
+      if (s.exec && !s.ended) kill(s.exec);
+      try {
+        s.channel?.close();
+      } catch {
+        // already closed
+      }
+    };
 
     session.on("pty", (accept, reject, info) => {
       if (s.channel) return reject?.();
@@ -245,7 +254,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (!channel) return;
       const t = conn.target!;
       s.kind = "shell";
-      start(conn, s, channel, [t.shell ?? "/bin/bash", "-l"], !!s.pty).finally(done);
+      start(conn, s, channel, [t.shell ?? "/bin/bash", "-l"], !!s.pty).catch(failed).finally(done);
     });
     session.on("exec", (accept, _reject, info) => {
       const channel = accept();
@@ -253,14 +262,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       const t = conn.target!;
       s.kind = "exec";
       // As sshd does: the user's shell runs the command line.
-      start(conn, s, channel, [t.shell ?? "/bin/bash", "-c", info.command], !!s.pty).finally(done);
+      start(conn, s, channel, [t.shell ?? "/bin/bash", "-c", info.command], !!s.pty).catch(failed).finally(done);
     });
     session.on("subsystem", (accept, reject, info) => {
       if (info.name !== "sftp") return reject?.();
       const channel = accept();
       if (!channel) return;
       s.kind = "sftp";
-      start(conn, s, channel, [sftpServer], false, { quiet: true }).finally(done);
+      start(conn, s, channel, [sftpServer], false, { quiet: true }).catch(failed).finally(done);
     });
     session.on("x11", (_accept, reject) => reject?.());
     session.on("auth-agent", (_accept, reject) => reject?.());
@@ -378,8 +387,21 @@ export function createGateway(options: GatewayOptions): Gateway {
       code = 255;
     }
     s.ended = true;
-    // A daemon the user started can hold the output open: stop waiting for it after a moment.
-    await Promise.race([outputDone, sleep(tty ? 150 : 500)]);
+    // Everything the process wrote reaches the client, however slowly it reads; but a daemon the
+    // user started can hold the output open for ever: once nothing is in flight and nothing new
+    // came for a moment, stop waiting.
+    let outputEnded = false;
+    outputDone.then(() => (outputEnded = true));
+    let lastOutput = Date.now();
+    const bump = () => (lastOutput = Date.now());
+    exec.stdout.on("data", bump);
+    exec.stderr.on("data", bump);
+    const idleMs = tty ? 150 : 300;
+    while (!outputEnded && !channelClosed && !conn.disconnecting) {
+      const inFlight = exec.stdout.readableLength + exec.stderr.readableLength + channel.writableLength + channel.stderr.writableLength;
+      if (inFlight === 0 && Date.now() - lastOutput >= idleMs) break;
+      await Promise.race([outputDone, sleep(25)]);
+    }
     exec.stdout.unpipe(channel);
     exec.stderr.unpipe(channel.stderr);
     if (exec.stdin) channel.unpipe(exec.stdin);

@@ -2,6 +2,7 @@
 // driving interactive terminals. Each test suite creates its own deployment (network + container
 // from the base image) through the runtime and removes it afterwards, even when a test fails.
 // Only 127.0.0.1 is used.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
@@ -43,6 +44,8 @@ function target(extra: Partial<Target> = {}): Target {
 
 const resolve: Resolve = async (user, key) => {
   resolveCalls.push({ user, blob: key.data, algo: key.algo });
+  if (user === "slow") await new Promise((r) => setTimeout(r, 400));
+  if (user === "broken") throw new Error("database unavailable");
   if (key.data.equals(keys.good.blob)) return target();
   if (key.data.equals(keys.homeless.blob)) return target({ home: "/nonexistent-home" });
   if (key.data.equals(keys.pending.blob)) return { refuse: "Your deployment is still being set up: try again in a few seconds." };
@@ -188,6 +191,36 @@ describe("ssh gateway with OpenSSH", () => {
     expect((await sh("stat -c %s /root/rel.bin")).stdout.trim()).toBe(String(data.length));
   });
 
+  it("a fast command and a slow reader do not pile up in the gateway's memory", async () => {
+    const bytes = 200_000_000;
+    const child = spawn("ssh", [...clientOptions(keys.good), "-p", String(port), `root@${HOST}`, `head -c ${bytes} /dev/zero`], { stdio: ["ignore", "pipe", "pipe"] });
+    const exited = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    for (let i = 0; i < 15; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }
+    let received = 0;
+    child.stdout.on("data", (chunk: Buffer) => (received += chunk.length));
+    const code = await exited;
+    console.log(`[gateway] slow reader: gateway memory grew ${((peak - before) / 1e6).toFixed(1)} MB while the client read nothing for 3 s`);
+    expect(code).toBe(0);
+    expect(received).toBe(bytes);
+    expect(peak - before).toBeLessThan(150e6);
+  });
+
+  it("a command that leaves a service running returns at once; the service keeps running", async () => {
+    // sleep 1078 keeps the command's output open (sshd would wait for it); the gateway ends the
+    // channel once the command itself has exited and the output has gone quiet.
+    const r = await ssh(keys.good, ["nohup sleep 1077 >/dev/null 2>&1 & sleep 1078 & echo started"]);
+    expect(r).toMatchObject({ code: 0, stdout: "started\n" });
+    expect(r.ms).toBeLessThan(3000);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await running("^sleep 1077$")).toBe(true);
+    await sh("pkill -f '^sleep 107[78]$' || true");
+  });
+
   it("sftp ls works", async () => {
     await sh("mkdir -p /srv/share && echo hi > /srv/share/hello.txt");
     const r = await runClient("sftp", [...clientOptions(keys.good), "-P", String(port), "-b", "-", `root@${HOST}`], { input: "cd /srv/share\nls -l\npwd\n" });
@@ -305,6 +338,41 @@ describe("ssh gateway: protocol-level refusals (ssh2 client)", () => {
     expect(forged.error?.message).toMatch(/authentication methods failed/);
     forged.client.end();
     expect(logLines.slice(before).some((l) => l.includes("bad signature"))).toBe(true);
+  });
+
+  it("survives garbage, clients vanishing mid-authentication and a failing resolve", async () => {
+    const send = (bytes: Buffer, holdMs = 200) =>
+      new Promise<void>((r) => {
+        const socket = createConnection({ host: HOST, port });
+        socket.on("error", () => {});
+        socket.on("connect", () => {
+          socket.write(bytes);
+          setTimeout(() => {
+            socket.destroy();
+            r();
+          }, holdMs);
+        });
+      });
+    await send(randomBytes(4096));
+    await send(Buffer.concat([Buffer.from("SSH-2.0-OpenSSH_9.2\r\n"), randomBytes(8192)]));
+    await send(Buffer.from("SSH-2.0-x\r\n" + "A".repeat(70_000)));
+    await send(Buffer.from("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+    // A client that leaves while resolve() is still thinking.
+    const slow = new ssh2.Client();
+    slow.on("error", () => {});
+    slow.connect({ host: HOST, port, username: "slow", privateKey: readFileSync(keys.good.path) });
+    await new Promise((r) => setTimeout(r, 150));
+    (slow as unknown as { _sock: import("node:net").Socket })._sock.destroy();
+    await new Promise((r) => setTimeout(r, 500));
+    // resolve() throwing is a refusal, not a crash.
+    const broken = await connect({ username: "broken", privateKey: readFileSync(keys.good.path) });
+    expect(broken.error?.message).toMatch(/authentication methods failed/);
+    expect(logLines.some((l) => l.startsWith("ERROR ssh: resolve failed") && l.includes("database unavailable"))).toBe(true);
+    // Still serving.
+    const ok = await connect({ privateKey: readFileSync(keys.good.path) });
+    expect(ok.error).toBeUndefined();
+    ok.client.end();
+    await waitFor("connections to be gone", () => gw.stats().connections === 0, 3000);
   });
 
   it("forwards a signal request to the command's processes", async () => {
