@@ -221,6 +221,16 @@ describe("ssh gateway with OpenSSH", () => {
     await sh("pkill -f '^sleep 107[78]$' || true");
   });
 
+  it("refuses port forwarding both ways (the gateway runs on the host: no way around the isolation)", async () => {
+    // -W asks the gateway to open a TCP connection (direct-tcpip) to an address of the host.
+    const w = await ssh(keys.good, [], { extra: ["-W", `127.0.0.1:${port}`] });
+    expect(w.code).toBe(255);
+    expect(w.stdout).toBe("");
+    const remote = await ssh(keys.good, ["echo should-not-run"], { extra: ["-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:9"] });
+    expect(remote.code).toBe(255);
+    expect(remote.stdout).toBe("");
+  });
+
   it("sftp ls works", async () => {
     await sh("mkdir -p /srv/share && echo hi > /srv/share/hello.txt");
     const r = await runClient("sftp", [...clientOptions(keys.good), "-P", String(port), "-b", "-", `root@${HOST}`], { input: "cd /srv/share\nls -l\npwd\n" });
