@@ -181,7 +181,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (pk.signature) {
       // Second round: the client proves it holds the private key.
       if (!pk.blob || key.verify(pk.blob, pk.signature, pk.hashAlgo) !== true) {
-        log.warn(`ssh: bad signature from ${conn.remote} for user ${ctx.username} key ${fingerprint(pk.key.data)}`);
+        log.warn(`ssh: bad signature from ${conn.remote} for user ${printable(ctx.username)} key ${fingerprint(pk.key.data)}`);
         return ctx.reject(["publickey"]);
       }
     }
@@ -189,7 +189,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     try {
       answer = await resolve(ctx.username, { algo: pk.key.algo, data: pk.key.data });
     } catch (e) {
-      log.error(`ssh: resolve failed for ${ctx.username} ${fingerprint(pk.key.data)}`, e);
+      log.error(`ssh: resolve failed for ${printable(ctx.username)} ${fingerprint(pk.key.data)}`, e);
       answer = { refuse: MESSAGES.resolveFailed };
     }
     if (conn.closed) return;
@@ -434,7 +434,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const seconds = ((Date.now() - conn.startedAt) / 1000).toFixed(1);
     const t = conn.target;
     log.info(
-      `ssh: connection user=${conn.sshUser ?? "-"} deployment=${t?.deploymentId ?? "-"}${t?.hostname ? ` host=${t.hostname}` : ""} remote=${conn.remote} duration=${seconds}s auth=${conn.outcome} sessions=${conn.sessionsTotal}`,
+      `ssh: connection user=${conn.sshUser === undefined ? "-" : printable(conn.sshUser)} deployment=${t?.deploymentId ?? "-"}${t?.hostname ? ` host=${t.hostname}` : ""} remote=${conn.remote} duration=${seconds}s auth=${conn.outcome} sessions=${conn.sessionsTotal}`,
     );
     try {
       conn.client?.end();
@@ -546,6 +546,12 @@ function ended(stream: Readable): Promise<void> {
     stream.once("close", () => r());
     stream.once("error", () => r());
   });
+}
+
+/** A client-chosen string made safe for a log line: no control characters, bounded. */
+function printable(value: string) {
+  const quoted = JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
+  return /^"[\w.@+-]+"$/.test(quoted) ? quoted.slice(1, -1) : quoted;
 }
 
 function sleep(ms: number) {

@@ -378,6 +378,13 @@ describe("ssh gateway: protocol-level refusals (ssh2 client)", () => {
     const broken = await connect({ username: "broken", privateKey: readFileSync(keys.good.path) });
     expect(broken.error?.message).toMatch(/authentication methods failed/);
     expect(logLines.some((l) => l.startsWith("ERROR ssh: resolve failed") && l.includes("database unavailable"))).toBe(true);
+    // A user name cannot forge log lines.
+    const before = logLines.length;
+    const forger = await connect({ username: "x\n2026-01-01 INFO ssh: forged", password: "x" });
+    forger.client.end();
+    const line = await waitFor("its log line", () => logLines.slice(before).find((l) => l.startsWith('ssh: connection user="x')));
+    expect(line).not.toContain("\n");
+    expect(line).toContain("user=\"x\\n2026-01-01 INFO ssh: forged\"");
     // Still serving.
     const ok = await connect({ privateKey: readFileSync(keys.good.path) });
     expect(ok.error).toBeUndefined();
