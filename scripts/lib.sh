@@ -18,11 +18,14 @@ apt_ensure() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# node_modules matching package-lock.json.
+# node_modules matching package-lock.json. `npm install` rather than `npm ci`: the registry
+# reachable here serves only this platform's optional packages (tailwind's and rollup's native
+# builds for other systems answer 404), so the lock cannot list them and `npm ci` refuses it as
+# "out of sync". `npm install` still installs exactly the locked versions.
 npm_ensure() {
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     log "installing npm packages"
-    npm ci --no-audit --no-fund
+    npm install --no-audit --no-fund
   fi
 }
 
