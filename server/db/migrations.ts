@@ -96,6 +96,82 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0002_challenges_deployments": {
+    async up(db: Kysely<any>) {
+      // The catalogue, synchronised from challenges/<slug>/challenge.yaml at start (catalogue.ts):
+      // a table so that search, filters, ordering and joins with solves happen in the database.
+      await db.schema
+        .createTable("challenges")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("title", "text", (c) => c.notNull())
+        .addColumn("category", "text", (c) => c.notNull())
+        .addColumn("difficulty", "text", (c) => c.notNull())
+        .addColumn("points", "integer", (c) => c.notNull())
+        .addColumn("estimated_time_minutes", "integer")
+        .addColumn("short_description", "text")
+        .addColumn("description", "text", (c) => c.notNull())
+        .addColumn("instructions", "text", (c) => c.notNull().defaultTo(""))
+        .addColumn("hints", "text", (c) => c.notNull().defaultTo("[]"))
+        .addColumn("tags", "text", (c) => c.notNull().defaultTo("[]"))
+        .addColumn("badge", "text")
+        .addColumn("incident_note", "text")
+        .addColumn("is_approved", "integer", (c) => c.notNull().defaultTo(1))
+        .addColumn("votes", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addColumn("updated_at", "bigint", (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable("deployments")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("challenge_id", "text", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("error_message", "text")
+        .addColumn("ssh_user", "text", (c) => c.notNull())
+        .addColumn("container_id", "text")
+        // What setup.sh chose for this deployment (the check needs it; never sent to the user).
+        .addColumn("scenario_values", "text")
+        // "<user_id>:<challenge_id>" while the deployment is active, NULL once it ended: the
+        // unique index makes "one active deployment per user per challenge" the database's rule.
+        .addColumn("active_key", "text")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addColumn("ready_at", "bigint")
+        .addColumn("expires_at", "bigint", (c) => c.notNull())
+        .addColumn("ended_at", "bigint")
+        .addColumn("updated_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("deployments_active_key").on("deployments").column("active_key").unique().execute();
+      await db.schema.createIndex("deployments_user").on("deployments").columns(["user_id", "status"]).execute();
+      await db.schema.createIndex("deployments_status").on("deployments").columns(["status", "expires_at"]).execute();
+
+      await db.schema
+        .createTable("submissions")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("challenge_id", "text", (c) => c.notNull())
+        .addColumn("deployment_id", "text", (c) => c.notNull())
+        .addColumn("solution", "text", (c) => c.notNull())
+        .addColumn("is_correct", "integer", (c) => c.notNull())
+        .addColumn("feedback", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("submissions_user").on("submissions").columns(["user_id", "created_at"]).execute();
+
+      // One row per (user, challenge) solved: the primary key decides "already solved" (rCTF).
+      await db.schema
+        .createTable("solves")
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("challenge_id", "text", (c) => c.notNull())
+        .addColumn("deployment_id", "text", (c) => c.notNull())
+        .addColumn("points", "integer", (c) => c.notNull())
+        .addColumn("solve_seconds", "integer", (c) => c.notNull())
+        .addColumn("solved_at", "bigint", (c) => c.notNull())
+        .addPrimaryKeyConstraint("solves_pk", ["user_id", "challenge_id"])
+        .execute();
+      await db.schema.createIndex("solves_solved_at").on("solves").column("solved_at").execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -74,6 +74,73 @@ export interface WebSessionsTable {
   expires_at: number;
 }
 
+export type Difficulty = "easy" | "medium" | "hard" | "expert";
+
+export interface ChallengesTable {
+  /** The folder name under challenges/ (the uid in the API). */
+  id: string;
+  title: string;
+  category: string;
+  difficulty: Difficulty;
+  points: number;
+  estimated_time_minutes: number | null;
+  short_description: string | null;
+  description: string;
+  instructions: string;
+  /** JSON array of strings. */
+  hints: string;
+  /** JSON array of strings. */
+  tags: string;
+  badge: "trending" | "new" | "popular" | null;
+  incident_note: string | null;
+  is_approved: Generated<Flag>;
+  votes: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export type DeploymentStatus = "queued" | "deploying" | "setting_up" | "ready" | "failed" | "terminated";
+
+export interface DeploymentsTable {
+  id: string;
+  user_id: string;
+  challenge_id: string;
+  status: DeploymentStatus;
+  error_message: string | null;
+  ssh_user: string;
+  container_id: string | null;
+  /** JSON object: what setup.sh chose. Secret: only the check sees it. */
+  scenario_values: string | null;
+  /** "<user_id>:<challenge_id>" while active (unique), NULL once ended. */
+  active_key: string | null;
+  created_at: number;
+  ready_at: number | null;
+  expires_at: number;
+  ended_at: number | null;
+  updated_at: number;
+}
+
+export interface SubmissionsTable {
+  id: string;
+  user_id: string;
+  challenge_id: string;
+  deployment_id: string;
+  solution: string;
+  is_correct: Flag;
+  feedback: string;
+  created_at: number;
+}
+
+export interface SolvesTable {
+  user_id: string;
+  challenge_id: string;
+  deployment_id: string;
+  points: number;
+  /** From the deployment's start to the correct submission. */
+  solve_seconds: number;
+  solved_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   oauth_accounts: OAuthAccountsTable;
@@ -81,4 +148,8 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   oauth_states: OAuthStatesTable;
   web_sessions: WebSessionsTable;
+  challenges: ChallengesTable;
+  deployments: DeploymentsTable;
+  submissions: SubmissionsTable;
+  solves: SolvesTable;
 }
