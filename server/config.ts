@@ -43,6 +43,13 @@ const envSchema = z.object({
     .default("false")
     .transform((v) => v === "true" || v === "1"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  SSH_PORT: z.coerce.number({ error: "must be a port number (0-65535)" }).int("must be a whole number").min(0).max(65535).default(2222),
+  SSH_HOST: optional,
+  SESSION_DURATION_MINUTES: z.coerce.number({ error: "must be a number of minutes" }).positive("must be more than 0").max(24 * 60).default(30),
+  MAX_DEPLOYMENT_MINUTES: z.coerce.number({ error: "must be a number of minutes" }).positive("must be more than 0").max(6 * 60).default(180),
+  MAX_CONCURRENT_DEPLOYMENTS: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1).max(100).default(1),
+  DEPLOYMENT_GATEWAY_API_KEY: optional.pipe(z.string().min(24, "must be at least 24 characters").optional()),
+  RUNTIME: z.enum(["docker", "none"]).default("docker"),
 });
 
 export type OAuthProviderName = "github" | "google";
@@ -69,6 +76,17 @@ export interface Config {
   oauth: Record<OAuthProviderName, OAuthProviderConfig>;
   trustProxy: boolean;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  ssh: { port: number; host: string };
+  deployments: {
+    /** "none": no engine (the API answers 503 to starts); "docker": DOCKER_HOST or the socket. */
+    runtime: "docker" | "none";
+    durationSeconds: number;
+    /** A deployment never lives longer than this from its start, extensions included. */
+    maxLifetimeSeconds: number;
+    maxConcurrentPerUser: number;
+    /** X-API-Key for services polling GET /deployments/{id}; none = owners only. */
+    gatewayApiKey?: string;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -125,6 +143,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    ssh: { port: e.SSH_PORT, host: e.SSH_HOST ?? publicUrl.hostname },
+    deployments: {
+      runtime: e.RUNTIME,
+      durationSeconds: Math.round(e.SESSION_DURATION_MINUTES * 60),
+      maxLifetimeSeconds: Math.round(Math.max(e.MAX_DEPLOYMENT_MINUTES, e.SESSION_DURATION_MINUTES) * 60),
+      maxConcurrentPerUser: e.MAX_CONCURRENT_DEPLOYMENTS,
+      gatewayApiKey: e.DEPLOYMENT_GATEWAY_API_KEY,
+    },
   };
 }
 

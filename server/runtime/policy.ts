@@ -9,6 +9,7 @@ export const LABEL = {
   challenge: "faultline.challenge",
   role: "faultline.role",
   expiresAt: "faultline.expires-at",
+  instance: "faultline.instance",
 } as const;
 
 export function ownerLabels(owner: Owner): Record<string, string> {
@@ -17,6 +18,7 @@ export function ownerLabels(owner: Owner): Record<string, string> {
     [LABEL.deployment]: owner.deploymentId,
     [LABEL.user]: owner.userId,
     [LABEL.challenge]: owner.challengeId,
+    ...(owner.instance ? { [LABEL.instance]: owner.instance } : {}),
   };
 }
 
@@ -25,6 +27,7 @@ export function ownerFromLabels(labels: Record<string, string>): Owner {
     deploymentId: labels[LABEL.deployment] ?? "",
     userId: labels[LABEL.user] ?? "",
     challengeId: labels[LABEL.challenge] ?? "",
+    ...(labels[LABEL.instance] ? { instance: labels[LABEL.instance] } : {}),
   };
 }
 

@@ -10,6 +10,9 @@ export interface Owner {
   deploymentId: string;
   userId: string;
   challengeId: string;
+  /** The platform installation that made it (one per DATA_DIR): reconciliation removes only its
+   *  own orphans, so several installations (or test runs) can share one engine. */
+  instance?: string;
 }
 
 /** A writable directory in an otherwise read-only root filesystem (bounded, see policy.ts). */
