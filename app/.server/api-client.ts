@@ -10,6 +10,60 @@ export type ApiResult<T> = { ok: true; status: number; data: T } | { ok: false; 
 
 export type { LoginResult, OwnUser, PublicUser, TokenPair };
 
+// ---- challenges and deployments (the contract of docs/api.md; shapes kept here so the web
+// does not depend on the server's internals)
+export type { ChallengeSession } from "../lib/deployment-rules.ts";
+import type { ChallengeSession, DeploymentStatus } from "../lib/deployment-rules.ts";
+
+export interface ChallengeDetail {
+  uid: string;
+  title: string;
+  difficulty_level: string;
+  points: number;
+  category: string;
+  estimated_time_minutes: number;
+  description: string;
+  short_description: string;
+  instructions?: string | null;
+  hints?: string[] | null;
+}
+
+export interface ActiveSessionLookup {
+  has_active_session: boolean;
+  active_session: {
+    deployment_id: string;
+    challenge_id: string;
+    challenge_title: string;
+    status: DeploymentStatus;
+    expires_at: string | null;
+  } | null;
+}
+
+export interface StartSessionResult {
+  expires_at: string;
+  deployment_status: { deployment_id: string; status: DeploymentStatus };
+  session_id?: string;
+}
+
+export interface AchievementUnlocked {
+  icon: string;
+  title: string;
+  description: string;
+  xp: number;
+}
+
+export interface SubmissionResult {
+  is_correct: boolean;
+  feedback: string;
+  points_awarded: number;
+  already_solved: boolean;
+  solve_time_seconds: number | null;
+  rank: number | null;
+  ranked_users: number;
+  total_points: number;
+  achievements_unlocked: AchievementUnlocked[];
+}
+
 export function createApiClient(dispatch: Dispatch, clientIp: string, base = "http://internal/api/v1") {
   async function call<T>(method: string, path: string, opts: { token?: string; body?: unknown } = {}): Promise<ApiResult<T>> {
     const headers: Record<string, string> = { accept: "application/json" };
@@ -43,6 +97,18 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
     verifyTotp: (body: { token: string; secret: string }) => call<{ message: string }>("POST", "/auth/2fa/verify", { token, body }),
     disableTotp: () => call<{ message: string }>("POST", "/auth/2fa/disable", { token }),
     resendVerification: () => call<{ message: string }>("POST", "/auth/resend-verification", { token, body: {} }),
+    // Challenges and deployments (the challenge page, the global banner).
+    challenge: (id: string) => call<ChallengeDetail>("GET", `/challenges/${encodeURIComponent(id)}`, { token }),
+    sessionDuration: () => call<{ duration_minutes: number }>("GET", "/challenges/config/session-duration", { token }),
+    activeSession: () => call<ActiveSessionLookup>("GET", "/challenges/active-session", { token }),
+    challengeSession: (id: string) => call<ChallengeSession>("GET", `/challenges/${encodeURIComponent(id)}/active-session`, { token }),
+    startSession: (id: string) => call<StartSessionResult>("POST", `/challenges/${encodeURIComponent(id)}/session/start`, { token, body: {} }),
+    extendSession: (id: string) =>
+      call<{ expires_at: string; message: string }>("POST", `/challenges/${encodeURIComponent(id)}/session/extend`, { token, body: {} }),
+    terminateSession: (id: string) =>
+      call<{ message: string; deployment_id: string }>("POST", `/challenges/${encodeURIComponent(id)}/session/terminate`, { token, body: {} }),
+    submitSolution: (id: string, body: { solution: string; deployment_uid: string }) =>
+      call<SubmissionResult>("POST", `/challenges/${encodeURIComponent(id)}/submit`, { token, body }),
   });
 
   return {
