@@ -2,17 +2,20 @@
 // `tsx server.ts --dev` serves the web through Vite with hot reload; otherwise the built app.
 import { existsSync } from "node:fs";
 import type { Server } from "node:http";
+import { join } from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import type { ServerBuild } from "react-router";
 import { API_PREFIX } from "./server/api/index.ts";
 import { ConfigError, loadConfig, type Config } from "./server/config.ts";
 import { clientIp, sendResponse, toRequest } from "./server/http.ts";
+import { createGateway } from "./server/gateway/gateway.ts";
+import { attachLiveChannel } from "./server/live.ts";
 import { createPlatform } from "./server/platform.ts";
 
 type LoadContextFactory = (deps: unknown, clientIp: string) => unknown;
 
-export async function startServer(config: Config, opts: { dev?: boolean } = {}) {
+export async function startServer(config: Config, opts: { dev?: boolean; web?: boolean } = {}) {
   const platform = await createPlatform(config);
   const { log, api } = platform;
   const app = express();
@@ -62,7 +65,9 @@ export async function startServer(config: Config, opts: { dev?: boolean } = {}) 
       clientIp(req, config.trustProxy),
     ) as never;
 
-  if (opts.dev) {
+  if (opts.web === false) {
+    // API-only (tests of the runtime and bench/): no web build needed.
+  } else if (opts.dev) {
     const vite = await import("vite");
     const viteServer = await vite.createServer({ server: { middlewareMode: true } });
     app.use(viteServer.middlewares);
@@ -90,11 +95,38 @@ export async function startServer(config: Config, opts: { dev?: boolean } = {}) 
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   log.info(`faultline listening on http://${config.host}:${port} (public URL ${config.publicUrl.origin}, ${config.database.kind})`);
+  const live = attachLiveChannel(server, { deployments: platform.deployments, tokens: platform.tokens, log });
+
+  // The SSH gateway and the deployments worker need the engine; without one (RUNTIME=none) the
+  // site still runs and starting a challenge answers 503.
+  let gateway: ReturnType<typeof createGateway> | null = null;
+  let sshPort: number | null = null;
+  if (platform.runtime) {
+    gateway = createGateway({
+      port: config.ssh.port,
+      host: config.host,
+      hostKeyPath: join(config.dataDir, "ssh_host_ed25519_key"),
+      runtime: platform.runtime,
+      resolve: platform.deployments.resolve,
+      log,
+    });
+    sshPort = await gateway.listen();
+    platform.deployments.advertiseSsh({ host: config.ssh.host, port: sshPort });
+    const g = gateway;
+    platform.deployments.onEnded((id) => g.closeDeployment(id));
+    log.info(`SSH gateway listening on ${config.host}:${sshPort} (host key ${gateway.hostKeyFingerprint})`);
+    await platform.runtime.ping().catch((e) => log.warn(`${(e as Error).message} Deployments will fail until it answers.`));
+    await platform.startWorker();
+  }
 
   return {
     platform,
     port,
+    sshPort,
+    gateway,
     async close() {
+      live.close();
+      await gateway?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await platform.close();

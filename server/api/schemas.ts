@@ -98,3 +98,11 @@ export const notificationsBody = z.object({
 });
 
 export const providerParam = z.enum(["github", "google"], { error: "Unknown OAuth provider" });
+
+// Challenges and deployments
+export const challengeIdParam = z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, "not a challenge id");
+export const deploymentIdParam = z.uuid({ error: "not a deployment id" });
+export const submitBody = z.object({
+  solution: z.string({ error: "is required" }).trim().min(1, "is required").max(16_384, "must be at most 16384 characters"),
+  deployment_uid: z.string().max(100).nullish(),
+});

@@ -1,0 +1,44 @@
+// Deployments and grading over HTTP (spec section 7, "Challenges and sessions", and the
+// fallback polling endpoint). Registered before the catalogue's /challenges/:id routes, since
+// the router matches in order and "active-session" and "config" are not challenge ids.
+import type { Deployments } from "../core/deployments.ts";
+import { unauthorized } from "../core/errors.ts";
+import type { Grading } from "../core/grading.ts";
+import { safeEqual } from "../core/secrets.ts";
+import { type Ctx, json, parse, type Router } from "./router.ts";
+import * as s from "./schemas.ts";
+
+export interface DeploymentRoutesDeps {
+  deployments: Deployments;
+  grading: Grading;
+  durationSeconds: number;
+  /** X-API-Key accepted by GET /deployments/{id} (services); none = owners only. */
+  gatewayApiKey?: string;
+  userId(c: Ctx): Promise<string>;
+}
+
+export function deploymentRoutes(r: Router, { deployments, grading, durationSeconds, gatewayApiKey, userId }: DeploymentRoutesDeps) {
+  const challengeId = (c: Ctx) => parse(s.challengeIdParam, c.params.id);
+
+  r.get("/challenges/config/session-duration", async () => ({ duration_minutes: durationSeconds / 60 }));
+  r.get("/challenges/active-session", async (c) => deployments.activeSession(await userId(c)));
+  r.get("/challenges/:id/active-session", async (c) => deployments.forChallenge(await userId(c), challengeId(c)));
+  r.post("/challenges/:id/session/start", async (c) => json(await deployments.start(await userId(c), challengeId(c)), 201));
+  r.post("/challenges/:id/session/extend", async (c) => deployments.extend(await userId(c), challengeId(c)));
+  r.post("/challenges/:id/session/terminate", async (c) => deployments.terminate(await userId(c), challengeId(c)));
+  r.post("/challenges/:id/submit", async (c) => {
+    const user = await userId(c);
+    return grading.submit(user, challengeId(c), await c.body(s.submitBody));
+  });
+
+  // Fallback polling: the owner's bearer token, or the services' key (never given to browsers).
+  r.get("/deployments/:id", async (c) => {
+    const id = parse(s.deploymentIdParam, c.params.id);
+    const key = c.request.headers.get("x-api-key");
+    if (key !== null) {
+      if (!gatewayApiKey || !safeEqual(key, gatewayApiKey)) throw unauthorized("Invalid API key");
+      return deployments.get(id, null);
+    }
+    return deployments.get(id, await userId(c));
+  });
+}

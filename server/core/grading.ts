@@ -1,0 +1,110 @@
+// Grading: runs the challenge's check against the user's ready deployment, out of the user's
+// reach (scenario.ts: the script is fed in at grading time and never stored; a probe container
+// observes from outside where the challenge says so), stores every submission, and awards the
+// points once: the solves table's primary key decides "already solved".
+import { randomUUID } from "node:crypto";
+import type { Db } from "../db/index.ts";
+import { nowSeconds } from "../db/index.ts";
+import type { Logger } from "../logger.ts";
+import type { Challenge } from "../runtime/challenges.ts";
+import { runCheck } from "../runtime/scenario.ts";
+import type { Runtime } from "../runtime/types.ts";
+import type { Deployments } from "./deployments.ts";
+import { ApiError, badRequest, conflict, notFound } from "./errors.ts";
+import type { RateLimiter } from "./ratelimit.ts";
+import { NO_ACTIVE_DEPLOYMENT, VALIDATION_FAILED_DEFAULT } from "./rules.ts";
+
+// A check starts a container and runs for seconds: a few per minute is plenty for a person.
+const SUBMIT_PER_USER = { max: 6, windowSeconds: 60 };
+export const SOLUTION_MAX = 16_384;
+
+interface Achievement {
+  id: string;
+  icon: string;
+  title: string;
+  description: string;
+  xp: number;
+  unlocked: boolean;
+}
+/** What grading needs from scoring (server/core/scoring.ts). */
+export interface StatsSource {
+  userStats(userId: string): Promise<{ total_points: number; rank: number | null; ranked_users: number; achievements: Achievement[] }>;
+}
+
+export interface GradingDeps {
+  db: Db;
+  runtime: Runtime | null;
+  deployments: Deployments;
+  challenges: ReadonlyMap<string, Challenge>;
+  scoring: StatsSource;
+  limiter: RateLimiter;
+  log: Logger;
+}
+
+export function createGrading({ db, runtime, deployments, challenges, scoring, limiter, log }: GradingDeps) {
+  /** Deployments being checked right now: one check at a time each. */
+  const checking = new Set<string>();
+
+  async function submit(userId: string, challengeId: string, input: { solution: string; deployment_uid?: string | null }) {
+    const challenge = challenges.get(challengeId);
+    if (!challenge) throw notFound("Challenge not found");
+    limiter.consume(`submit:${userId}`, SUBMIT_PER_USER);
+    const row = await deployments.readyFor(userId, challengeId, input.deployment_uid ?? undefined);
+    if (!row) throw badRequest(NO_ACTIVE_DEPLOYMENT);
+    if (row.status !== "ready") throw conflict("Your deployment is not ready yet: wait until it is, then submit.");
+    if (!runtime) throw new ApiError(503, "The challenge runtime is not available right now. Please try again later.");
+    if (checking.has(row.id)) throw conflict("A check of this deployment is already running.");
+    checking.add(row.id);
+    try {
+      const { env, values } = await deployments.environment(row);
+      const before = await scoring.userStats(userId);
+      const outcome = await runCheck(runtime, challenge, env, values, input.solution);
+      const now = nowSeconds();
+      const feedback = outcome.feedback.trim() || (outcome.passed ? "Correct!" : VALIDATION_FAILED_DEFAULT);
+      await db
+        .insertInto("submissions")
+        .values({
+          id: randomUUID(),
+          user_id: userId,
+          challenge_id: challengeId,
+          deployment_id: row.id,
+          solution: input.solution,
+          is_correct: outcome.passed ? 1 : 0,
+          feedback,
+          created_at: now,
+        })
+        .execute();
+      log.info(`submission for ${challengeId} by ${userId} on ${row.id}: ${outcome.passed ? "correct" : "not correct"} (check ${outcome.durationMs} ms)`);
+      if (!outcome.passed) {
+        return { is_correct: false, feedback, points_awarded: 0, already_solved: false, solve_time_seconds: null, rank: before.rank, ranked_users: before.ranked_users, total_points: before.total_points, achievements_unlocked: [] };
+      }
+      const solveSeconds = Math.max(0, now - row.created_at);
+      const inserted = await db
+        .insertInto("solves")
+        .values({ user_id: userId, challenge_id: challengeId, deployment_id: row.id, points: challenge.points, solve_seconds: solveSeconds, solved_at: now })
+        .onConflict((oc) => oc.columns(["user_id", "challenge_id"]).doNothing())
+        .executeTakeFirst();
+      const awarded = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+      const after = awarded ? await scoring.userStats(userId) : before;
+      const had = new Set(before.achievements.filter((a) => a.unlocked).map((a) => a.id));
+      return {
+        is_correct: true,
+        feedback,
+        points_awarded: awarded ? challenge.points : 0,
+        already_solved: !awarded,
+        solve_time_seconds: solveSeconds,
+        rank: after.rank,
+        ranked_users: after.ranked_users,
+        total_points: after.total_points,
+        achievements_unlocked: after.achievements
+          .filter((a) => a.unlocked && !had.has(a.id))
+          .map(({ icon, title, description, xp }) => ({ icon, title, description, xp })),
+      };
+    } finally {
+      checking.delete(row.id);
+    }
+  }
+
+  return { submit };
+}
+export type Grading = ReturnType<typeof createGrading>;
