@@ -1,10 +1,13 @@
 // The JSON API under /api/v1: transport only. Each handler validates its input and calls one
 // domain service; the rules live in server/core.
 import type { Accounts } from "../core/accounts.ts";
+import type { Catalogue } from "../core/catalogue.ts";
 import { unauthorized } from "../core/errors.ts";
 import type { OAuth } from "../core/oauth.ts";
+import type { Scoring } from "../core/scoring.ts";
 import type { TokenService } from "../core/tokens.ts";
 import type { Logger } from "../logger.ts";
+import { playerRoutes } from "./player-routes.ts";
 import { type Ctx, createRouter, json, parse } from "./router.ts";
 import * as s from "./schemas.ts";
 
@@ -15,9 +18,11 @@ export interface ApiDeps {
   oauth: OAuth;
   tokens: TokenService;
   log: Logger;
+  catalogue: Catalogue;
+  scoring: Scoring;
 }
 
-export function createApi({ accounts, oauth, tokens, log }: ApiDeps) {
+export function createApi({ accounts, oauth, tokens, log, catalogue, scoring }: ApiDeps) {
   const r = createRouter(log);
 
   /** The signed-in user's id from `Authorization: Bearer <access token>`, or 401. */
@@ -76,6 +81,10 @@ export function createApi({ accounts, oauth, tokens, log }: ApiDeps) {
   );
   r.delete("/users/me/ssh-key", async (c) => accounts.deleteSshKey(await userId(c)));
   r.get("/users/:username", async (c) => accounts.publicProfile(c.params.username!));
+
+  // The player's reads (catalogue, leaderboard, profiles' solves, home figures): last, so every
+  // more specific /challenges/... route above wins over /challenges/:id.
+  playerRoutes(r, { catalogue, scoring });
 
   return { handle: (request: Request, info: { clientIp: string }) => r.handle(request, info, API_PREFIX) };
 }

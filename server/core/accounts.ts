@@ -8,6 +8,7 @@ import type { Mailer } from "../mail/mailer.ts";
 import { ApiError, badRequest, conflict, notFound, unauthorized } from "./errors.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import type { RateLimiter } from "./ratelimit.ts";
+import type { Scoring } from "./scoring.ts";
 import { EMAIL_VERIFICATION_HOURS, type NotificationKey } from "./rules.ts";
 import { hashToken, randomToken, safeEqual } from "./secrets.ts";
 import { parseSshPublicKey } from "./sshkeys.ts";
@@ -36,14 +37,19 @@ export interface AccountsDeps {
   mailer: Mailer;
   limiter: RateLimiter;
   publicUrl: URL;
+  /** Points, rank, level and achievements for the user views; zeros without it. */
+  scoring?: Pick<Scoring, "userStats">;
 }
 
-export function createAccounts({ db, tokens, mailer, limiter, publicUrl }: AccountsDeps) {
+export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring }: AccountsDeps) {
   const byId = (id: string) => db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
 
   async function view(u: UserRow): Promise<OwnUser> {
-    const linked = await db.selectFrom("oauth_accounts").select("provider").where("user_id", "=", u.id).execute();
-    return ownUser(u, [...new Set(linked.map((l) => l.provider))]);
+    const [linked, stats] = await Promise.all([
+      db.selectFrom("oauth_accounts").select("provider").where("user_id", "=", u.id).execute(),
+      scoring?.userStats(u.id),
+    ]);
+    return ownUser(u, [...new Set(linked.map((l) => l.provider))], stats);
   }
 
   async function requireUser(id: string): Promise<UserRow> {
@@ -267,7 +273,7 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl }: Accou
         .where(({ eb, fn }) => eb(fn("lower", ["username"]), "=", username.toLowerCase()))
         .executeTakeFirst();
       if (!u) throw notFound("User not found");
-      return publicUser(u);
+      return publicUser(u, await scoring?.userStats(u.id));
     },
 
     async updateProfile(

@@ -1,6 +1,7 @@
 // The shapes in which a user leaves the core: the owner's view and the public view.
 import type { Selectable } from "kysely";
 import type { UsersTable } from "../db/schema.ts";
+import { type Achievement, NO_STATS, type UserStats } from "./scoring.ts";
 import { sshKeyPreview } from "./sshkeys.ts";
 
 export type UserRow = Selectable<UsersTable>;
@@ -17,6 +18,11 @@ export interface PublicUser {
   rank: number | null;
   challenges_completed: number;
   average_time: number | null;
+  /** floor(total_points / 1000). */
+  level: number;
+  /** How many users hold a rank: "rank N of M". */
+  ranked_users: number;
+  achievements: Achievement[];
 }
 
 export interface OwnUser extends PublicUser {
@@ -39,7 +45,8 @@ export interface OwnUser extends PublicUser {
   };
 }
 
-export function publicUser(u: UserRow): PublicUser {
+/** The public view; `stats` comes from scoring (zeros for a user without solves). */
+export function publicUser(u: UserRow, stats: UserStats = NO_STATS): PublicUser {
   return {
     username: u.username,
     display_name: u.display_name,
@@ -48,17 +55,19 @@ export function publicUser(u: UserRow): PublicUser {
     github_username: u.github_username,
     is_verified: u.is_verified === 1,
     created_at: u.created_at,
-    // Scoring arrives with the challenge runtime; until then every account starts at zero.
-    total_points: 0,
-    rank: null,
-    challenges_completed: 0,
-    average_time: null,
+    total_points: stats.total_points,
+    rank: stats.rank,
+    challenges_completed: stats.challenges_completed,
+    average_time: stats.average_time,
+    level: stats.level,
+    ranked_users: stats.ranked_users,
+    achievements: stats.achievements,
   };
 }
 
-export function ownUser(u: UserRow, connected: ("github" | "google")[]): OwnUser {
+export function ownUser(u: UserRow, connected: ("github" | "google")[], stats: UserStats = NO_STATS): OwnUser {
   return {
-    ...publicUser(u),
+    ...publicUser(u, stats),
     id: u.id,
     email: u.email,
     is_admin: u.is_admin === 1,

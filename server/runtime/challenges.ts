@@ -22,6 +22,10 @@ export const challengeYaml = z.strictObject({
   instructions: z.string().default(""),
   hints: z.array(z.string().min(1)).default([]),
   tags: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lower-case words and dashes")).default([]),
+  /** A catalogue card's ribbon, kept in content (never hard-coded by id in the web). */
+  badge: z.enum(["trending", "new", "popular"]).optional(),
+  /** A line about the real-world incident the scenario is modelled on, shown on the card. */
+  incident_note: z.string().min(10).max(300).optional(),
   runtime: z
     .strictObject({
       hostname: z.string().regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "a host name").default("box"),
@@ -58,6 +62,8 @@ export interface Challenge {
   instructions: string;
   hints: string[];
   tags: string[];
+  badge?: "trending" | "new" | "popular";
+  incidentNote?: string;
   image: string;
   hostname: string;
   user: string;
@@ -115,6 +121,8 @@ export function loadChallenge(dir: string, id: string): Challenge {
     instructions: y.instructions.trim(),
     hints: y.hints,
     tags: y.tags,
+    ...(y.badge ? { badge: y.badge } : {}),
+    ...(y.incident_note ? { incidentNote: y.incident_note.trim() } : {}),
     image: challengeImage(id),
     hostname: y.runtime.hostname,
     user: y.runtime.user,

@@ -45,6 +45,9 @@ const PUBLIC_FIELDS = [
   "rank",
   "challenges_completed",
   "average_time",
+  "level",
+  "ranked_users",
+  "achievements",
 ].sort();
 
 describe.each(DATABASES)("users on %s", (kind) => {

@@ -1,0 +1,77 @@
+// The player's read side of the API: catalogue, leaderboard, solved challenges, activity, home
+// figures. Transport only: validate the query, call one service. Registered last, after the
+// deployment routes, so "/challenges/active-session" and "/challenges/:id/..." win over ":id".
+import { z } from "zod";
+import { type Catalogue, CATEGORIES, DIFFICULTIES, ORDERS } from "../core/catalogue.ts";
+import { notFound } from "../core/errors.ts";
+import { PERIODS, type Scoring } from "../core/scoring.ts";
+import { type Ctx, json, type Router } from "./router.ts";
+
+export interface PlayerDeps {
+  catalogue: Catalogue;
+  scoring: Scoring;
+}
+
+/** Reads that count as fresh for 5 minutes (spec section 9): cacheable for anonymous callers. */
+export const FRESH_SECONDS = 5 * 60;
+
+// Query strings: an empty value (a GET form's blank field) means "not given".
+const blank = (v: unknown) => (v === "" ? undefined : v);
+const int = (min: number, max: number) =>
+  z.preprocess(
+    blank,
+    z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(min, `must be at least ${min}`)
+      .max(max, `must be at most ${max}`)
+      .optional(),
+  );
+const text = z.preprocess(blank, z.string().trim().max(100, "must be at most 100 characters").optional());
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess(
+    (v) => (typeof v === "string" ? blank(v.trim().toLowerCase()) : v),
+    z.enum(values, { error: `must be one of ${values.join(", ")}` }).optional(),
+  );
+
+export const challengeListQuery = z.object({
+  limit: int(1, 100),
+  is_approved: z.preprocess(
+    (v) => (typeof v === "string" ? blank(v.trim().toLowerCase()) : v),
+    z
+      .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+      .transform((v) => v === "true" || v === "1")
+      .optional(),
+  ),
+  order_by: oneOf(ORDERS),
+  search: text,
+  category: z.preprocess((v) => (typeof v === "string" && v.trim().toLowerCase() === "all" ? undefined : v), oneOf(CATEGORIES)),
+  difficulty: z.preprocess((v) => (typeof v === "string" && v.trim().toLowerCase() === "all" ? undefined : v), oneOf(DIFFICULTIES)),
+});
+
+export const leaderboardQuery = z.object({
+  page: int(1, 100_000),
+  limit: int(1, 100),
+  period: oneOf(PERIODS),
+  search: text,
+});
+
+const CHALLENGE_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
+
+/** 200 with a 5-minute freshness for anonymous callers; signed-in callers always get fresh data. */
+const fresh = (c: Ctx, data: unknown) =>
+  c.request.headers.has("authorization")
+    ? json(data)
+    : json(data, 200, { "cache-control": `public, max-age=${FRESH_SECONDS}`, vary: "Authorization" });
+
+export function playerRoutes(r: Router, { catalogue, scoring }: PlayerDeps) {
+  r.get("/challenges/", async (c) => fresh(c, { challenges: await catalogue.list(c.query(challengeListQuery)) }));
+  r.get("/challenges/:id", async (c) => {
+    if (!CHALLENGE_ID.test(c.params.id!)) throw notFound("Challenge not found");
+    return catalogue.get(c.params.id!);
+  });
+  r.get("/leaderboard", async (c) => fresh(c, await scoring.leaderboard(c.query(leaderboardQuery))));
+  r.get("/users/:username/challenges/", async (c) => fresh(c, await scoring.userChallenges(c.params.username!)));
+  r.get("/users/:username/activity", async (c) => scoring.recentActivity(c.params.username!));
+  r.get("/stats", async () => scoring.homeStats());
+}

@@ -1,0 +1,215 @@
+// The challenge catalogue: challenges/<slug>/challenge.yaml synchronised into the `challenges`
+// table at start, so search, filters, ordering and joins with solves happen in the database.
+// No HTTP here: callers pass plain values and get plain values or an ApiError.
+import { type Expression, type SqlBool, sql } from "kysely";
+import type { Db } from "../db/index.ts";
+import { nowSeconds } from "../db/index.ts";
+import type { ChallengesTable, Difficulty } from "../db/schema.ts";
+import type { Challenge } from "../runtime/challenges.ts";
+import { notFound } from "./errors.ts";
+
+export const DIFFICULTIES = ["easy", "medium", "hard", "expert"] as const;
+export const CATEGORIES = ["linux", "kubernetes", "storage", "security", "networking"] as const;
+export const ORDERS = ["votes", "points", "title", "difficulty", "newest"] as const;
+export type ChallengeOrder = (typeof ORDERS)[number];
+export const DEFAULT_TIME_MINUTES = 30;
+export const SHORT_DESCRIPTION_CHARS = 100;
+
+/** A challenge as the API shows it (spec section 3, "Challenge"). */
+export interface ChallengeView {
+  /** The folder name: the spec's uid, used as the id. */
+  uid: string;
+  id: string;
+  title: string;
+  difficulty_level: Difficulty;
+  points: number;
+  category: string;
+  estimated_time_minutes: number;
+  description: string;
+  short_description: string;
+  instructions: string;
+  hints: string[];
+  tags: string[];
+  badge: "trending" | "new" | "popular" | null;
+  incident_note: string | null;
+  is_approved: boolean;
+  votes: number;
+  /** How many users solved it. */
+  solves: number;
+  created_at: number;
+}
+
+export interface ListQuery {
+  limit?: number;
+  is_approved?: boolean;
+  order_by?: ChallengeOrder;
+  search?: string;
+  category?: string;
+  difficulty?: Difficulty;
+}
+
+/** The spec's fallback: the first 100 characters of the description plus an ellipsis. */
+export function shortDescriptionOf(description: string): string {
+  const d = description.trim();
+  return d.length > SHORT_DESCRIPTION_CHARS ? `${d.slice(0, SHORT_DESCRIPTION_CHARS)}…` : d;
+}
+
+/** `%text%` for LIKE with the user's own % and _ taken literally (escape character: \). */
+export const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** lower(column) LIKE pattern, case-insensitive on SQLite and PostgreSQL alike. */
+export const ilike = (column: Expression<unknown>, text: string): Expression<SqlBool> =>
+  sql<SqlBool>`lower(${column}) like ${likePattern(text)} escape '\\'`;
+
+const jsonList = (text: string): string[] => {
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+};
+
+type Row = ChallengesTable & { is_approved: 0 | 1; votes: number; solves: number | string };
+
+function view(r: Row): ChallengeView {
+  return {
+    uid: r.id,
+    id: r.id,
+    title: r.title,
+    difficulty_level: r.difficulty,
+    points: r.points,
+    category: r.category,
+    estimated_time_minutes: r.estimated_time_minutes ?? DEFAULT_TIME_MINUTES,
+    description: r.description,
+    short_description: r.short_description?.trim() || shortDescriptionOf(r.description),
+    instructions: r.instructions,
+    hints: jsonList(r.hints),
+    tags: jsonList(r.tags),
+    badge: r.badge,
+    incident_note: r.incident_note,
+    is_approved: r.is_approved === 1,
+    votes: r.votes,
+    solves: Number(r.solves),
+    created_at: r.created_at,
+  };
+}
+
+export interface CatalogueDeps {
+  db: Db;
+  /** What loadChallenges() found on disk. */
+  challenges: Challenge[];
+}
+
+export function createCatalogue({ db, challenges }: CatalogueDeps) {
+  function base() {
+    return db
+      .selectFrom("challenges as c")
+      .selectAll("c")
+      .select((eb) =>
+        eb
+          .selectFrom("solves as s")
+          .whereRef("s.challenge_id", "=", "c.id")
+          .select((e) => e.fn.countAll<number>().as("n"))
+          .as("solves"),
+      );
+  }
+
+  return {
+    /**
+     * Upserts every challenge found on disk; a folder that vanished keeps its row (solves refer
+     * to it) but is no longer approved, so it leaves the catalogue.
+     */
+    async sync(): Promise<{ upserted: number; retired: number }> {
+      const now = nowSeconds();
+      await db.transaction().execute(async (trx) => {
+        for (const c of challenges) {
+          const values = {
+            title: c.title,
+            category: c.category,
+            difficulty: c.difficulty,
+            points: c.points,
+            estimated_time_minutes: c.estimatedTimeMinutes,
+            short_description: c.shortDescription || null,
+            description: c.description,
+            instructions: c.instructions,
+            hints: JSON.stringify(c.hints),
+            tags: JSON.stringify(c.tags),
+            badge: c.badge ?? null,
+            incident_note: c.incidentNote ?? null,
+            is_approved: 1 as const,
+            updated_at: now,
+          };
+          await trx
+            .insertInto("challenges")
+            .values({ id: c.id, ...values, created_at: now })
+            .onConflict((oc) => oc.column("id").doUpdateSet(values))
+            .execute();
+        }
+        const ids = challenges.map((c) => c.id);
+        await trx
+          .updateTable("challenges")
+          .set({ is_approved: 0, updated_at: now })
+          .where("is_approved", "=", 1)
+          .$if(ids.length > 0, (q) => q.where("id", "not in", ids))
+          .execute();
+      });
+      const retired = await db
+        .selectFrom("challenges")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("is_approved", "=", 0)
+        .executeTakeFirstOrThrow();
+      return { upserted: challenges.length, retired: Number(retired.n) };
+    },
+
+    async list(q: ListQuery = {}): Promise<ChallengeView[]> {
+      const difficultyRank = sql<number>`case c.difficulty when 'easy' then 1 when 'medium' then 2 when 'hard' then 3 else 4 end`;
+      let query = base().where("c.is_approved", "=", q.is_approved === false ? 0 : 1);
+      if (q.category) query = query.where(sql<SqlBool>`lower(c.category) = ${q.category.toLowerCase()}`);
+      if (q.difficulty) query = query.where("c.difficulty", "=", q.difficulty);
+      const search = q.search?.trim();
+      if (search) {
+        query = query.where((eb) =>
+          eb.or([ilike(eb.ref("c.title"), search), ilike(eb.ref("c.description"), search), ilike(eb.ref("c.tags"), search)]),
+        );
+      }
+      switch (q.order_by ?? "votes") {
+        case "votes":
+          query = query.orderBy("c.votes", "desc").orderBy(difficultyRank).orderBy("c.points");
+          break;
+        case "points":
+          query = query.orderBy("c.points", "desc");
+          break;
+        case "title":
+          query = query.orderBy(sql`lower(c.title)`);
+          break;
+        case "difficulty":
+          query = query.orderBy(difficultyRank).orderBy("c.points");
+          break;
+        case "newest":
+          query = query.orderBy("c.created_at", "desc");
+          break;
+      }
+      const rows = await query.orderBy("c.title").orderBy("c.id").limit(q.limit ?? 100).execute();
+      return rows.map((r) => view(r as Row));
+    },
+
+    /** One challenge by its uid, approved or retired (a retired one still has solves); 404 otherwise. */
+    async get(id: string): Promise<ChallengeView> {
+      const row = await base().where("c.id", "=", id).executeTakeFirst();
+      if (!row) throw notFound("Challenge not found");
+      return view(row as Row);
+    },
+
+    /** How many challenges the catalogue offers now. */
+    async countApproved(): Promise<number> {
+      const r = await db
+        .selectFrom("challenges")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("is_approved", "=", 1)
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+  };
+}
+export type Catalogue = ReturnType<typeof createCatalogue>;

@@ -1,0 +1,312 @@
+// Scoring: points, ranks, levels and achievements, all computed from the `solves` table (one row
+// per user and challenge solved; grading inserts them). No HTTP here.
+import { sql } from "kysely";
+import type { Db } from "../db/index.ts";
+import { nowSeconds } from "../db/index.ts";
+import type { Difficulty } from "../db/schema.ts";
+import { likePattern } from "./catalogue.ts";
+import { notFound } from "./errors.ts";
+
+export const POINTS_PER_LEVEL = 1000;
+export const PERIODS = ["all_time", "this_month", "this_week", "today"] as const;
+export type Period = (typeof PERIODS)[number];
+
+export interface Achievement {
+  id: "first-blood" | "speed-demon" | "point-collector";
+  icon: string;
+  title: string;
+  description: string;
+  xp: number;
+  unlocked: boolean;
+  /** Epoch seconds of the solve that unlocked it (absent while locked). */
+  unlocked_at?: number;
+}
+
+export interface UserStats {
+  total_points: number;
+  /** Dense rank by points among users with points; null without points. */
+  rank: number | null;
+  /** How many users have a rank (more than 0 points). */
+  ranked_users: number;
+  challenges_completed: number;
+  /** Average solve time in minutes, one decimal; null without solves. */
+  average_time: number | null;
+  level: number;
+  achievements: Achievement[];
+}
+
+export interface LeaderboardEntry {
+  rank: number;
+  username: string;
+  points: number;
+  challenges_completed: number;
+  average_time: number | null;
+}
+
+export interface LeaderboardPage {
+  entries: LeaderboardEntry[];
+  /** Entries matching the search (all entries without one). */
+  total: number;
+  page: number;
+  limit: number;
+  period: Period;
+}
+
+export interface SolvedChallenge {
+  id: string;
+  uid: string;
+  title: string;
+  difficulty_level: Difficulty | null;
+  category: string | null;
+  points: number;
+  solve_seconds: number;
+  /** Minutes, one decimal. */
+  solve_time_minutes: number;
+  solved_at: number;
+}
+
+export type Activity =
+  | { type: "solve"; at: number; challenge_id: string; title: string; points: number; solve_seconds: number }
+  | { type: "achievement"; at: number; achievement_id: Achievement["id"]; icon: string; title: string; xp: number }
+  | { type: "joined"; at: number };
+
+export interface HomeStats {
+  /** Challenges in the catalogue. */
+  challenges: number;
+  /** Correct solutions (solves). */
+  solutions: number;
+  /** Registered users. */
+  users: number;
+}
+
+/** The definitions; `unlocked` and `unlocked_at` are computed per user. */
+export const ACHIEVEMENTS: Omit<Achievement, "unlocked" | "unlocked_at">[] = [
+  { id: "first-blood", icon: "🩸", title: "First Blood", description: "Complete your first challenge", xp: 100 },
+  { id: "speed-demon", icon: "⚡", title: "Speed Demon", description: "Keep your average solve time under 5 minutes", xp: 250 },
+  { id: "point-collector", icon: "💎", title: "Point Collector", description: "Earn 1000 points", xp: 500 },
+];
+export const SPEED_DEMON_SECONDS = 5 * 60;
+export const POINT_COLLECTOR_POINTS = 1000;
+
+export const levelOf = (points: number) => Math.floor(points / POINTS_PER_LEVEL);
+export const minutes = (seconds: number) => Math.round((seconds / 60) * 10) / 10;
+
+/** Start (epoch seconds, UTC) of a leaderboard period: calendar day, ISO week (Monday), month. */
+export function periodStart(period: Period, now = nowSeconds()): number {
+  if (period === "all_time") return 0;
+  const d = new Date(now * 1000);
+  const day = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  if (period === "today") return day / 1000;
+  if (period === "this_week") return day / 1000 - ((d.getUTCDay() + 6) % 7) * 86400;
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000;
+}
+
+/** Achievements from one user's solves, oldest first. */
+export function achievementsOf(solves: { points: number; solve_seconds: number; solved_at: number }[]): Achievement[] {
+  let points = 0;
+  let seconds = 0;
+  let collectorAt: number | undefined;
+  let fastSince: number | undefined;
+  solves.forEach((s, i) => {
+    points += s.points;
+    seconds += s.solve_seconds;
+    if (collectorAt === undefined && points >= POINT_COLLECTOR_POINTS) collectorAt = s.solved_at;
+    // Speed Demon holds while the running average stays under 5 minutes; it dates from the
+    // solve after which it has held since.
+    if (seconds / (i + 1) < SPEED_DEMON_SECONDS) fastSince ??= s.solved_at;
+    else fastSince = undefined;
+  });
+  const at: Record<Achievement["id"], number | undefined> = {
+    "first-blood": solves[0]?.solved_at,
+    "speed-demon": fastSince,
+    "point-collector": collectorAt,
+  };
+  return ACHIEVEMENTS.map((a) => {
+    const when = at[a.id];
+    return when === undefined ? { ...a, unlocked: false } : { ...a, unlocked: true, unlocked_at: when };
+  });
+}
+
+export function createScoring({ db }: { db: Db }) {
+  async function userIdOf(username: string): Promise<{ id: string; created_at: number }> {
+    const u = await db
+      .selectFrom("users")
+      .select(["id", "created_at"])
+      .where(({ eb, fn }) => eb(fn("lower", ["username"]), "=", username.toLowerCase()))
+      .executeTakeFirst();
+    if (!u) throw notFound("User not found");
+    return u;
+  }
+
+  const solvesOf = (userId: string) =>
+    db
+      .selectFrom("solves")
+      .select(["challenge_id", "points", "solve_seconds", "solved_at"])
+      .where("user_id", "=", userId)
+      .orderBy("solved_at")
+      .orderBy("challenge_id")
+      .execute();
+
+  return {
+    /**
+     * One user's points, rank, level and achievements: two small queries (the user's solves,
+     * and one aggregate for the rank). Grading calls it right after a correct submission.
+     */
+    async userStats(userId: string): Promise<UserStats> {
+      const solves = await solvesOf(userId);
+      const total = solves.reduce((n, s) => n + s.points, 0);
+      const seconds = solves.reduce((n, s) => n + s.solve_seconds, 0);
+      const { rows } = await sql<{ ranked: number | string; above: number | string }>`
+        select count(*) as ranked, count(distinct case when t.total > ${total} then t.total end) as above
+        from (select sum(points) as total from solves group by user_id) t
+        where t.total > 0`.execute(db);
+      const ranked = Number(rows[0]?.ranked ?? 0);
+      return {
+        total_points: total,
+        rank: total > 0 ? Number(rows[0]?.above ?? 0) + 1 : null,
+        ranked_users: ranked,
+        challenges_completed: solves.length,
+        average_time: solves.length ? minutes(seconds / solves.length) : null,
+        level: levelOf(total),
+        achievements: achievementsOf(solves),
+      };
+    },
+
+    /**
+     * Points earned inside the period; dense ranks over the whole board (ties share a rank, the
+     * next rank follows on). A search filters by username and keeps each entry's board rank.
+     */
+    async leaderboard(q: { page?: number; limit?: number; period?: Period; search?: string; now?: number }): Promise<LeaderboardPage> {
+      const page = Math.max(1, q.page ?? 1);
+      const limit = Math.max(1, q.limit ?? 15);
+      const period = q.period ?? "all_time";
+      const since = periodStart(period, q.now);
+      const search = q.search?.trim() ?? "";
+      const filter = search ? sql`where lower(r.username) like ${likePattern(search)} escape '\\'` : sql``;
+      const board = sql`
+        with board as (
+          select s.user_id, sum(s.points) as points, count(*) as completed,
+                 avg(s.solve_seconds) as avg_seconds, max(s.solved_at) as last_at
+          from solves s
+          where s.solved_at >= ${since}
+          group by s.user_id
+          having sum(s.points) > 0
+        ), ranked as (
+          select u.username, b.points, b.completed, b.avg_seconds, b.last_at,
+                 dense_rank() over (order by b.points desc) as rank
+          from board b join users u on u.id = b.user_id
+        )`;
+      const [{ rows }, counted] = await Promise.all([
+        sql<{ username: string; points: number | string; completed: number | string; avg_seconds: number | string | null; rank: number | string }>`
+          ${board}
+          select r.username, r.points, r.completed, r.avg_seconds, r.rank from ranked r ${filter}
+          order by r.rank, r.last_at, lower(r.username)
+          limit ${limit} offset ${(page - 1) * limit}`.execute(db),
+        sql<{ n: number | string }>`${board} select count(*) as n from ranked r ${filter}`.execute(db),
+      ]);
+      return {
+        entries: rows.map((r) => ({
+          rank: Number(r.rank),
+          username: r.username,
+          points: Number(r.points),
+          challenges_completed: Number(r.completed),
+          average_time: r.avg_seconds === null ? null : minutes(Number(r.avg_seconds)),
+        })),
+        total: Number(counted.rows[0]?.n ?? 0),
+        page,
+        limit,
+        period,
+      };
+    },
+
+    /** The challenges a user solved, newest first, with points, time and date. */
+    async userChallenges(username: string): Promise<{ challenges: SolvedChallenge[] }> {
+      const u = await userIdOf(username);
+      const rows = await db
+        .selectFrom("solves as s")
+        .leftJoin("challenges as c", "c.id", "s.challenge_id")
+        .select(["s.challenge_id", "s.points", "s.solve_seconds", "s.solved_at", "c.title", "c.difficulty", "c.category"])
+        .where("s.user_id", "=", u.id)
+        .orderBy("s.solved_at", "desc")
+        .orderBy("s.challenge_id")
+        .execute();
+      return {
+        challenges: rows.map((r) => ({
+          id: r.challenge_id,
+          uid: r.challenge_id,
+          title: r.title ?? r.challenge_id,
+          difficulty_level: r.difficulty ?? null,
+          category: r.category ?? null,
+          points: r.points,
+          solve_seconds: r.solve_seconds,
+          solve_time_minutes: minutes(r.solve_seconds),
+          solved_at: r.solved_at,
+        })),
+      };
+    },
+
+    /** The profile's Overview: solves and unlocked achievements, newest first, then the join. */
+    async recentActivity(username: string, limit = 20): Promise<{ activity: Activity[] }> {
+      const u = await userIdOf(username);
+      const solves = await solvesOf(u.id);
+      const titles = new Map(
+        solves.length
+          ? (
+              await db
+                .selectFrom("challenges")
+                .select(["id", "title"])
+                .where(
+                  "id",
+                  "in",
+                  solves.map((s) => s.challenge_id),
+                )
+                .execute()
+            ).map((c) => [c.id, c.title])
+          : [],
+      );
+      const items: Activity[] = [
+        ...solves.map((s) => ({
+          type: "solve" as const,
+          at: s.solved_at,
+          challenge_id: s.challenge_id,
+          title: titles.get(s.challenge_id) ?? s.challenge_id,
+          points: s.points,
+          solve_seconds: s.solve_seconds,
+        })),
+        ...achievementsOf(solves)
+          .filter((a) => a.unlocked)
+          .map((a) => ({ type: "achievement" as const, at: a.unlocked_at!, achievement_id: a.id, icon: a.icon, title: a.title, xp: a.xp })),
+      ];
+      // Newest first; at the same second an achievement follows (shows above) the solve behind it.
+      // (Array.prototype.sort is stable: achievements keep their definition order.)
+      const shownFirst = (a: Activity) => (a.type === "achievement" ? 0 : 1);
+      items.sort((a, b) => b.at - a.at || shownFirst(a) - shownFirst(b));
+      const activity = items.slice(0, limit);
+      if (activity.length < limit) activity.push({ type: "joined", at: u.created_at });
+      return { activity };
+    },
+
+    /** The home page's strip: challenges offered, correct solutions, registered users. */
+    async homeStats(): Promise<HomeStats> {
+      const count = (n: { n: number | string } | undefined) => Number(n?.n ?? 0);
+      const [c, s, u] = await Promise.all([
+        db.selectFrom("challenges").select((eb) => eb.fn.countAll<number>().as("n")).where("is_approved", "=", 1).executeTakeFirst(),
+        db.selectFrom("solves").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst(),
+        db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst(),
+      ]);
+      return { challenges: count(c), solutions: count(s), users: count(u) };
+    },
+  };
+}
+export type Scoring = ReturnType<typeof createScoring>;
+
+/** Stats of a user without solves (and the shape before scoring is wired). */
+export const NO_STATS: UserStats = {
+  total_points: 0,
+  rank: null,
+  ranked_users: 0,
+  challenges_completed: 0,
+  average_time: null,
+  level: 0,
+  achievements: achievementsOf([]),
+};
