@@ -10,10 +10,12 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
+import { activeDeploymentFor } from "./.server/active-deployment.ts";
 import { getWeb } from "./.server/guards.ts";
 import { webMiddleware } from "./.server/web.ts";
 import "./app.css";
 import { Footer } from "./components/footer.tsx";
+import { GlobalBanner } from "./components/global-banner.tsx";
 import { NavBar } from "./components/nav-bar.tsx";
 import { NotFound } from "./components/not-found.tsx";
 
@@ -24,10 +26,13 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Hands-on troubleshooting challenges: start a broken server, ssh in, fix it, get graded." },
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const web = getWeb(context);
   const user = web.user;
+  // The global banner's active deployment (signed-in users only).
+  const activeDeployment = await activeDeploymentFor(web, request);
   return data({
+    activeDeployment,
     user: user && {
       username: user.username,
       is_admin: user.is_admin,
@@ -55,6 +60,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="flex min-h-screen flex-col">
         <NavBar user={root?.user ?? null} theme={theme} />
+        <GlobalBanner deployment={root?.activeDeployment ?? null} />
         <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">{children}</main>
         <Footer />
         <ScrollRestoration />

@@ -19,6 +19,8 @@ export default [
   // Player pages
   route("challenges", "routes/challenges.tsx"),
   route("challenges/:id", "routes/challenge.tsx"),
+  route("challenges/:id/status", "routes/challenge-status.tsx"),
+  route("banner/dismiss", "routes/banner-dismiss.tsx"),
   route("leaderboard", "routes/leaderboard.tsx"),
   route("submit_challenge", "routes/submit-challenge.tsx"),
   route("profile", "routes/profile-own.tsx"),

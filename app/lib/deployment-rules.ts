@@ -367,7 +367,8 @@ export function createLiveController(initial: ChallengeSession | null, deps: Liv
     } catch {
       s = null;
     }
-    if (stopped) {
+    // Stopped, or finished meanwhile (a fresh status said terminated): nothing to listen to.
+    if (stopped || snap.mode === "closed") {
       s?.close(1000, "done");
       return;
     }

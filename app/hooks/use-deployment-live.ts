@@ -1,0 +1,100 @@
+// The challenge page's live view of its deployment: starts from the loader's snapshot, opens
+// the WebSocket (websocket_url + ?token=), applies every message through the reducer,
+// reconnects with backoff after an unclean close and then polls the web's own status route
+// (challenges/:id/status) every 5 s. A clean close or termination stops it. All the policy
+// lives in createLiveController (app/lib/deployment-rules.ts); this hook only supplies the
+// browser's WebSocket and fetch.
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import {
+  type ChallengeSession,
+  createLiveController,
+  type LiveController,
+  type LiveSnapshot,
+  type SocketLike,
+  viewFromSession,
+} from "../lib/deployment-rules.ts";
+
+/** What the web's status route answers (a fresh access token rides along for reconnects). */
+export interface StatusAnswer {
+  session: ChallengeSession;
+  token: string | null;
+}
+
+export const statusPath = (challengeId: string) => `/challenges/${encodeURIComponent(challengeId)}/status`;
+
+async function fetchStatus(challengeId: string): Promise<StatusAnswer | null> {
+  try {
+    const res = await fetch(statusPath(challengeId), { headers: { accept: "application/json" }, cache: "no-store" });
+    if (!res.ok) return null;
+    return (await res.json()) as StatusAnswer;
+  } catch {
+    return null;
+  }
+}
+
+export function socketUrl(path: string, token: string, base: string): string {
+  const url = new URL(path, base);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  url.searchParams.set("token", token);
+  return url.href;
+}
+
+const noSubscribe = () => () => {};
+
+export function useDeploymentLive({
+  challengeId,
+  session,
+  token,
+}: {
+  challengeId: string;
+  session: ChallengeSession;
+  token: string | null;
+}): LiveSnapshot & { controller: LiveController | null } {
+  // A new loader snapshot (after start, extend, terminate) starts a new controller; the same
+  // snapshot revalidated again keeps the running one.
+  const key = `${challengeId}|${session.deployment_id}|${session.status}|${session.expires_at}`;
+  const latest = useRef({ session, token });
+  latest.current = { session, token };
+  const [live, setLive] = useState<{ key: string; controller: LiveController } | null>(null);
+
+  useEffect(() => {
+    const initial = latest.current.session;
+    let currentToken = latest.current.token;
+    let currentUrl = initial.websocket_url;
+    const controller: LiveController = createLiveController(initial, {
+      async connect(attempt) {
+        if (attempt > 0) {
+          // Catch up with what happened while disconnected, and take a fresh token (access
+          // tokens last 15 minutes; the page may be older).
+          const fresh = await fetchStatus(challengeId);
+          if (fresh) {
+            currentToken = fresh.token ?? latest.current.token ?? currentToken;
+            currentUrl = fresh.session.websocket_url ?? currentUrl;
+            controller.apply({ ...fresh.session, type: undefined, deployment_id: fresh.session.deployment_id ?? undefined });
+          }
+        }
+        if (!currentUrl || !currentToken) return null;
+        return new WebSocket(socketUrl(currentUrl, currentToken, window.location.href)) as unknown as SocketLike;
+      },
+      async poll() {
+        return (await fetchStatus(challengeId))?.session ?? null;
+      },
+    });
+    setLive({ key, controller });
+    controller.start();
+    return () => controller.stop();
+  }, [key, challengeId]);
+
+  const controller = live && live.key === key ? live.controller : null;
+  const fallback = useMemo<LiveSnapshot>(
+    () => ({ view: viewFromSession(session), mode: "idle", attempts: 0, notice: null }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [key],
+  );
+  const snap = useSyncExternalStore(
+    controller?.subscribe ?? noSubscribe,
+    controller?.getSnapshot ?? (() => fallback),
+    () => fallback,
+  );
+  return { ...snap, controller };
+}
