@@ -10,7 +10,8 @@ fault=${FAULTLINE_FAULT:-${faults[RANDOM % ${#faults[@]}]}}
 build=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 
 sed -i "s/BUILD_ID/$build/" /srv/www/shop/index.html
-service nginx stop >/dev/null 2>&1 || true
+# A fresh deployment runs no nginx yet; `service nginx stop` would spend a second finding that out.
+pkill -x nginx 2>/dev/null || true
 
 case "$fault" in
   missing_semicolon) sed -i 's/^\(    listen 80 default_server\);/\1/' "$conf" ;;
