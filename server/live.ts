@@ -21,8 +21,7 @@ export function attachLiveChannel(server: Server, deps: { deployments: Deploymen
     const url = new URL(req.url ?? "/", "http://internal");
     const m = PATH.exec(url.pathname);
     if (!m) {
-      // Vite's dev server handles its own upgrades; anything else is refused here.
-      if (!url.pathname.startsWith("/ws/")) return;
+      // The only WebSocket here (Vite's dev HMR listens on a port of its own).
       socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
       return;
     }
