@@ -114,7 +114,6 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
     platform.deployments.advertiseSsh({ host: config.ssh.host, port: sshPort });
     const g = gateway;
     platform.deployments.onEnded((id) => g.closeDeployment(id));
-    log.info(`SSH gateway listening on ${config.host}:${sshPort} (host key ${gateway.hostKeyFingerprint})`);
     await platform.runtime.ping().catch((e) => log.warn(`${(e as Error).message} Deployments will fail until it answers.`));
     await platform.startWorker();
   }

@@ -159,7 +159,7 @@ export function spawnServer(dataDir: string, extra: Record<string, string> = {})
     const onData = (c: Buffer) => {
       log += c;
       const http = /faultline listening on http:\/\/[^:]+:(\d+)/.exec(log);
-      const ssh = /SSH gateway listening on [^:]+:(\d+)/.exec(log);
+      const ssh = /gateway listening on [^:]+:(\d+)/.exec(log);
       if (http && ssh) resolve({ port: Number(http[1]), sshPort: Number(ssh[1]) });
     };
     child.stdout!.on("data", onData);
