@@ -185,6 +185,15 @@ function Challenge({ data: d, actionData }: { data: Loaded; actionData: Outcome 
   const extend = useControl("extend", actionData);
   const terminate = useControl("terminate", actionData);
   const submit = useControl("submit", actionData);
+  // A new post makes the other controls' last answers stale (an old terminate error after a
+  // successful start); a new start also ends the previous deployment's submit answer.
+  const controls = { start, extend, terminate, submit };
+  const forget = (intent: Intent) => {
+    for (const [other, c] of Object.entries(controls)) {
+      if (other === intent || (other === "submit" && intent !== "start")) continue;
+      if (c.fetcher.state === "idle" && c.fetcher.data !== undefined) c.fetcher.reset();
+    }
+  };
 
   // At zero an active deployment is terminated (once per deployment).
   const statusRef = useRef(view.status);
@@ -197,9 +206,8 @@ function Challenge({ data: d, actionData }: { data: Loaded; actionData: Outcome 
   }, [view.deploymentId, terminate.fetcher]);
   const seconds = useCountdown(view.expiresAt, onZero);
 
-  const submitOutcome = submit.outcome && (!submit.outcome.deploymentId || submit.outcome.deploymentId === view.deploymentId || submit.outcome.result?.is_correct)
-    ? submit.outcome
-    : undefined;
+  // Stale answers of an earlier deployment are dropped when a new one starts (forget below).
+  const submitOutcome = submit.outcome;
   const solved = submitOutcome?.result?.is_correct ? submitOutcome.result : null;
 
   return (
@@ -230,9 +238,11 @@ function Challenge({ data: d, actionData }: { data: Loaded; actionData: Outcome 
             <dd data-testid="challenge-category">#{challenge.category}</dd>
           </div>
         </dl>
-        <p className="max-w-3xl whitespace-pre-line" data-testid="challenge-description">
-          {challenge.description}
-        </p>
+        <div className="max-w-3xl space-y-3" data-testid="challenge-description">
+          {paragraphs(challenge.description).map((p, i) => (
+            <p key={i}>{p}</p>
+          ))}
+        </div>
       </header>
 
       <SessionPanel
@@ -242,6 +252,7 @@ function Challenge({ data: d, actionData }: { data: Loaded; actionData: Outcome 
         seconds={seconds}
         hydrated={hydrated}
         data={d}
+        forget={forget}
         start={start}
         extend={extend}
         terminate={terminate}
@@ -266,6 +277,14 @@ function Challenge({ data: d, actionData }: { data: Loaded; actionData: Outcome 
 
 type Control = ReturnType<typeof useControl>;
 
+/** Content is wrapped at ~100 columns in YAML: blank lines separate paragraphs, single breaks do not. */
+function paragraphs(text: string): string[] {
+  return text
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/\s*\n\s*/g, " ").trim())
+    .filter(Boolean);
+}
+
 function ControlForm({
   control,
   intent,
@@ -274,7 +293,9 @@ function ControlForm({
   disabled,
   hydrated,
   testId,
+  onSubmit,
 }: {
+  onSubmit?: (intent: Intent) => void;
   control: Control;
   intent: Intent;
   label: string;
@@ -284,7 +305,7 @@ function ControlForm({
   testId: string;
 }) {
   return (
-    <control.fetcher.Form method="post" className="inline">
+    <control.fetcher.Form method="post" className="inline" onSubmit={() => onSubmit?.(intent)}>
       <input type="hidden" name="intent" value={intent} />
       {hydrated ? <input type="hidden" name="js" value="1" /> : null}
       <button type="submit" className={className} disabled={disabled || control.busy} data-testid={testId}>
@@ -310,6 +331,7 @@ function SessionPanel({
   seconds,
   hydrated,
   data: d,
+  forget,
   start,
   extend,
   terminate,
@@ -320,6 +342,7 @@ function SessionPanel({
   seconds: number | null;
   hydrated: boolean;
   data: Loaded;
+  forget: (intent: Intent) => void;
   start: Control;
   extend: Control;
   terminate: Control;
@@ -327,7 +350,7 @@ function SessionPanel({
   const status = view.status;
   const startError = canStart(status) ? start.outcome?.error : undefined;
   const extendError = extend.outcome?.error;
-  const terminateError = canTerminate(status) ? terminate.outcome?.error : undefined;
+  const terminateError = terminate.outcome?.error;
   // The extend failure is dismissible: hidden until the next extend answers.
   const [dismissed, setDismissed] = useState<Outcome | undefined>(undefined);
   const extendShown = extendError && dismissed !== extend.outcome ? extendError : undefined;
@@ -376,6 +399,7 @@ function SessionPanel({
             className="btn-danger"
             disabled={!d.verified}
             hydrated={hydrated}
+            onSubmit={forget}
             testId="retry-button"
           />
         </div>
@@ -397,9 +421,10 @@ function SessionPanel({
             control={start}
             intent="start"
             label="start challenge"
-            className="btn-primary"
+            className={canStart(status) && d.verified ? "btn-primary" : "btn-ghost"}
             disabled={!canStart(status) || !d.verified}
             hydrated={hydrated}
+            onSubmit={forget}
             testId="start-button"
           />
         ) : null}
@@ -410,6 +435,7 @@ function SessionPanel({
           className="btn-ghost"
           disabled={!canExtend(status)}
           hydrated={hydrated}
+          onSubmit={forget}
           testId="extend-button"
         />
         <ControlForm
@@ -419,6 +445,7 @@ function SessionPanel({
           className="btn-danger"
           disabled={!canTerminate(status)}
           hydrated={hydrated}
+          onSubmit={forget}
           testId="terminate-button"
         />
       </div>

@@ -23,7 +23,7 @@ export function SshBox({ command }: { command: string }) {
       <div className="flex items-stretch gap-2">
         <code
           id="ssh-command"
-          className="min-w-0 flex-1 select-all overflow-x-auto whitespace-nowrap rounded border border-zinc-300 bg-zinc-100 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-black dark:text-term-green"
+          className="min-w-0 flex-1 select-all break-all rounded border border-zinc-300 bg-zinc-100 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-black dark:text-term-green"
           data-testid="ssh-command"
         >
           {command}
