@@ -10,6 +10,19 @@ export type ApiResult<T> = { ok: true; status: number; data: T } | { ok: false; 
 
 export type { LoginResult, OwnUser, PublicUser, TokenPair };
 
+// ---- the player's reads (catalogue, leaderboard, profiles, home figures)
+import type { ChallengeView, ListQuery } from "../../server/core/catalogue.ts";
+import type { Activity, HomeStats, LeaderboardPage, Period, SolvedChallenge } from "../../server/core/scoring.ts";
+export type { Activity, ChallengeView, HomeStats, LeaderboardPage, Period, SolvedChallenge };
+
+/** A query string from the given values; blanks are left out. */
+const qs = (params: Record<string, string | number | boolean | undefined | null>) => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : "";
+};
+
 // ---- challenges and deployments (the contract of docs/api.md; shapes kept here so the web
 // does not depend on the server's internals)
 export type { ChallengeSession } from "../lib/deployment-rules.ts";
@@ -125,6 +138,14 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
     oauthCallback: (provider: string, body: { code: string; state: string }) =>
       call<LoginResult>("POST", `/auth/oauth/${provider}/callback`, { body }),
     publicProfile: (username: string) => call<PublicUser>("GET", `/users/${encodeURIComponent(username)}`),
+    // The player's reads: public, no token needed.
+    challenges: (q: ListQuery = {}) => call<{ challenges: ChallengeView[] }>("GET", `/challenges/${qs({ ...q })}`),
+    leaderboard: (q: { page?: number; limit?: number; period?: Period; search?: string } = {}) =>
+      call<LeaderboardPage>("GET", `/leaderboard${qs(q)}`),
+    userChallenges: (username: string) =>
+      call<{ challenges: SolvedChallenge[] }>("GET", `/users/${encodeURIComponent(username)}/challenges/`),
+    userActivity: (username: string) => call<{ activity: Activity[] }>("GET", `/users/${encodeURIComponent(username)}/activity`),
+    homeStats: () => call<HomeStats>("GET", "/stats"),
   };
 }
 export type ApiClient = ReturnType<typeof createApiClient>;

@@ -1,21 +1,21 @@
 import { Link } from "react-router";
 import type { PublicUser } from "../.server/api-client.ts";
+import { epochMs, formatMinutes } from "../lib/player.ts";
 
 /** created_at may be epoch seconds or milliseconds: values above 1e12 are milliseconds. */
 export function joinDate(createdAt: number): string {
-  const ms = createdAt > 1e12 ? createdAt : createdAt * 1000;
-  return new Date(ms).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+  return new Date(epochMs(createdAt)).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
 }
 
 export const level = (points: number) => Math.floor(points / 1000);
 
 export function ProfileHeader({ user, own }: { user: PublicUser; own: boolean }) {
-  const stats: [string, string | number][] = [
-    ["level", level(user.total_points)],
+  const stats: [string, string | number, string?][] = [
+    ["level", user.level ?? level(user.total_points)],
     ["points", user.total_points],
-    ["rank", user.rank ? `#${user.rank}` : "unranked"],
+    ["rank", user.rank ? `#${user.rank}` : "unranked", user.rank && user.ranked_users ? `of ${user.ranked_users}` : undefined],
     ["challenges", user.challenges_completed],
-    ["avg time", user.average_time ? `${Math.round(user.average_time)}m` : "-"],
+    ["avg time", formatMinutes(user.average_time)],
   ];
   return (
     <section className="panel" data-testid="profile-header">
@@ -28,8 +28,8 @@ export function ProfileHeader({ user, own }: { user: PublicUser; own: boolean })
           {user.display_name ? <p className="text-zinc-500">{user.display_name}</p> : null}
           {user.bio ? <p className="mt-3 max-w-prose whitespace-pre-line text-sm">{user.bio}</p> : null}
           <p className="mt-3 text-xs text-zinc-500">
-            {user.location ? <span>📍 {user.location} · </span> : null}
-            joined {joinDate(user.created_at)}
+            {user.location ? <span>location: {user.location} · </span> : null}
+            <span data-testid="join-date">joined {joinDate(user.created_at)}</span>
             {user.github_username ? (
               <span>
                 {" · "}github: <a href={`https://github.com/${user.github_username}`}>{user.github_username}</a>
@@ -44,10 +44,13 @@ export function ProfileHeader({ user, own }: { user: PublicUser; own: boolean })
         ) : null}
       </div>
       <dl className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-5">
-        {stats.map(([k, v]) => (
-          <div key={k} className="rounded border border-zinc-300 p-3 text-center dark:border-zinc-800">
+        {stats.map(([k, v, note]) => (
+          <div key={k} className="rounded border border-zinc-300 p-3 text-center dark:border-zinc-800" data-testid={`profile-${k.replace(" ", "-")}`}>
             <dt className="text-xs uppercase text-zinc-500">{k}</dt>
-            <dd className="mt-1 text-lg font-bold">{v}</dd>
+            <dd className="mt-1 text-lg font-bold tabular-nums">
+              {v}
+              {note ? <span className="ml-1 text-xs font-normal text-zinc-500">{note}</span> : null}
+            </dd>
           </div>
         ))}
       </dl>

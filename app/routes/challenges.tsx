@@ -1,9 +1,143 @@
-import { ComingSoon } from "../components/coming-soon.tsx";
+// /challenges: the catalogue. One GET form (search, category, difficulty) that works without
+// JavaScript; with it, typing updates the results after a 300 ms pause and the selects at once.
+// The filtering happens in the database (GET /challenges/).
+import { useRef } from "react";
+import { data, Form, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/challenges";
+import { freshnessHeaders } from "../.server/cache.ts";
+import { getWeb } from "../.server/guards.ts";
+import { ChallengeCard } from "../components/player/challenge-card.tsx";
+import { useDebouncedSubmit, useSyncedValue } from "../hooks/use-debounced-submit.ts";
+import { CATEGORY_OPTIONS, DIFFICULTY_OPTIONS, NO_CHALLENGES, SEARCH_DEBOUNCE_MS } from "../lib/player.ts";
+import { VERIFY_TO_START } from "../../server/core/rules.ts";
 
 export function meta() {
   return [{ title: "challenges | faultline" }];
 }
 
-export default function Challenges() {
-  return <ComingSoon title="ls challenges/" what="The catalogue of broken systems to fix: Linux, networking, storage, security and Kubernetes." />;
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const web = getWeb(context);
+  const url = new URL(request.url);
+  const search = url.searchParams.get("search")?.trim() ?? "";
+  const category = url.searchParams.get("category")?.toLowerCase() || "all";
+  const difficulty = url.searchParams.get("difficulty")?.toLowerCase() || "all";
+  const res = await web.api.challenges({
+    limit: 100,
+    is_approved: true,
+    order_by: "votes",
+    search,
+    category: category === "all" ? undefined : category,
+    difficulty: difficulty === "all" ? undefined : (difficulty as never),
+  });
+  return data(
+    {
+      challenges: res.ok ? res.data.challenges : [],
+      error: res.ok ? null : res.detail || "Failed to load challenges",
+      search,
+      category,
+      difficulty,
+      unverified: Boolean(web.user && !web.user.is_verified),
+    },
+    { headers: freshnessHeaders(web) },
+  );
+}
+
+export default function Challenges({ loaderData }: Route.ComponentProps) {
+  const { challenges, error, search, category, difficulty, unverified } = loaderData;
+  const form = useRef<HTMLFormElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const { now, later } = useDebouncedSubmit(SEARCH_DEBOUNCE_MS);
+  const categorySelect = useRef<HTMLSelectElement>(null);
+  const difficultySelect = useRef<HTMLSelectElement>(null);
+  useSyncedValue(input, search);
+  useSyncedValue(categorySelect, category);
+  useSyncedValue(difficultySelect, difficulty);
+  const busy = useNavigation().location?.pathname === "/challenges";
+
+  return (
+    <div className="space-y-6">
+      <header>
+        <h1 className="prompt text-2xl font-bold">ls challenges/</h1>
+        <p className="mt-2 text-sm text-zinc-500">Broken systems waiting for you. Pick one, ssh in, fix it.</p>
+      </header>
+
+      {unverified ? (
+        <div className="alert-warn" data-testid="unverified-notice">
+          {VERIFY_TO_START} <Link to="/profile/settings?tab=security">Resend the link</Link>
+        </div>
+      ) : null}
+
+      <Form ref={form} method="get" role="search" className="panel grid gap-3 sm:grid-cols-[1fr_auto_auto_auto] sm:items-end" data-testid="challenge-filters">
+        <div>
+          <label className="label" htmlFor="search">
+            search
+          </label>
+          <input
+            ref={input}
+            id="search"
+            name="search"
+            type="search"
+            className="input"
+            placeholder="grep title, description, tags…"
+            defaultValue={search}
+            maxLength={100}
+            autoComplete="off"
+            onChange={() => later(form.current)}
+          />
+        </div>
+        <div>
+          <label className="label" htmlFor="category">
+            category
+          </label>
+          <select ref={categorySelect} id="category" name="category" className="input" defaultValue={category} onChange={() => now(form.current)}>
+            {CATEGORY_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label className="label" htmlFor="difficulty">
+            difficulty
+          </label>
+          <select ref={difficultySelect} id="difficulty" name="difficulty" className="input" defaultValue={difficulty} onChange={() => now(form.current)}>
+            {DIFFICULTY_OPTIONS.map((d) => (
+              <option key={d} value={d}>
+                {d === "all" ? "All" : d}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="btn-primary">
+          search
+        </button>
+      </Form>
+
+      <div aria-live="polite" aria-busy={busy} className={busy ? "opacity-60 transition-opacity" : "transition-opacity"}>
+        {error ? (
+          <div className="alert-error" role="alert" data-testid="challenges-error">
+            {error}
+          </div>
+        ) : challenges.length === 0 ? (
+          <p className="panel text-center text-zinc-500" data-testid="no-challenges">
+            {NO_CHALLENGES}
+          </p>
+        ) : (
+          <>
+            <p className="mb-3 text-xs text-zinc-500" data-testid="challenge-count">
+              {challenges.length} {challenges.length === 1 ? "challenge" : "challenges"}
+            </p>
+            <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+              {challenges.map((c) => (
+                <ChallengeCard key={c.uid} challenge={c} />
+              ))}
+            </div>
+          </>
+        )}
+      </div>
+    </div>
+  );
 }

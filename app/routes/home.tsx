@@ -1,15 +1,46 @@
-import { Link } from "react-router";
+// Home: hero, a stats strip with real figures, 3 featured challenges, the top 11 of the
+// leaderboard (the footer comes from the layout).
+import { data, Link } from "react-router";
 import type { Route } from "./+types/home";
+import { freshnessHeaders } from "../.server/cache.ts";
 import { getWeb } from "../.server/guards.ts";
+import { ChallengeCard } from "../components/player/challenge-card.tsx";
+import { LeaderboardTable } from "../components/player/leaderboard-table.tsx";
+import { FEATURED_CHALLENGES, HOME_LEADERBOARD_ROWS } from "../lib/player.ts";
 
-export function loader({ context }: Route.LoaderArgs) {
-  return { signedIn: Boolean(getWeb(context).user) };
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const web = getWeb(context);
+  const [stats, featured, board] = await Promise.all([
+    web.api.homeStats(),
+    web.api.challenges({ limit: FEATURED_CHALLENGES, is_approved: true, order_by: "votes" }),
+    web.api.leaderboard({ page: 1, limit: HOME_LEADERBOARD_ROWS, period: "all_time" }),
+  ]);
+  return data(
+    {
+      signedIn: Boolean(web.user),
+      me: web.user?.username ?? null,
+      stats: stats.ok ? stats.data : null,
+      featured: featured.ok ? featured.data.challenges : [],
+      leaders: board.ok ? board.data.entries : [],
+    },
+    { headers: freshnessHeaders(web) },
+  );
 }
 
+const nf = new Intl.NumberFormat("en-US");
+
 export default function Home({ loaderData }: Route.ComponentProps) {
+  const { stats, featured, leaders, signedIn, me } = loaderData;
+  const figures: [string, string, number | undefined][] = [
+    ["challenges", "broken systems to fix", stats?.challenges],
+    ["solutions", "correct fixes submitted", stats?.solutions],
+    ["hackers", "people practising", stats?.users],
+  ];
   return (
-    <div className="space-y-10">
-      <section className="py-10">
+    <div className="space-y-12">
+      <section className="py-8 sm:py-10">
         <p className="text-sm text-zinc-500">root@faultline:~#</p>
         <h1 className="mt-2 text-4xl font-bold leading-tight sm:text-5xl">
           Something is broken.
@@ -24,24 +55,62 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <Link to="/challenges" className="btn-primary">
             ./start --challenge
           </Link>
-          {!loaderData.signedIn ? (
+          {!signedIn ? (
             <Link to="/register" className="btn-ghost">
               create an account
             </Link>
-          ) : null}
+          ) : (
+            <Link to="/profile" className="btn-ghost">
+              cd ~/profile
+            </Link>
+          )}
         </div>
       </section>
-      <section className="grid gap-4 sm:grid-cols-3">
-        {[
-          ["1. pick", "Choose a broken-system challenge from the catalogue."],
-          ["2. ssh in", "Your own environment is ready in about a second."],
-          ["3. fix & submit", "Fix the fault, explain it, and get graded automatically."],
-        ].map(([t, d]) => (
-          <div key={t} className="panel">
-            <h2 className="font-bold text-emerald-700 dark:text-term-green">{t}</h2>
-            <p className="mt-2 text-sm">{d}</p>
+
+      <section aria-label="faultline in numbers" className="grid grid-cols-3 gap-3" data-testid="stats-strip">
+        {figures.map(([key, what, value]) => (
+          <div key={key} className="panel px-3 py-4 text-center sm:p-5" data-testid={`stat-${key}`}>
+            <p className="text-2xl font-bold tabular-nums text-emerald-700 sm:text-3xl dark:text-term-green" data-testid="stat-value">
+              {value === undefined ? "-" : nf.format(value)}
+            </p>
+            <p className="mt-1 text-xs font-semibold uppercase tracking-wide">{key}</p>
+            <p className="mt-1 hidden text-xs text-zinc-500 sm:block">{what}</p>
           </div>
         ))}
+      </section>
+
+      <section className="space-y-4" data-testid="featured">
+        <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+          <h2 className="prompt text-xl font-bold">ls challenges/ | head -3</h2>
+          <Link to="/challenges" className="text-sm">
+            all challenges →
+          </Link>
+        </div>
+        {featured.length ? (
+          <div className="grid gap-4 md:grid-cols-3">
+            {featured.map((c) => (
+              <ChallengeCard key={c.uid} challenge={c} />
+            ))}
+          </div>
+        ) : (
+          <p className="panel text-center text-zinc-500">No challenges found</p>
+        )}
+      </section>
+
+      <section className="space-y-4" data-testid="home-leaderboard">
+        <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+          <h2 className="prompt text-xl font-bold">sort -rn leaderboard | head -11</h2>
+          <Link to="/leaderboard" className="text-sm">
+            full leaderboard →
+          </Link>
+        </div>
+        <div className="panel">
+          {leaders.length ? (
+            <LeaderboardTable entries={leaders} me={me} compact />
+          ) : (
+            <p className="py-4 text-center text-sm text-zinc-500">No one has scored yet. Fix something and take the top spot.</p>
+          )}
+        </div>
       </section>
     </div>
   );

@@ -1,19 +1,22 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/profile-own";
 import { requireUser } from "../.server/guards.ts";
+import { loadProfileExtras, profileTab } from "../.server/profile.ts";
 import { ProfileHeader } from "../components/profile-header.tsx";
+import { ProfileTabs } from "../components/player/profile-tabs.tsx";
 
 export function meta() {
   return [{ title: "profile | faultline" }];
 }
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = requireUser(context, request);
-  return { user };
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { web, user } = requireUser(context, request);
+  // The user was read fresh for this request (root middleware): points and rank are current.
+  return { user, tab: profileTab(request), ...(await loadProfileExtras(web, user.username)) };
 }
 
 export default function OwnProfile({ loaderData }: Route.ComponentProps) {
-  const { user } = loaderData;
+  const { user, tab, activity, solved, extrasError } = loaderData;
   return (
     <div className="space-y-6">
       {!user.is_verified ? (
@@ -28,10 +31,7 @@ export default function OwnProfile({ loaderData }: Route.ComponentProps) {
         </div>
       ) : null}
       <ProfileHeader user={user} own />
-      <section className="panel">
-        <h2 className="prompt font-bold">history | tail</h2>
-        <p className="mt-3 text-sm text-zinc-500">No activity yet. Solved challenges will show up here.</p>
-      </section>
+      <ProfileTabs base="/profile" tab={tab} user={user} activity={activity} solved={solved} error={extrasError} />
     </div>
   );
 }

@@ -1,27 +1,46 @@
 import { data } from "react-router";
 import type { Route } from "./+types/profile-public";
+import { freshnessHeaders } from "../.server/cache.ts";
 import { getWeb } from "../.server/guards.ts";
+import { loadProfileExtras, profileTab } from "../.server/profile.ts";
 import { ProfileHeader } from "../components/profile-header.tsx";
+import { ProfileTabs } from "../components/player/profile-tabs.tsx";
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `${params.username} | faultline` }];
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const web = getWeb(context);
   const res = await web.api.publicProfile(params.username);
+  // A missing profile is the Not-found page, with its 404.
   if (!res.ok && res.status === 404) throw data(null, { status: 404 });
-  if (!res.ok) return { error: `Error loading profile: ${res.detail || "unknown error"}`, user: null, own: false };
-  return { error: null, user: res.data, own: web.user?.username.toLowerCase() === res.data.username.toLowerCase() };
+  if (!res.ok) {
+    return data({ error: `Error loading profile: ${res.detail || "unknown error"}`, profile: null }, { status: res.status });
+  }
+  const own = web.user?.username.toLowerCase() === res.data.username.toLowerCase();
+  const extras = await loadProfileExtras(web, res.data.username);
+  return data(
+    { error: null, profile: { user: res.data, own, tab: profileTab(request), ...extras } },
+    { headers: freshnessHeaders(web) },
+  );
 }
 
 export default function PublicProfile({ loaderData }: Route.ComponentProps) {
-  if (!loaderData.user) return <div className="alert-error">{loaderData.error}</div>;
+  const { profile, error } = loaderData;
+  if (!profile) return <div className="alert-error" data-testid="profile-error">{error}</div>;
+  const { user, own, tab, activity, solved, extrasError } = profile;
   return (
     <div className="space-y-6">
-      <ProfileHeader user={loaderData.user} own={loaderData.own} />
-      <section className="panel">
-        <h2 className="prompt font-bold">history | tail</h2>
-        <p className="mt-3 text-sm text-zinc-500">No activity yet.</p>
-      </section>
+      <ProfileHeader user={user} own={own} />
+      <ProfileTabs
+        base={`/profile/${encodeURIComponent(user.username)}`}
+        tab={tab}
+        user={user}
+        activity={activity}
+        solved={solved}
+        error={extrasError}
+      />
     </div>
   );
 }

@@ -79,11 +79,12 @@ export interface HomeStats {
   users: number;
 }
 
-/** The definitions; `unlocked` and `unlocked_at` are computed per user. */
+/** The definitions; `unlocked` and `unlocked_at` are computed per user. Icons are plain symbols a
+ * monospace font carries (no colour emoji font needed). */
 export const ACHIEVEMENTS: Omit<Achievement, "unlocked" | "unlocked_at">[] = [
-  { id: "first-blood", icon: "🩸", title: "First Blood", description: "Complete your first challenge", xp: 100 },
+  { id: "first-blood", icon: "⚑", title: "First Blood", description: "Complete your first challenge", xp: 100 },
   { id: "speed-demon", icon: "⚡", title: "Speed Demon", description: "Keep your average solve time under 5 minutes", xp: 250 },
-  { id: "point-collector", icon: "💎", title: "Point Collector", description: "Earn 1000 points", xp: 500 },
+  { id: "point-collector", icon: "◆", title: "Point Collector", description: "Earn 1000 points", xp: 500 },
 ];
 export const SPEED_DEMON_SECONDS = 5 * 60;
 export const POINT_COLLECTOR_POINTS = 1000;

@@ -1,0 +1,13 @@
+// Freshness of the player's reads (spec section 9: leaderboard, challenge list and user
+// challenges count as fresh for 5 minutes). Only anonymous visitors get a cacheable page, kept
+// in their own browser (private) and tied to their cookie (Vary): a signed-in user never sees a
+// stale copy of something they just changed, such as their own solve on the leaderboard.
+import type { Web } from "./context.ts";
+
+export const FRESH_SECONDS = 5 * 60;
+
+export function freshnessHeaders(web: Pick<Web, "user">): HeadersInit {
+  return web.user
+    ? { "Cache-Control": "private, no-cache", Vary: "Cookie" }
+    : { "Cache-Control": `private, max-age=${FRESH_SECONDS}`, Vary: "Cookie" };
+}

@@ -1,0 +1,76 @@
+import { Link } from "react-router";
+import type { ChallengeView } from "../../.server/api-client.ts";
+import { BADGES, categoryLabel, DIFFICULTY_CLASSES } from "../../lib/player.ts";
+
+export function DifficultyTag({ level }: { level: string }) {
+  return (
+    <span
+      className={`rounded border px-2 py-0.5 text-xs font-semibold uppercase ${DIFFICULTY_CLASSES[level] ?? ""}`}
+      data-testid="difficulty"
+      data-difficulty={level}
+    >
+      {level}
+    </span>
+  );
+}
+
+type CardChallenge = Pick<
+  ChallengeView,
+  "uid" | "title" | "difficulty_level" | "points" | "category" | "estimated_time_minutes" | "short_description" | "badge" | "incident_note" | "solves"
+>;
+
+/** A catalogue card: the whole card links to the challenge page. */
+export function ChallengeCard({ challenge: c }: { challenge: CardChallenge }) {
+  const badge = c.badge ? BADGES[c.badge] : undefined;
+  return (
+    <article
+      className="panel relative flex flex-col gap-3 transition-colors hover:border-emerald-600 dark:hover:border-term-green"
+      data-testid="challenge-card"
+      data-uid={c.uid}
+    >
+      <div className="flex items-start justify-between gap-3">
+        <DifficultyTag level={c.difficulty_level} />
+        {badge ? (
+          <span className={`rounded px-2 py-0.5 text-xs font-semibold ${badge.className}`} data-testid="challenge-badge">
+            {badge.icon} {badge.label}
+          </span>
+        ) : null}
+      </div>
+      <h3 className="text-lg font-bold leading-snug">
+        {/* The link's box covers the card (after:inset-0), so the card is one target. */}
+        <Link
+          to={`/challenges/${c.uid}`}
+          className="text-zinc-900 no-underline after:absolute after:inset-0 hover:underline dark:text-zinc-100"
+        >
+          {c.title}
+        </Link>
+      </h3>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">{c.short_description}</p>
+      {c.incident_note ? (
+        <p className="border-l-2 border-term-amber pl-2 text-xs text-zinc-600 dark:text-zinc-400" data-testid="incident-note">
+          <span className="font-semibold text-amber-700 dark:text-term-amber">real incident:</span> {c.incident_note}
+        </p>
+      ) : null}
+      <dl className="mt-auto flex flex-wrap gap-x-4 gap-y-1 border-t border-zinc-200 pt-3 text-xs text-zinc-500 dark:border-zinc-800">
+        <div>
+          <dt className="sr-only">points</dt>
+          <dd className="font-bold text-emerald-700 dark:text-term-green">{c.points} pts</dd>
+        </div>
+        <div>
+          <dt className="sr-only">time</dt>
+          <dd>~{c.estimated_time_minutes} min</dd>
+        </div>
+        <div>
+          <dt className="sr-only">category</dt>
+          <dd>#{categoryLabel(c.category).toLowerCase()}</dd>
+        </div>
+        <div>
+          <dt className="sr-only">solves</dt>
+          <dd>
+            {c.solves} {c.solves === 1 ? "solve" : "solves"}
+          </dd>
+        </div>
+      </dl>
+    </article>
+  );
+}

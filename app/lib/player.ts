@@ -1,0 +1,71 @@
+// Pure helpers of the player's pages (catalogue, leaderboard, profiles, home): labels, colours,
+// formats. Safe in the browser bundle.
+
+export const CATEGORY_OPTIONS = [
+  { value: "all", label: "All" },
+  { value: "linux", label: "Linux" },
+  { value: "kubernetes", label: "Kubernetes" },
+  { value: "storage", label: "Storage" },
+  { value: "security", label: "Security" },
+  { value: "networking", label: "Networking" },
+] as const;
+
+export const DIFFICULTY_OPTIONS = ["all", "easy", "medium", "hard", "expert"] as const;
+
+export const PERIOD_OPTIONS = [
+  { value: "all_time", label: "All Time" },
+  { value: "this_month", label: "This Month" },
+  { value: "this_week", label: "This Week" },
+  { value: "today", label: "Today" },
+] as const;
+export type PeriodValue = (typeof PERIOD_OPTIONS)[number]["value"];
+
+export const LEADERBOARD_PAGE_SIZE = 15;
+export const HOME_LEADERBOARD_ROWS = 11;
+export const FEATURED_CHALLENGES = 3;
+export const SEARCH_DEBOUNCE_MS = 300;
+export const NO_CHALLENGES = "No challenges found";
+
+/** Difficulty colours: easy green, medium yellow, hard red, expert purple. */
+export const DIFFICULTY_CLASSES: Record<string, string> = {
+  easy: "border-green-600 text-green-700 dark:border-term-green dark:text-term-green",
+  medium: "border-yellow-500 text-yellow-700 dark:border-yellow-400 dark:text-yellow-300",
+  hard: "border-red-600 text-red-700 dark:border-term-red dark:text-term-red",
+  expert: "border-purple-600 text-purple-700 dark:border-term-purple dark:text-term-purple",
+};
+
+export const BADGES: Record<string, { icon: string; label: string; className: string }> = {
+  trending: { icon: "▲", label: "trending", className: "bg-orange-100 text-orange-800 dark:bg-orange-950/60 dark:text-orange-300" },
+  new: { icon: "✦", label: "new", className: "bg-cyan-100 text-cyan-800 dark:bg-cyan-950/60 dark:text-term-cyan" },
+  popular: { icon: "★", label: "popular", className: "bg-amber-100 text-amber-800 dark:bg-amber-950/60 dark:text-term-amber" },
+};
+
+export const categoryLabel = (c: string) => CATEGORY_OPTIONS.find((o) => o.value === c.toLowerCase())?.label ?? c;
+
+/** Minutes with one decimal as "12.5m"; "-" when unknown. */
+export const formatMinutes = (m: number | null | undefined) => (m === null || m === undefined ? "-" : `${m}m`);
+
+/** A solve time in seconds as "12m 30s". */
+export function formatDuration(seconds: number): string {
+  const m = Math.floor(seconds / 60);
+  const s = seconds % 60;
+  return m ? `${m}m ${s}s` : `${s}s`;
+}
+
+/** Epoch seconds or milliseconds (values above 1e12 are milliseconds) to milliseconds. */
+export const epochMs = (t: number) => (t > 1e12 ? t : t * 1000);
+
+/** A date as "Jul 15, 2026" in UTC, the same on the server and in the browser. */
+export const formatDate = (t: number) =>
+  new Date(epochMs(t)).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+
+/** Clamps a page number read from the URL. */
+export function pageParam(v: string | null): number {
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
+export const totalPages = (total: number, size: number) => Math.max(1, Math.ceil(total / size));
+
+export const PROFILE_TABS = ["overview", "achievements", "solutions"] as const;
+export type ProfileTab = (typeof PROFILE_TABS)[number];
