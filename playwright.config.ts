@@ -89,6 +89,8 @@ export default defineConfig({
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
         MAIL_FROM: "faultline <no-reply@faultline.test>",
         LOG_LEVEL: "warn",
+        // The SSH gateway on a free port (advertised in each deployment's SSH details).
+        SSH_PORT: "0",
         ...providerEnv(`http://127.0.0.1:${OAUTH_PORT}`, clients),
       },
     },

@@ -179,6 +179,14 @@ describe("message reducer", () => {
     expect(v.warning).toMatch(/log stream lost\. .*still accessible/);
   });
 
+  it("a deployment the server marks failed after ready shows the failure, not the warning", () => {
+    const ready = reduceLive(queued, { type: "deployment_ready", ssh_details: SSH, expires_at: iso(1) });
+    const failed = reduceLive(ready, { type: "deployment_update", status: "failed", ssh_details: SSH, error_message: "The environment stopped unexpectedly." });
+    expect(failed).toMatchObject({ status: "failed", ssh: null, errorMessage: "The environment stopped unexpectedly." });
+    const after = reduceLive(failed, { type: "deployment_error", status: "failed", error: "The environment stopped unexpectedly." });
+    expect(after).toMatchObject({ status: "failed", warning: null, errorMessage: "The environment stopped unexpectedly." });
+  });
+
   it("deployment_logs appends lines (bounded)", () => {
     let v = reduceLive(queued, { type: "deployment_logs", line: "pulling" });
     v = reduceLive(v, { type: "deployment_logs", line: "started" });

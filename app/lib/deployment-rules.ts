@@ -144,7 +144,7 @@ export function viewFromSession(s: ChallengeSession | null | undefined): Deploym
     deploymentId: s?.deployment_id ?? null,
     status,
     expiresAt: s?.expires_at ?? null,
-    ssh: status === "ready" || status === "failed" ? validSsh(s?.ssh_details) : null,
+    ssh: status === "ready" ? validSsh(s?.ssh_details) : null,
     errorMessage: status === "failed" ? (s?.error_message ?? null) : null,
     warning: null,
     progress: status === "ready" ? 100 : null,
@@ -225,9 +225,10 @@ export function reduceLive(view: DeploymentView, msg: LiveMessage): DeploymentVi
         progress: 100,
       };
     case "deployment_error":
-      // Once SSH details are known the container is up: an error only warns (spec section 4).
-      if (view.ssh) return { ...view, deploymentId, warning: stillAccessibleWarning(msg.error) };
-      return { ...view, deploymentId, status: "failed", errorMessage: msg.error ?? null, progress: null };
+      // Once SSH details are known the container is up: an error only warns (spec section 4),
+      // unless the server already said the deployment failed (then it is the reason why).
+      if (view.ssh && view.status !== "failed") return { ...view, deploymentId, warning: stillAccessibleWarning(msg.error) };
+      return { ...view, deploymentId, status: "failed", ssh: null, errorMessage: msg.error || view.errorMessage, progress: null };
     case "deployment_logs": {
       if (typeof msg.line !== "string") return view;
       const logs = [...view.logs, msg.line];
@@ -237,7 +238,9 @@ export function reduceLive(view: DeploymentView, msg: LiveMessage): DeploymentVi
       // deployment_update, and legacy messages that carry only a status.
       if (!isDeploymentStatus(msg.status)) return view;
       const status = msg.status;
-      const ssh = msg.ssh_details === undefined || msg.ssh_details === null ? view.ssh : validSsh(msg.ssh_details) ?? view.ssh;
+      // A failed deployment's container is gone: its SSH details no longer lead anywhere.
+      const ssh =
+        status === "failed" ? null : msg.ssh_details === undefined || msg.ssh_details === null ? view.ssh : (validSsh(msg.ssh_details) ?? view.ssh);
       return clearIfTerminated({
         ...view,
         deploymentId,

@@ -157,6 +157,21 @@ export function generateSshKey(
   }
 }
 
+/** A key pair kept on disk (for tests that connect with the real ssh client); remove `dir` after. */
+export function sshKeyPair(comment = "e2e@faultline"): { dir: string; privateKey: string; publicKey: string } {
+  const dir = mkdtempSync(join(tmpdir(), "faultline-e2e-sshpair-"));
+  const privateKey = join(dir, "id_ed25519");
+  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", privateKey]);
+  return { dir, privateKey, publicKey: readFileSync(`${privateKey}.pub`, "utf8").trim() };
+}
+
+/** Signs in through the API (from a loopback address of its own) and returns the access token. */
+export async function apiLogin(who: { username: string; password: string }): Promise<string> {
+  const res = await api("POST", "/auth/login", { username_or_email: who.username, password: who.password });
+  expect(res.status, JSON.stringify(res.data)).toBe(200);
+  return res.data.access_token as string;
+}
+
 // ------------------------------------------------------------------ screenshots
 
 export const WIDTHS = { desktop: 1280, phone: 390 } as const;
