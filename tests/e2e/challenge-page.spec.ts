@@ -107,6 +107,11 @@ test.describe("with JavaScript", () => {
       await expect(page.getByTestId("countdown")).toHaveAttribute("data-warning", "false");
       await expect(page.getByTestId("instructions")).toContainText("You are root on web01");
 
+      // Extend: 30 more minutes, without a reload.
+      await page.getByTestId("extend-button").click();
+      await expect(page.getByTestId("countdown")).toHaveText(/^(59|60):\d\d$/);
+      await expect(page.getByTestId("extend-error")).toHaveCount(0);
+
       // The copy button puts the command on the clipboard.
       await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
       await page.getByTestId("ssh-copy").click();
@@ -173,6 +178,40 @@ test.describe("with JavaScript", () => {
       await expect(page.getByTestId("ssh-box")).toHaveCount(0);
       await expect(page.getByTestId("start-button")).toBeEnabled();
       await expect(page.getByTestId("countdown")).toHaveCount(0);
+    } finally {
+      rmSync(keys.dir, { recursive: true, force: true });
+    }
+  });
+});
+
+test.describe("the countdown", () => {
+  test("turns red with a warning under 5 minutes and terminates the deployment at zero", async ({ page }) => {
+    test.setTimeout(150_000);
+    const { user, keys } = await player("cclock");
+    try {
+      // The browser's clock is ours to move; the server's is not.
+      await page.clock.install();
+      await loginViaForm(page, user);
+      await page.goto(`/challenges/${DISK}`);
+      await page.getByTestId("start-button").click();
+      await expect(status(page)).toHaveAttribute("data-status", "ready", { timeout: 90_000 });
+      await expect(page.getByTestId("countdown")).toHaveAttribute("data-warning", "false");
+      await expect(page.getByTestId("expiry-warning")).toHaveCount(0);
+
+      const left = await page.getByTestId("countdown").textContent();
+      const [m, s] = left!.split(":").map(Number);
+      // To 4:50 left.
+      await page.clock.fastForward((m! * 60 + s! - 290) * 1000);
+      await expect(page.getByTestId("countdown")).toHaveAttribute("data-warning", "true");
+      await expect(page.getByTestId("countdown")).toHaveText(/^04:[45]\d$/);
+      await expect(page.getByTestId("countdown")).toHaveCSS("color", /rgb\((2[0-9]{2}), (3\d|6\d|[4-7]\d), (6\d|[4-7]\d)\)/);
+      await expect(page.getByTestId("expiry-warning")).toBeVisible();
+      await screenshots(page, "challenge-expiring");
+
+      // To zero: the page terminates the deployment itself.
+      await page.clock.fastForward(300_000);
+      await expect(status(page)).toHaveAttribute("data-status", /terminated|idle/, { timeout: 20_000 });
+      await expect(page.getByTestId("start-button")).toBeEnabled();
     } finally {
       rmSync(keys.dir, { recursive: true, force: true });
     }
