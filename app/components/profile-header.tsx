@@ -21,7 +21,7 @@ export function ProfileHeader({ user, own }: { user: PublicUser; own: boolean })
     <section className="panel" data-testid="profile-header">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-bold">
+          <h1 className="break-all text-2xl font-bold">
             <span className="text-emerald-600 dark:text-term-green">~</span>
             {user.username}
           </h1>
@@ -43,9 +43,9 @@ export function ProfileHeader({ user, own }: { user: PublicUser; own: boolean })
           </Link>
         ) : null}
       </div>
-      <dl className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-5">
+      <dl className="mt-6 grid grid-cols-3 gap-2 sm:grid-cols-5 sm:gap-3">
         {stats.map(([k, v, note]) => (
-          <div key={k} className="rounded border border-zinc-300 p-3 text-center dark:border-zinc-800" data-testid={`profile-${k.replace(" ", "-")}`}>
+          <div key={k} className="rounded border border-zinc-300 px-1 py-3 text-center sm:p-3 dark:border-zinc-800" data-testid={`profile-${k.replace(" ", "-")}`}>
             <dt className="text-xs uppercase text-zinc-500">{k}</dt>
             <dd className="mt-1 text-lg font-bold tabular-nums">
               {v}

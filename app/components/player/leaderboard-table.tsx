@@ -51,7 +51,7 @@ export function LeaderboardTable({ entries, me, compact }: { entries: Leaderboar
                 <td className={`${cell} font-bold tabular-nums ${podium(e.rank)}`} data-testid="rank">
                   #{e.rank}
                 </td>
-                <td className={`${cell} max-w-[10rem] truncate sm:max-w-none`}>
+                <td className={`${cell} max-w-[7.5rem] truncate sm:max-w-none`}>
                   <Link to={`/profile/${encodeURIComponent(e.username)}`} title={e.username}>
                     {e.username}
                   </Link>
