@@ -218,6 +218,81 @@ test.describe("the countdown", () => {
   });
 });
 
+test.describe("when the live channel is unavailable", () => {
+  test("reconnects 5 times with backoff, then polls the web's status route every 5 s until ready", async ({ page }) => {
+    test.setTimeout(150_000);
+    const { user, keys } = await player("cpoll");
+    try {
+      await page.clock.install();
+      // Every socket is cut before it opens (an unclean close, as a broken proxy would do).
+      const attempts: number[] = [];
+      await page.routeWebSocket(/\/ws\/deployments\//, (ws) => {
+        attempts.push(Date.now());
+        ws.close({ code: 4500, reason: "proxy error" });
+      });
+      const polls: string[] = [];
+      page.on("request", (r) => {
+        if (new URL(r.url()).pathname === `/challenges/${DISK}/status`) polls.push(r.url());
+      });
+      await loginViaForm(page, user);
+      await page.goto(`/challenges/${DISK}`);
+      await page.getByTestId("start-button").click();
+      await expect(page.getByTestId("live-mode")).toHaveAttribute("data-mode", /reconnecting|connecting/);
+      // 1 + 2 + 4 + 8 + 16 s of backoff.
+      for (let i = 0; i < 6 && attempts.length < 6; i++) {
+        await page.clock.fastForward(1_000 * 2 ** i);
+        await expect.poll(() => attempts.length).toBeGreaterThanOrEqual(Math.min(6, i + 2));
+      }
+      expect(attempts).toHaveLength(6);
+      await expect(page.getByTestId("live-mode")).toHaveAttribute("data-mode", "polling");
+      // Polls every 5 s through the web (with the sign-in cookie) until the deployment is ready.
+      await expect(async () => {
+        await page.clock.fastForward(5_000);
+        await expect(status(page)).toHaveAttribute("data-status", "ready", { timeout: 1_000 });
+      }).toPass({ timeout: 90_000 });
+      await expect(page.getByTestId("ssh-command")).toHaveText(/^ssh -p \d+ \S+@\S+$/);
+      expect(polls.length).toBeGreaterThan(0);
+      // No more reconnects once polling took over.
+      expect(attempts).toHaveLength(6);
+      await page.getByTestId("terminate-button").click();
+      await expect(status(page)).toHaveAttribute("data-status", /terminated|idle/);
+    } finally {
+      rmSync(keys.dir, { recursive: true, force: true });
+    }
+  });
+
+  test("'Authentication required' from the live channel: said so, and polling takes over", async ({ page }) => {
+    test.setTimeout(120_000);
+    const { user, keys } = await player("cauth");
+    try {
+      await page.routeWebSocket(/\/ws\/deployments\//, (ws) => ws.close({ code: 4401, reason: "Authentication required" }));
+      await loginViaForm(page, user);
+      await page.goto(`/challenges/${DISK}`);
+      await page.getByTestId("start-button").click();
+      await expect(page.getByTestId("live-notice")).toContainText("Authentication required");
+      await expect(page.getByTestId("live-mode")).toHaveAttribute("data-mode", "polling");
+      await expect(status(page)).toHaveAttribute("data-status", "ready", { timeout: 90_000 });
+      await page.getByTestId("terminate-button").click();
+      await expect(status(page)).toHaveAttribute("data-status", /terminated|idle/);
+    } finally {
+      rmSync(keys.dir, { recursive: true, force: true });
+    }
+  });
+
+  test("the real live channel refuses a socket without a valid token with 'Authentication required'", async ({ page }) => {
+    await page.goto("/faq");
+    const closed = await page.evaluate(
+      () =>
+        new Promise<{ code: number; reason: string }>((resolve) => {
+          const ws = new WebSocket(`ws://${location.host}/ws/deployments/00000000-0000-4000-8000-000000000000?token=not-a-token`);
+          ws.onclose = (e) => resolve({ code: e.code, reason: e.reason });
+        }),
+    );
+    expect(closed.reason).toBe("Authentication required");
+    expect(closed.code).not.toBe(1000);
+  });
+});
+
 test.describe("a deployment that fails", () => {
   test("the container dies: 'Deployment failed.' arrives live with the reason; Retry starts a new one", async ({ page }) => {
     test.setTimeout(240_000);
