@@ -2,11 +2,14 @@
 // domain service; the rules live in server/core.
 import type { Accounts } from "../core/accounts.ts";
 import type { Catalogue } from "../core/catalogue.ts";
+import type { Deployments } from "../core/deployments.ts";
+import type { Grading } from "../core/grading.ts";
 import { unauthorized } from "../core/errors.ts";
 import type { OAuth } from "../core/oauth.ts";
 import type { Scoring } from "../core/scoring.ts";
 import type { TokenService } from "../core/tokens.ts";
 import type { Logger } from "../logger.ts";
+import { deploymentRoutes } from "./deployment-routes.ts";
 import { playerRoutes } from "./player-routes.ts";
 import { type Ctx, createRouter, json, parse } from "./router.ts";
 import * as s from "./schemas.ts";
@@ -20,9 +23,12 @@ export interface ApiDeps {
   log: Logger;
   catalogue: Catalogue;
   scoring: Scoring;
+  deployments: Deployments;
+  grading: Grading;
+  settings: { durationSeconds: number; gatewayApiKey?: string };
 }
 
-export function createApi({ accounts, oauth, tokens, log, catalogue, scoring }: ApiDeps) {
+export function createApi({ accounts, oauth, tokens, log, deployments, grading, settings, catalogue, scoring }: ApiDeps) {
   const r = createRouter(log);
 
   /** The signed-in user's id from `Authorization: Bearer <access token>`, or 401. */
@@ -81,6 +87,9 @@ export function createApi({ accounts, oauth, tokens, log, catalogue, scoring }: 
   );
   r.delete("/users/me/ssh-key", async (c) => accounts.deleteSshKey(await userId(c)));
   r.get("/users/:username", async (c) => accounts.publicProfile(c.params.username!));
+
+  // Deployments and grading (before the catalogue's /challenges/:id: "active-session" is no id).
+  deploymentRoutes(r, { deployments, grading, ...settings, userId });
 
   // The player's reads (catalogue, leaderboard, profiles' solves, home figures): last, so every
   // more specific /challenges/... route above wins over /challenges/:id.

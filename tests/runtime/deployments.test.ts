@@ -26,7 +26,7 @@ async function engineObjects(dataDir: string) {
   const filter = { label: [`${LABEL.instance}=${instance}`] };
   const containers = await docker.listContainers({ all: true, filters: filter });
   const networks = await docker.listNetworks({ filters: filter });
-  return { containers, networks, deployments: new Set([...containers, ...networks].map((x) => x.Labels[LABEL.deployment])) };
+  return { containers, networks, deployments: new Set([...containers, ...networks].map((x) => (x.Labels ?? {})[LABEL.deployment])) };
 }
 
 describe("a player's journey", () => {
@@ -154,7 +154,7 @@ describe("a player's journey", () => {
     const live = openLive(server.api.base, deploymentId, alice.token);
     await live.until((m) => m.type === "deployment_update");
     const open = runClient("ssh", [...clientOptions(alice.key), "-p", String(server.sshPort), `${DISK}@${HOST}`, "sleep 120"], { timeoutMs: 30_000 });
-    await waitFor("the ssh session", async () => (await docker.getContainer((await engineObjects(server.dataDir)).containers[0]!.Id).top()).Processes.some((p) => p.join(" ").includes("sleep 120")));
+    await waitFor("the ssh session", async () => (await docker.getContainer((await engineObjects(server.dataDir)).containers[0]!.Id).top()).Processes.some((p: string[]) => p.join(" ").includes("sleep 120")));
 
     const r = await server.api.call("POST", `/challenges/${DISK}/session/terminate`, { token: alice.token });
     expect(r.body).toEqual({ message: "Deployment terminated", deployment_id: deploymentId });
