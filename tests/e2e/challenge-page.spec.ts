@@ -68,6 +68,11 @@ test.describe("with JavaScript", () => {
   test("start, watch it become ready live, ssh in, fix, submit, see real time and rank, terminate", async ({ page }) => {
     test.setTimeout(180_000);
     const { user, keys } = await player("cjs");
+    const consoleErrors: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") consoleErrors.push(m.text());
+    });
+    page.on("pageerror", (e) => consoleErrors.push(e.message));
     try {
       await loginViaForm(page, user);
       await page.goto(`/challenges/${NGINX}`);
@@ -178,6 +183,8 @@ test.describe("with JavaScript", () => {
       await expect(page.getByTestId("ssh-box")).toHaveCount(0);
       await expect(page.getByTestId("start-button")).toBeEnabled();
       await expect(page.getByTestId("countdown")).toHaveCount(0);
+      // The server-rendered page hydrates cleanly (static expiry, noscript refresh, no JS-only parts).
+      expect(consoleErrors.filter((e) => /hydrat|did not match|Minified React error/i.test(e))).toEqual([]);
     } finally {
       rmSync(keys.dir, { recursive: true, force: true });
     }
