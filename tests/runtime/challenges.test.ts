@@ -13,6 +13,7 @@ import { provision, runCheck, runSetup, runSolution } from "../../server/runtime
 /** Variants forced through setup.sh's environment (FAULTLINE_FAULT). */
 const VARIANTS: Record<string, string[]> = {
   "nginx-broken-config": ["missing_semicolon", "unknown_directive", "missing_include", "unbalanced_brace"],
+  "internal-api-unreachable": ["loopback_bind", "wrong_port", "port_taken", "allowlist"],
 };
 
 const docker = new Docker();

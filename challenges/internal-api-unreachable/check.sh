@@ -1,0 +1,67 @@
+#!/bin/bash
+# Grading: runs in a short-lived grader container on the deployment's network (check.runs_in:
+# probe), never inside the user's container. It calls inventory-api the way order-svc does, from
+# another host of the internal network. Environment: FL_TARGET (the deployment's host name),
+# FL_INSTANCE, FL_SKU and FL_QTY chosen by setup.sh. Exit 0 = fixed; stdout = feedback.
+set -u
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+base="http://${FL_TARGET}:8080"
+me=$(hostname -i 2>/dev/null | awk '{print $1}')
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# get <path>: sets code, server, rc; the body is in $tmp/body.
+get() {
+  : >"$tmp/headers"; : >"$tmp/body"
+  code=$(curl -sS --max-time 5 -D "$tmp/headers" -o "$tmp/body" -w '%{http_code}' "$base$1" 2>"$tmp/err")
+  rc=$?
+  server=$(awk 'tolower($1) == "server:" {sub(/\r$/, ""); $1 = ""; sub(/^ /, ""); print; exit}' "$tmp/headers")
+}
+field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], ""))' "$tmp/body" "$1" 2>/dev/null; }
+
+get /health
+case $rc in
+  0) ;;
+  7)
+    echo "Connection refused at $base from $me (another host of the internal network):"
+    echo "nothing accepts connections on port 8080 of ${FL_TARGET}'s network address. Is inventory-api"
+    echo "running, and which address and port does it really listen on?"
+    exit 1 ;;
+  28|52|56)
+    echo "Port 8080 of $FL_TARGET accepts the connection from $me, but no HTTP answer came back"
+    echo "($(sed 's/^curl: ([0-9]*) //' "$tmp/err")). Whatever holds that port is not inventory-api."
+    exit 1 ;;
+  6)
+    echo "$FL_TARGET does not resolve from the grader: $(cat "$tmp/err")"
+    exit 1 ;;
+  *)
+    echo "Calling $base/health from $me failed: $(sed 's/^curl: ([0-9]*) //' "$tmp/err")"
+    exit 1 ;;
+esac
+if [[ "$server" != inventory-api/* ]]; then
+  echo "Something answers HTTP $code on port 8080 of $FL_TARGET, but it is not inventory-api"
+  echo "(Server: ${server:-none}). The clients get the wrong service."
+  exit 1
+fi
+if [ "$code" = 403 ]; then
+  echo "inventory-api answers, but refuses the client $me with HTTP 403:"
+  echo "  $(head -c 300 "$tmp/body")"
+  echo "order-svc and ship-svc call it from this same internal network."
+  exit 1
+fi
+if [ "$code" != 200 ] || [ "$(field status)" != ok ]; then
+  echo "inventory-api answers $base/health with HTTP $code instead of a healthy 200."
+  exit 1
+fi
+if [ "$(field instance)" != "$FL_INSTANCE" ]; then
+  echo "Something answers as inventory-api on port 8080, but not with this host's instance and data."
+  exit 1
+fi
+get "/v1/items/$FL_SKU"
+if [ "$rc" != 0 ] || [ "$code" != 200 ] || [ "$(field qty)" != "$FL_QTY" ]; then
+  echo "/health is fine, but the stock lookup $base/v1/items/$FL_SKU did not return the item's"
+  echo "stock level from /var/lib/inventory-api (HTTP ${code:-none})."
+  exit 1
+fi
+echo "inventory-api answers at $base from another host of the internal network:"
+echo "/health is ok and $FL_SKU has $FL_QTY in stock."
