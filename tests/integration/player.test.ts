@@ -8,8 +8,11 @@ import { createCatalogue } from "../../server/core/catalogue.ts";
 import { periodStart } from "../../server/core/scoring.ts";
 import { nowSeconds } from "../../server/db/index.ts";
 import { loadChallenges } from "../../server/runtime/challenges.ts";
-import { createTestPlatform, DATABASES, type TestPlatform, unique } from "../support/platform.ts";
+import { challengesFixture, createTestPlatform, DATABASES, type TestPlatform, unique } from "../support/platform.ts";
 import { expectError } from "./assertions.ts";
+
+// The catalogue these tests count: two known challenges, whatever else challenges/ holds.
+const CONTENT = challengesFixture(["nginx-broken-config", "disk-full-deleted-log"]);
 
 const LONG =
   "A very long description of a broken thing that keeps going well past one hundred characters so the fallback cuts it somewhere.";
@@ -17,7 +20,7 @@ const LONG =
 describe.each(DATABASES)("player reads on %s", (kind) => {
   let t: TestPlatform;
   beforeAll(async () => {
-    t = await createTestPlatform(kind);
+    t = await createTestPlatform(kind, { challengesDir: CONTENT });
   });
   afterAll(async () => {
     await t?.close();
@@ -167,7 +170,7 @@ describe.each(DATABASES)("player reads on %s", (kind) => {
     });
 
     it("sync retires a vanished folder (kept for its solves, out of the list) and brings it back", async () => {
-      const all = loadChallenges();
+      const all = loadChallenges(CONTENT);
       const u = await user();
       await solve(u.id, "disk-full-deleted-log", 200);
       const partial = createCatalogue({ db: db(), challenges: all.filter((c) => c.id !== "disk-full-deleted-log") });
@@ -220,7 +223,7 @@ describe.each(DATABASES)("player reads on %s", (kind) => {
     const board: { username: string; points: number; rank: number; id: string }[] = [];
 
     beforeAll(async () => {
-      lt = await createTestPlatform(kind);
+      lt = await createTestPlatform(kind, { challengesDir: CONTENT });
       const old = nowSeconds() - 40 * 86400;
       for (let i = 0; i < 20; i++) {
         const name = `${prefix}_${String(i).padStart(2, "0")}`;
@@ -369,7 +372,7 @@ describe.each(DATABASES)("player reads on %s", (kind) => {
 
     it("rank is dense among users with points, in the public and the own view", async () => {
       // A fresh board on its own platform so the figures are exact.
-      const p = await createTestPlatform(kind);
+      const p = await createTestPlatform(kind, { challengesDir: CONTENT });
       try {
         const signed = await p.register();
         const { access_token } = await p.login(signed);
@@ -439,7 +442,7 @@ describe.each(DATABASES)("player reads on %s", (kind) => {
   });
 
   it("home figures count approved challenges, correct solutions and users", async () => {
-    const p = await createTestPlatform(kind);
+    const p = await createTestPlatform(kind, { challengesDir: CONTENT });
     try {
       expect((await p.call("GET", "/stats")).body).toEqual({ challenges: 2, solutions: 0, users: 0 });
       await p.register();

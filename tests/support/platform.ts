@@ -2,12 +2,13 @@
 // (a SQLite file there, or a fresh database on the run's throwaway PostgreSQL), and a `call`
 // helper that sends requests through the API's fetch-style handler in-process, exactly as
 // server.ts does for HTTP. Mail goes to DATA_DIR/outbox (no SMTP_URL), read back with `mail`.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inject } from "vitest";
 import { loadConfig } from "../../server/config.ts";
 import { createPlatform, type Platform } from "../../server/platform.ts";
+import { CHALLENGES_DIR } from "../../server/runtime/challenges.ts";
 import { createDatabase } from "./postgres.ts";
 
 export type DbKind = "sqlite" | "postgres";
@@ -105,6 +106,14 @@ export function verificationToken(mail: MailMessage): string {
   return decodeURIComponent(m[1]!);
 }
 
+/** A challenges folder holding copies of the named challenges only: tests that count the
+ *  catalogue stay true as challenges/ grows. */
+export function challengesFixture(ids: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), "faultline-challenges-"));
+  for (const id of ids) cpSync(join(CHALLENGES_DIR, id), join(dir, id), { recursive: true });
+  return dir;
+}
+
 export interface TestPlatform {
   kind: DbKind;
   platform: Platform;
@@ -125,7 +134,7 @@ export interface TestPlatform {
 
 export async function createTestPlatform(
   kind: DbKind,
-  opts: { env?: Record<string, string | undefined> } = {},
+  opts: { env?: Record<string, string | undefined>; challengesDir?: string } = {},
 ): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), `faultline-${kind}-`));
   const databaseUrl =
@@ -138,7 +147,7 @@ export async function createTestPlatform(
     LOG_LEVEL: "silent",
     ...opts.env,
   });
-  const platform = await createPlatform(config);
+  const platform = await createPlatform(config, { challengesDir: opts.challengesDir });
 
   async function call(method: string, path: string, o: CallOptions = {}): Promise<CallResult> {
     const headers: Record<string, string> = { accept: "application/json", ...o.headers };
