@@ -7,6 +7,7 @@ import type { Route } from "./+types/challenges";
 import { freshnessHeaders } from "../.server/cache.ts";
 import { getWeb } from "../.server/guards.ts";
 import { ChallengeCard } from "../components/player/challenge-card.tsx";
+import { SearchField, SelectField } from "../components/player/filter-fields.tsx";
 import { useDebouncedSubmit, useSyncedValue } from "../hooks/use-debounced-submit.ts";
 import { CATEGORY_OPTIONS, DIFFICULTY_OPTIONS, NO_CHALLENGES, SEARCH_DEBOUNCE_MS } from "../lib/player.ts";
 import { VERIFY_TO_START } from "../../server/core/rules.ts";
@@ -70,47 +71,15 @@ export default function Challenges({ loaderData }: Route.ComponentProps) {
       ) : null}
 
       <Form ref={form} method="get" role="search" className="panel grid gap-3 sm:grid-cols-[1fr_auto_auto_auto] sm:items-end" data-testid="challenge-filters">
-        <div>
-          <label className="label" htmlFor="search">
-            search
-          </label>
-          <input
-            ref={input}
-            id="search"
-            name="search"
-            type="search"
-            className="input"
-            placeholder="grep title, description, tags…"
-            defaultValue={search}
-            maxLength={100}
-            autoComplete="off"
-            onChange={() => later(form.current)}
-          />
-        </div>
-        <div>
-          <label className="label" htmlFor="category">
-            category
-          </label>
-          <select ref={categorySelect} id="category" name="category" className="input" defaultValue={category} onChange={() => now(form.current)}>
-            {CATEGORY_OPTIONS.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label className="label" htmlFor="difficulty">
-            difficulty
-          </label>
-          <select ref={difficultySelect} id="difficulty" name="difficulty" className="input" defaultValue={difficulty} onChange={() => now(form.current)}>
-            {DIFFICULTY_OPTIONS.map((d) => (
-              <option key={d} value={d}>
-                {d === "all" ? "All" : d}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SearchField ref={input} defaultValue={search} placeholder="grep title, description, tags…" onType={() => later(form.current)} />
+        <SelectField ref={categorySelect} name="category" defaultValue={category} options={CATEGORY_OPTIONS} onPick={() => now(form.current)} />
+        <SelectField
+          ref={difficultySelect}
+          name="difficulty"
+          defaultValue={difficulty}
+          options={DIFFICULTY_OPTIONS.map((d) => ({ value: d, label: d === "all" ? "All" : d }))}
+          onPick={() => now(form.current)}
+        />
         <button type="submit" className="btn-primary">
           search
         </button>

@@ -6,6 +6,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/leaderboard";
 import { freshnessHeaders } from "../.server/cache.ts";
 import { getWeb } from "../.server/guards.ts";
+import { SearchField, SelectField } from "../components/player/filter-fields.tsx";
 import { LeaderboardTable } from "../components/player/leaderboard-table.tsx";
 import { useDebouncedSubmit, useSyncedValue } from "../hooks/use-debounced-submit.ts";
 import { LEADERBOARD_PAGE_SIZE, PERIOD_OPTIONS, type PeriodValue, pageParam, SEARCH_DEBOUNCE_MS, totalPages } from "../lib/player.ts";
@@ -68,35 +69,8 @@ export default function Leaderboard({ loaderData }: Route.ComponentProps) {
       </header>
 
       <Form ref={form} method="get" role="search" className="panel grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-end" data-testid="leaderboard-filters">
-        <div>
-          <label className="label" htmlFor="search">
-            search
-          </label>
-          <input
-            ref={input}
-            id="search"
-            name="search"
-            type="search"
-            className="input"
-            placeholder="username"
-            defaultValue={search}
-            maxLength={100}
-            autoComplete="off"
-            onChange={() => later(form.current)}
-          />
-        </div>
-        <div>
-          <label className="label" htmlFor="period">
-            period
-          </label>
-          <select ref={periodSelect} id="period" name="period" className="input" defaultValue={period} onChange={() => now(form.current)}>
-            {PERIOD_OPTIONS.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SearchField ref={input} defaultValue={search} placeholder="username" onType={() => later(form.current)} />
+        <SelectField ref={periodSelect} name="period" defaultValue={period} options={PERIOD_OPTIONS} onPick={() => now(form.current)} />
         <button type="submit" className="btn-primary">
           search
         </button>

@@ -2,7 +2,8 @@
 // lines, and a destructive button that confirms with window.confirm when JavaScript runs and
 // through a second server round trip when it does not.
 import type { SubmissionResult } from "@conform-to/react";
-import { type ReactNode, useSyncExternalStore } from "react";
+import type { ReactNode } from "react";
+import { useHydrated } from "../../hooks/use-hydrated.ts";
 import { Form, Link, useNavigation } from "react-router";
 
 /** The operations of the settings action, picked by the hidden `intent` field of each form. */
@@ -41,15 +42,7 @@ export function outcomeFor(outcome: Outcome | undefined, ...intents: Intent[]): 
   return outcome && intents.includes(outcome.intent) ? outcome : undefined;
 }
 
-const subscribeNothing = () => () => {};
-/** False during the server render and hydration, true once React runs in the browser. */
-export function useHydrated(): boolean {
-  return useSyncExternalStore(
-    subscribeNothing,
-    () => true,
-    () => false,
-  );
-}
+export { useHydrated };
 
 /** True while a form with this intent is being posted. */
 export function useBusy(...intents: Intent[]): boolean {
