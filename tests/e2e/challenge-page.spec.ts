@@ -175,6 +175,20 @@ test.describe("with JavaScript", () => {
       await expect(page.locator("main")).toBeVisible();
       await expect(page.getByTestId("global-banner")).toHaveCount(0);
 
+      // On today's leaderboard with the points just earned, and on the profile with First Blood.
+      await page.goto("/leaderboard");
+      await page.getByLabel("period").selectOption("today");
+      await expect(page).toHaveURL(/period=today/);
+      await page.getByLabel("search").fill(user.username);
+      const row = page.locator(`[data-testid="leaderboard-row"][data-username="${user.username}"]`);
+      await expect(row).toBeVisible();
+      await expect(row).toContainText("100");
+      await expect(row).toHaveAttribute("aria-current", "true");
+      await page.goto("/profile?tab=achievements");
+      const firstBlood = page.getByTestId("achievement").filter({ hasText: "First Blood" });
+      await expect(firstBlood).toHaveAttribute("data-unlocked", "true");
+      await expect(page.getByTestId("profile-challenges")).toContainText("1");
+
       // Terminate: the deployment ends, start is possible again.
       await page.goto(`/challenges/${NGINX}`);
       await expect(status(page)).toHaveAttribute("data-status", "ready");
