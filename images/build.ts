@@ -16,7 +16,8 @@ import { BASE_IMAGE, INPUTS_LABEL, challengeImage } from "../server/runtime/imag
 
 const root = join(import.meta.dirname, "..");
 const baseDir = join(root, "images", "base");
-const challengesDir = join(root, "challenges");
+// The same content folder the server reads (CHALLENGES_DIR, default this checkout's challenges/).
+const challengesDir = process.env.CHALLENGES_DIR ? resolve(process.env.CHALLENGES_DIR) : join(root, "challenges");
 /** Files of a challenge folder that never go into its image (the user must not read them). */
 const NOT_IN_IMAGE = new Set(["challenge.yaml", "setup.sh", "check.sh", "solution.sh", "README.md", ".dockerignore"]);
 const SUITE = process.env.FAULTLINE_BASE_SUITE ?? "bookworm";

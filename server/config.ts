@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import { CHALLENGES_DIR } from "./runtime/challenges.ts";
 
 const optional = z
   .string()
@@ -50,6 +51,7 @@ const envSchema = z.object({
   MAX_CONCURRENT_DEPLOYMENTS: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1).max(100).default(1),
   DEPLOYMENT_GATEWAY_API_KEY: optional.pipe(z.string().min(24, "must be at least 24 characters").optional()),
   RUNTIME: z.enum(["docker", "none"]).default("docker"),
+  CHALLENGES_DIR: optional,
 });
 
 export type OAuthProviderName = "github" | "google";
@@ -77,6 +79,8 @@ export interface Config {
   trustProxy: boolean;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   ssh: { port: number; host: string };
+  /** The challenge content: one folder per challenge (default: this checkout's challenges/). */
+  challengesDir: string;
   deployments: {
     /** "none": no engine (the API answers 503 to starts); "docker": DOCKER_HOST or the socket. */
     runtime: "docker" | "none";
@@ -144,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     ssh: { port: e.SSH_PORT, host: e.SSH_HOST ?? publicUrl.hostname },
+    challengesDir: e.CHALLENGES_DIR ? resolve(e.CHALLENGES_DIR) : CHALLENGES_DIR,
     deployments: {
       runtime: e.RUNTIME,
       durationSeconds: Math.round(e.SESSION_DURATION_MINUTES * 60),

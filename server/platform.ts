@@ -22,7 +22,7 @@ import { loadChallenges } from "./runtime/challenges.ts";
 import { createDockerRuntime } from "./runtime/docker.ts";
 import { startWorker } from "./worker.ts";
 
-export async function createPlatform(config: Config, opts: { challengesDir?: string } = {}) {
+export async function createPlatform(config: Config) {
   const log = createLogger(config.logLevel);
   const db = await openDatabase(config.database);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log });
@@ -32,7 +32,7 @@ export async function createPlatform(config: Config, opts: { challengesDir?: str
   const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring });
   const oauth = createOAuth({ db, tokens, accounts, providers: config.oauth, publicUrl: config.publicUrl });
 
-  const challengeList = loadChallenges(opts.challengesDir);
+  const challengeList = loadChallenges(config.challengesDir);
   const challenges = new Map(challengeList.map((c) => [c.id, c]));
   const catalogue = createCatalogue({ db, challenges: challengeList });
   await catalogue.sync();

@@ -5,7 +5,8 @@ import type { Deployments } from "./core/deployments.ts";
 import type { Logger } from "./logger.ts";
 
 const EXPIRE_EVERY_MS = 1000;
-const RECONCILE_EVERY_MS = 60_000;
+// A container that dies behind our back (OOM of PID 1, an engine restart) is noticed within this.
+const RECONCILE_EVERY_MS = 15_000;
 
 export async function startWorker({ deployments, log }: { deployments: Deployments; log: Logger }) {
   try {

@@ -325,7 +325,7 @@ test.describe("a deployment that fails", () => {
       await expect(status(page)).toHaveAttribute("data-status", "ready", { timeout: 90_000 });
       const s = await api("GET", `/challenges/${DISK}/active-session`, undefined, token);
       const id = s.data.deployment_id as string;
-      // Pull the rug: the platform notices on its next reconciliation (within a minute).
+      // Pull the rug: the platform notices on its next reconciliation (every 15 s).
       const ids = execFileSync("docker", ["ps", "-q", "--filter", `label=faultline.deployment=${id}`], { encoding: "utf8" }).split(/\s+/).filter(Boolean);
       expect(ids.length).toBeGreaterThan(0);
       execFileSync("docker", ["rm", "-f", ...ids]);

@@ -2,12 +2,13 @@
 // gateway, worker) and the real OpenSSH client: start → ready (pushed live) → ssh with the
 // registered key → fix → submit → graded; who may get in; the rules of starting, extending and
 // terminating; expiry; and a kill -9 of the server mid-deployment and when ready.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LABEL } from "../../server/runtime/policy.ts";
 import { clientOptions, makeKey, runClient, waitFor } from "../gateway/support.ts";
+import { challengesFixture } from "../support/platform.ts";
 import { HOST, apiAt, makePlayer, openLive, spawnServer, startTestServer, waitForStatus, type Player } from "../support/server.ts";
 
 const DISK = "disk-full-deleted-log";
@@ -246,5 +247,33 @@ describe("a server killed with -9 and started again", () => {
     const t = await api.call("POST", `/challenges/${DISK}/session/terminate`, { token: p.token });
     expect(t.status).toBe(200);
     expect((await engineObjects(dataDir)).deployments.size).toBe(0);
+  });
+});
+
+describe("a setup that fails", () => {
+  let server: Server;
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("marks the deployment failed with the reason, removes what was made, and a retry can start again", async () => {
+    // The nginx challenge (its image) with a setup.sh that breaks, in a content folder of its own.
+    const content = challengesFixture([NGINX]);
+    writeFileSync(join(content, NGINX, "setup.sh"), "#!/bin/bash\necho 'fault injection exploded' >&2\nexit 3\n");
+    server = await startTestServer({ CHALLENGES_DIR: content });
+    const p = await server.player();
+    const started = await server.api.call("POST", `/challenges/${NGINX}/session/start`, { token: p.token });
+    expect(started.status).toBe(201);
+    const live = openLive(server.api.base, started.body.deployment_status.deployment_id, p.token);
+    const error = await live.until((m) => m.type === "deployment_error");
+    expect(error.error).toMatch(/^Setting up the environment failed: .*exit 3.*fault injection exploded/s);
+    expect((await live.closed).code).toBe(1000);
+    const session = await server.api.call("GET", `/challenges/${NGINX}/active-session`, { token: p.token });
+    expect(session.body).toMatchObject({ status: "failed", ssh_details: null, error_message: error.error });
+    await waitFor("containers removed", async () => (await engineObjects(server.dataDir)).deployments.size === 0, 15_000);
+    // Failed is not active: a retry may start, and the gateway has nothing to enter meanwhile.
+    expect((await ssh(server.sshPort, p, NGINX, "true")).code).toBe(255);
+    const retry = await server.api.call("POST", `/challenges/${NGINX}/session/start`, { token: p.token });
+    expect(retry.status).toBe(201);
   });
 });

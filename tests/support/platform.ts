@@ -145,9 +145,10 @@ export async function createTestPlatform(
     DATABASE_URL: databaseUrl,
     PUBLIC_URL,
     LOG_LEVEL: "silent",
+    ...(opts.challengesDir ? { CHALLENGES_DIR: opts.challengesDir } : {}),
     ...opts.env,
   });
-  const platform = await createPlatform(config, { challengesDir: opts.challengesDir });
+  const platform = await createPlatform(config);
 
   async function call(method: string, path: string, o: CallOptions = {}): Promise<CallResult> {
     const headers: Record<string, string> = { accept: "application/json", ...o.headers };
