@@ -6,6 +6,7 @@ import { type Catalogue, CATEGORIES, DIFFICULTIES, ORDERS } from "../core/catalo
 import { notFound } from "../core/errors.ts";
 import { PERIODS, type Scoring } from "../core/scoring.ts";
 import { type Ctx, json, type Router } from "./router.ts";
+import { challengeIdParam } from "./schemas.ts";
 
 export interface PlayerDeps {
   catalogue: Catalogue;
@@ -56,7 +57,6 @@ export const leaderboardQuery = z.object({
   search: text,
 });
 
-const CHALLENGE_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
 
 /** 200 with a 5-minute freshness for anonymous callers; signed-in callers always get fresh data. */
 const fresh = (c: Ctx, data: unknown) =>
@@ -67,7 +67,8 @@ const fresh = (c: Ctx, data: unknown) =>
 export function playerRoutes(r: Router, { catalogue, scoring }: PlayerDeps) {
   r.get("/challenges/", async (c) => fresh(c, { challenges: await catalogue.list(c.query(challengeListQuery)) }));
   r.get("/challenges/:id", async (c) => {
-    if (!CHALLENGE_ID.test(c.params.id!)) throw notFound("Challenge not found");
+    // Reading: a malformed id names no challenge (404); the deployment routes answer 400.
+    if (!challengeIdParam.safeParse(c.params.id).success) throw notFound("Challenge not found");
     return catalogue.get(c.params.id!);
   });
   r.get("/leaderboard", async (c) => fresh(c, await scoring.leaderboard(c.query(leaderboardQuery))));
