@@ -44,6 +44,7 @@ export async function createPlatform(config: Config) {
     runtime,
     challenges,
     log,
+    limiter,
     instance: instanceId(config.dataDir),
     ssh: config.ssh,
     durationSeconds: config.deployments.durationSeconds,

@@ -315,7 +315,15 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
 
     async setSshKey(userId: string, keyText: string) {
       const key = parseSshPublicKey(keyText);
-      await update(userId, { ssh_public_key: key.line, ssh_key_fingerprint: key.fingerprint });
+      try {
+        await update(userId, { ssh_public_key: key.line, ssh_key_fingerprint: key.fingerprint });
+      } catch (e) {
+        // The unique index on the fingerprint (migration 0003): the key belongs to another account.
+        if (/unique|duplicate/i.test(String((e as Error)?.message))) {
+          throw conflict("This SSH key is already registered to another account. Use a key of your own.");
+        }
+        throw e;
+      }
       return { message: "SSH key saved", has_ssh_key: true, fingerprint: key.fingerprint };
     },
 

@@ -15,6 +15,7 @@ import { LABEL } from "../runtime/policy.ts";
 import { type Environment, provision, runSetup, type ScenarioValues } from "../runtime/scenario.ts";
 import { RuntimeError, type Owner, type Runtime } from "../runtime/types.ts";
 import { ApiError, badRequest, conflict, forbidden, notFound } from "./errors.ts";
+import type { RateLimiter } from "./ratelimit.ts";
 import { VERIFY_TO_START } from "./rules.ts";
 
 export type DeploymentRow = Selectable<DeploymentsTable>;
@@ -55,6 +56,7 @@ export interface DeploymentsDeps {
   runtime: Runtime | null;
   challenges: ReadonlyMap<string, Challenge>;
   log: Logger;
+  limiter: RateLimiter;
   /** This installation's id: labels every container so reconciliation removes only its own. */
   instance: string;
   ssh: { host: string; port: number };
@@ -62,6 +64,10 @@ export interface DeploymentsDeps {
   maxLifetimeSeconds: number;
   maxConcurrentPerUser: number;
 }
+
+// Each start builds a network and a container: a hostile user looping start/terminate would keep
+// the engine busy for everyone. Far more than a person starts while practising.
+const STARTS_PER_USER = { max: 20, windowSeconds: 10 * 60 };
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 const toError = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -156,6 +162,7 @@ export function createDeployments(deps: DeploymentsDeps) {
     if (!user.ssh_public_key) {
       throw badRequest("An SSH key is required to access challenge environments. Add your public key in Settings → Security first.");
     }
+    deps.limiter.consume(`start:${userId}`, STARTS_PER_USER);
     if (!runtime) throw new ApiError(503, "The challenge runtime is not available right now. Please try again later.");
 
     const row = await withUserLock(userId, async () => {

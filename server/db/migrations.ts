@@ -172,6 +172,14 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex("solves_solved_at").on("solves").column("solved_at").execute();
     },
   },
+  "0003_unique_ssh_keys": {
+    async up(db: Kysely<any>) {
+      // One account per public key: the SSH gateway finds the account by the key a client
+      // offers. Public keys are public (github.com/<user>.keys), so without this anybody could
+      // register someone else's key and have their connections land in a deployment of theirs.
+      await db.schema.createIndex("users_ssh_key_fingerprint").on("users").column("ssh_key_fingerprint").unique().execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -12,8 +12,13 @@ import { expectError } from "./assertions.ts";
 const NGINX = "nginx-broken-config";
 const API_KEY = "k".repeat(32);
 const keyDir = mkdtempSync(join(tmpdir(), "faultline-dkeys-"));
-execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(keyDir, "id")]);
-const publicKey = readFileSync(join(keyDir, "id.pub"), "utf8");
+/** A fresh public key (one account per key). */
+let made = 0;
+function newPublicKey(): string {
+  const file = join(keyDir, `id${++made}`);
+  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", file]);
+  return readFileSync(`${file}.pub`, "utf8");
+}
 afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
 
 describe.each(DATABASES)("deployments API on %s", (kind) => {
@@ -24,7 +29,7 @@ describe.each(DATABASES)("deployments API on %s", (kind) => {
     t = await createTestPlatform(kind, { env: { RUNTIME: "none", SESSION_DURATION_MINUTES: "45", DEPLOYMENT_GATEWAY_API_KEY: API_KEY } });
     const u = await t.registerVerified();
     verified = (await t.login(u)).access_token;
-    const put = await t.call("PUT", "/users/me/ssh-key", { token: verified, body: { ssh_public_key_b64: Buffer.from(publicKey).toString("base64") } });
+    const put = await t.call("PUT", "/users/me/ssh-key", { token: verified, body: { ssh_public_key_b64: Buffer.from(newPublicKey()).toString("base64") } });
     expect(put.status).toBe(200);
   });
   afterAll(async () => {
@@ -74,6 +79,17 @@ describe.each(DATABASES)("deployments API on %s", (kind) => {
       websocket_url: null,
       error_message: null,
     });
+  });
+
+  it("starts are rate-limited per user (20 per 10 minutes)", async () => {
+    const u = await t.registerVerified();
+    const token = (await t.login(u)).access_token;
+    const put = await t.call("PUT", "/users/me/ssh-key", { token, body: { ssh_public_key_b64: Buffer.from(newPublicKey()).toString("base64") } });
+    expect(put.status).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await t.call("POST", `/challenges/${NGINX}/session/start`, { token })).status);
+    expect(statuses.slice(0, 20)).toEqual(Array(20).fill(503));
+    expect(statuses[20]).toBe(429);
   });
 
   it("extend and terminate without a deployment say so", async () => {

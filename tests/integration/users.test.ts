@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { LOCATIONS } from "../../server/core/rules.ts";
 import { createTestPlatform, DATABASES, freshIp, type TestPlatform, type TestUser, unique } from "../support/platform.ts";
 import { expectError, expectNoSecrets } from "./assertions.ts";
@@ -16,19 +16,30 @@ interface Key {
 }
 
 const keyDir = mkdtempSync(join(tmpdir(), "faultline-keys-"));
+let made = 0;
 function keygen(name: string, args: string[]): Key {
-  const file = join(keyDir, name);
+  const file = join(keyDir, `${name}-${++made}`);
   execFileSync("ssh-keygen", [...args, "-N", "", "-C", `${name}@test`, "-f", file, "-q"]);
   const fingerprint = execFileSync("ssh-keygen", ["-l", "-E", "sha256", "-f", `${file}.pub`], { encoding: "utf8" }).split(" ")[1]!;
   return { pub: readFileSync(`${file}.pub`, "utf8"), priv: readFileSync(file, "utf8"), fingerprint };
 }
-const keys = {
-  ed25519: keygen("ed25519", ["-t", "ed25519"]),
-  ecdsa256: keygen("ecdsa256", ["-t", "ecdsa", "-b", "256"]),
-  ecdsa384: keygen("ecdsa384", ["-t", "ecdsa", "-b", "384"]),
-  rsa2048: keygen("rsa2048", ["-t", "rsa", "-b", "2048"]),
-  rsa1024: keygen("rsa1024", ["-t", "rsa", "-b", "1024"]),
-};
+// A public key belongs to one account (the gateway routes by it), so every test gets keys of
+// its own: made on first use in a test, forgotten after it.
+const KEY_ARGS = {
+  ed25519: ["-t", "ed25519"],
+  ecdsa256: ["-t", "ecdsa", "-b", "256"],
+  ecdsa384: ["-t", "ecdsa", "-b", "384"],
+  rsa2048: ["-t", "rsa", "-b", "2048"],
+  rsa1024: ["-t", "rsa", "-b", "1024"],
+} as const;
+type KeyName = keyof typeof KEY_ARGS;
+let current: Partial<Record<KeyName, Key>> = {};
+beforeEach(() => {
+  current = {};
+});
+const keys = new Proxy({} as Record<KeyName, Key>, {
+  get: (_, name: KeyName) => (current[name] ??= keygen(name, [...KEY_ARGS[name]])),
+});
 afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
@@ -137,6 +148,20 @@ describe.each(DATABASES)("users on %s", (kind) => {
       expect((await me(u.token)).ssh_key_fingerprint).toBe(keys.rsa2048.fingerprint);
       // A base64 value with the .pub file's trailing newline inside works as well.
       expect((await putKey(u.token, b64(keys.ed25519.pub))).body.fingerprint).toBe(keys.ed25519.fingerprint);
+    });
+
+    it("a key belongs to one account: another account cannot register it; its owner can save it again", async () => {
+      const owner = await signedIn();
+      const other = await signedIn();
+      expect((await putKey(owner.token, b64(keys.ed25519.pub))).status).toBe(200);
+      // Public keys are public: taking someone's would route their ssh connections to you.
+      const taken = await putKey(other.token, b64(keys.ed25519.pub.replace("ed25519@test", "mine")));
+      expectError(taken, 409, "This SSH key is already registered to another account. Use a key of your own.");
+      expect((await me(other.token)).has_ssh_key).toBe(false);
+      expect((await putKey(owner.token, keys.ed25519.pub)).status).toBe(200);
+      // Once the owner deletes it, it is free again.
+      expect((await t.call("DELETE", "/users/me/ssh-key", { token: owner.token })).status).toBe(200);
+      expect((await putKey(other.token, keys.ed25519.pub)).status).toBe(200);
     });
 
     it("refuses an RSA key under 2048 bits, saying 2048", async () => {
