@@ -10,12 +10,15 @@ import type { Logger } from "./logger.ts";
 
 const PATH = /^\/ws\/deployments\/([0-9a-f-]{36})\/?$/;
 /** Close codes in the application range (4000–4999), the HTTP status plus 4000. */
-const CLOSE = { unauthorized: 4401, notFound: 4404 } as const;
+const CLOSE = { unauthorized: 4401, notFound: 4404, tooMany: 4429 } as const;
 const PING_MS = 25_000;
+/** Open channels per user: a page and its reconnects need a few; thousands would be an attack. */
+const MAX_PER_USER = 16;
 
 export function attachLiveChannel(server: Server, deps: { deployments: Deployments; tokens: TokenService; log: Logger; maxPayload?: number }) {
   const { deployments, tokens, log } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxPayload ?? 4096 });
+  const openByUser = new Map<string, number>();
 
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? "/", "http://internal");
@@ -44,6 +47,10 @@ export function attachLiveChannel(server: Server, deps: { deployments: Deploymen
     } catch {
       return ws.close(CLOSE.notFound, "Deployment not found");
     }
+    if (ws.readyState !== ws.OPEN) return; // the client left while we looked
+    const open = openByUser.get(userId) ?? 0;
+    if (open >= MAX_PER_USER) return ws.close(CLOSE.tooMany, "Too many live connections");
+    openByUser.set(userId, open + 1);
     const send = (m: LiveMessage) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
     };
@@ -67,6 +74,9 @@ export function attachLiveChannel(server: Server, deps: { deployments: Deploymen
     ws.on("close", () => {
       clearInterval(ping);
       stop();
+      const left = (openByUser.get(userId) ?? 1) - 1;
+      if (left > 0) openByUser.set(userId, left);
+      else openByUser.delete(userId);
     });
     ws.on("error", (e) => log.debug(`live channel ${deploymentId}: ${e.message}`));
   }

@@ -77,6 +77,22 @@ describe("a player's journey", () => {
     expect(other.messages).toEqual([]);
   });
 
+  it("the live channel caps the connections one user holds open", async () => {
+    const many = Array.from({ length: 16 }, () => openLive(server.api.base, deploymentId, alice.token));
+    await Promise.all(many.map((l) => l.until((m) => m.type === "deployment_update")));
+    const extra = openLive(server.api.base, deploymentId, alice.token);
+    expect(await extra.closed).toEqual({ code: 4429, reason: "Too many live connections" });
+    many[0]!.ws.close();
+    await many[0]!.closed;
+    await waitFor("a free slot", async () => {
+      const again = openLive(server.api.base, deploymentId, alice.token);
+      const first = await Promise.race([again.until((m) => m.type === "deployment_update", 2000).then(() => "open"), again.closed.then(() => "closed")]);
+      again.ws.close();
+      return first === "open";
+    });
+    for (const l of many) l.ws.close();
+  });
+
   it("polling fallback: the owner's token or the gateway key, nobody else", async () => {
     const own = await server.api.call("GET", `/deployments/${deploymentId}`, { token: alice.token });
     expect(own.body).toMatchObject({ deployment_id: deploymentId, status: "ready", ssh_details: { ssh_port: server.sshPort }, error_message: null });
