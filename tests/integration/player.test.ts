@@ -29,9 +29,9 @@ describe.each(DATABASES)("player reads on %s", (kind) => {
   const db = () => t.platform.db;
 
   /** A user row made directly (no argon2, no mail): the leaderboard needs many. */
-  async function user(name = unique("p"), createdAt = nowSeconds()) {
+  async function user(name = unique("p"), createdAt = nowSeconds(), into = db()) {
     const id = randomUUID();
-    await db()
+    await into
       .insertInto("users")
       .values({
         id,
@@ -227,27 +227,7 @@ describe.each(DATABASES)("player reads on %s", (kind) => {
       const old = nowSeconds() - 40 * 86400;
       for (let i = 0; i < 20; i++) {
         const name = `${prefix}_${String(i).padStart(2, "0")}`;
-        const id = randomUUID();
-        await ldb()
-          .insertInto("users")
-          .values({
-            id,
-            username: name,
-            email: `${name}@example.test`,
-            password_hash: null,
-            display_name: null,
-            bio: null,
-            location: null,
-            github_username: null,
-            oauth_provider: null,
-            ssh_public_key: null,
-            ssh_key_fingerprint: null,
-            totp_secret: null,
-            totp_last_step: null,
-            created_at: old,
-            updated_at: old,
-          })
-          .execute();
+        const { id } = await user(name, old, ldb());
         const points = 2000 - Math.floor(i / 2) * 100;
         // Old solves: they count for all time only.
         await ldb()
@@ -378,12 +358,7 @@ describe.each(DATABASES)("player reads on %s", (kind) => {
         const { access_token } = await p.login(signed);
         const meRow = await p.platform.db.selectFrom("users").select("id").where("username", "=", signed.username).executeTakeFirstOrThrow();
         const other = async (points: number) => {
-          const id = randomUUID();
-          const name = unique("r");
-          await p.platform.db
-            .insertInto("users")
-            .values({ id, username: name, email: `${name}@example.test`, password_hash: null, display_name: null, bio: null, location: null, github_username: null, oauth_provider: null, ssh_public_key: null, ssh_key_fingerprint: null, totp_secret: null, totp_last_step: null, created_at: 1, updated_at: 1 })
-            .execute();
+          const { id } = await user(unique("r"), 1, p.platform.db);
           await p.platform.db.insertInto("solves").values({ user_id: id, challenge_id: "nginx-broken-config", deployment_id: randomUUID(), points, solve_seconds: 100, solved_at: 100 }).execute();
         };
         await other(500);
