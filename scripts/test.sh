@@ -4,15 +4,29 @@
 # challenge: setup → check fails → solution → check passes), then browser tests (Playwright
 # driving Debian's Chromium).
 source "$(dirname "$0")/lib.sh"
+
+# Each suite's output is kept to add up its counts for one closing line.
+outputs=$(mktemp -d)
+trap 'rm -rf "$outputs"' EXIT
+suite() {
+  local name=$1; shift
+  "$@" 2>&1 | tee "$outputs/$name.log"
+}
+# "N passed" / "N failed" as vitest ("Tests  3 failed | 410 passed (413)") and Playwright
+# ("  43 passed (2.6m)") print them in their summaries.
+count() {
+  sed -E 's/\x1b\[[0-9;]*m//g' "$outputs"/*.log | grep -E '^\s*(Tests\s+)?[0-9]+ (passed|failed)' |
+    grep -oE "[0-9]+ $1" | awk '{s += $1} END {print s + 0}'
+}
 apt_ensure chromium chromium /usr/lib/postgresql/15/bin/initdb postgresql ssh openssh-client tmux tmux
 npm_ensure
 build_web
 log "unit and integration tests"
-npx vitest run
+suite unit npx vitest run
 log "challenge runtime: Docker engine, images, runtime tests"
 docker_ensure
 npm run images
-npm run test:runtime
+suite runtime npm run test:runtime
 log "browser tests"
 # The browser runs on the host where deployments come and go. Each new bridge and veth gets an
 # IPv6 link-local address, and Chromium aborts every request in flight when an address appears
@@ -22,4 +36,5 @@ if [ "$(cat /proc/sys/net/ipv6/conf/default/disable_ipv6 2>/dev/null)" = 0 ]; th
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo sysctl -qw net.ipv6.conf.default.disable_ipv6=1 || log "could not disable IPv6 on new interfaces; browser tests may see ERR_NETWORK_CHANGED"
 fi
-npx playwright test
+suite browser npx playwright test
+echo "all suites: $(count passed) passed, $(count failed) failed"
