@@ -14,6 +14,7 @@ import {
   clampLimits,
   defaultWritable,
   extraCapabilities,
+  graderCapabilities,
   maxLifetimeSeconds,
   maxWritableBytes,
   networkCapabilities,
@@ -162,15 +163,31 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
     const hostname = safeHostname(spec.hostname);
     const limits = clampLimits(spec.limits);
     const caps = [...baseCapabilities];
+    const allowed = spec.role === "grader" ? [...extraCapabilities, ...graderCapabilities] : extraCapabilities;
     for (const cap of spec.extraCapabilities ?? []) {
       const c = cap.toUpperCase().replace(/^CAP_/, "");
-      if (!extraCapabilities.includes(c)) throw new RuntimeError(`capability ${cap} is not allowed`, "invalid");
+      if (!allowed.includes(c)) throw new RuntimeError(`capability ${cap} is not allowed`, "invalid");
       if (networkCapabilities.includes(c) && !(await hostGuardActive())) {
         throw new RuntimeError(`capability ${c} needs the host guard (iptables rule for ${BRIDGE_PREFIX}+ bridges), which is not active`, "invalid");
       }
       if (!caps.includes(c)) caps.push(c);
     }
-    const writable = checkWritable(spec.writable ?? (spec.role === "probe" ? probeWritable : defaultWritable));
+    const writable = checkWritable(spec.writable ?? (spec.role === "target" ? defaultWritable : probeWritable));
+    if ((spec.pidNamespaceOf || spec.readOnlyVolumesOf) && spec.role !== "grader") {
+      throw new RuntimeError("pidNamespaceOf and readOnlyVolumesOf are for grader containers only", "invalid");
+    }
+    const pidPeer = spec.pidNamespaceOf ? await peerOf(spec.pidNamespaceOf, spec.owner, "pidNamespaceOf") : null;
+    const volumePeer = spec.readOnlyVolumesOf ? await peerOf(spec.readOnlyVolumesOf, spec.owner, "readOnlyVolumesOf") : null;
+    // The peer's writable directories are volumes (see below): mounting the same volume again
+    // shows the same live tmpfs, read-only here. The engine has no noexec/nodev for volume mounts
+    // and runc's read-only remount drops the volume's own nodev,nosuid (measured, decision 003);
+    // no-new-privileges and an empty bounding set for setuid keep that harmless.
+    const peerMounts = (volumePeer?.Mounts ?? [])
+      .filter((m) => m.Type === "volume" && m.RW && m.Name)
+      .map((m) => ({ Type: "volume" as const, Source: m.Name!, Target: posix.join("/target", m.Destination), ReadOnly: true }));
+    if (peerMounts.length && writable.some((w) => w.path === "/target" || w.path.startsWith("/target/"))) {
+      throw new RuntimeError("a writable directory below /target collides with readOnlyVolumesOf", "invalid");
+    }
     const lifetime = Math.max(1, Math.min(maxLifetimeSeconds, Math.ceil((spec.expiresAt.getTime() - Date.now()) / 1000)));
     const expiresAt = new Date(Date.now() + lifetime * 1000);
 
@@ -194,7 +211,7 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
       [LABEL.role]: spec.role,
       [LABEL.expiresAt]: expiresAt.toISOString(),
     };
-    const suffix = spec.role === "probe" ? `probe-${randomBytes(3).toString("hex")}` : hostname;
+    const suffix = spec.role === "target" ? hostname : `${spec.role}-${randomBytes(3).toString("hex")}`;
     const name = safeName(`fl-${spec.owner.deploymentId}-${suffix}`);
     const command = ["timeout", "-s", "KILL", `${lifetime}s`, ...(spec.command ?? ["sleep", "infinity"])];
 
@@ -226,23 +243,27 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
           Ulimits: [{ Name: "nofile", Soft: 4096, Hard: 4096 }],
           NetworkMode: network.name,
           IpcMode: "private",
+          ...(pidPeer ? { PidMode: `container:${pidPeer.Id}` } : {}),
           RestartPolicy: { Name: "no" },
           AutoRemove: false,
           // The user is root and can write to PID 1's stdout: no log may grow on the host's disk.
           LogConfig: { Type: "none", Config: {} },
-          Mounts: writable.map((w, i) => ({
-            Type: "volume" as const,
-            Source: "",
-            Target: w.path,
-            VolumeOptions: {
-              NoCopy: true,
-              Labels: labels,
-              DriverConfig: {
-                Name: "local",
-                Options: { type: "tmpfs", device: "tmpfs", o: `size=${w.sizeBytes},mode=${(w.mode ?? fills[i]?.mode ?? 0o755).toString(8)}` },
+          Mounts: [
+            ...writable.map((w, i) => ({
+              Type: "volume" as const,
+              Source: "",
+              Target: w.path,
+              VolumeOptions: {
+                NoCopy: true,
+                Labels: labels,
+                DriverConfig: {
+                  Name: "local",
+                  Options: { type: "tmpfs", device: "tmpfs", o: `size=${w.sizeBytes},mode=${(w.mode ?? fills[i]?.mode ?? 0o755).toString(8)},nodev,nosuid` },
+                },
               },
-            },
-          })),
+            })),
+            ...peerMounts,
+          ],
         },
         NetworkingConfig: { EndpointsConfig: { [network.name]: { Aliases: [hostname] } } },
       });
@@ -260,6 +281,23 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
     const info = await inspect(container.id);
     if (!info) throw new RuntimeError(`container ${name} vanished after start`, "failed");
     return info;
+  }
+
+  /** A container another one attaches to (grader): it must be a managed one of the same deployment. */
+  async function peerOf(idOrName: string, owner: Owner, field: string) {
+    let c: Docker.ContainerInspectInfo;
+    try {
+      c = await docker.getContainer(idOrName).inspect();
+    } catch (e) {
+      if (statusOf(e) === 404) throw new RuntimeError(`${field}: container ${idOrName} not found`, "not_found");
+      throw e;
+    }
+    const labels = c.Config.Labels ?? {};
+    if (labels[LABEL.managed] !== "1" || labels[LABEL.deployment] !== owner.deploymentId) {
+      throw new RuntimeError(`${field}: container ${idOrName} is not part of deployment ${owner.deploymentId}`, "invalid");
+    }
+    if (!c.State.Running) throw new RuntimeError(`${field}: container ${idOrName} is not running`, "invalid");
+    return c;
   }
 
   /** The image's content below each path as archives for putArchive, cached per image. */
@@ -375,6 +413,16 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
     await Promise.all(containers.map((c) => remove(c.id)));
     const networks = await listNetworks({ [LABEL.deployment]: deploymentId });
     await Promise.all(networks.map((n) => removeNetwork(n.id)));
+    // A volume still mounted by another container (a grader's read-only view of the target) is
+    // kept by the engine when its own container goes: remove what is left once all are gone.
+    const { Volumes: volumes } = await docker.listVolumes({ filters: { label: labelFilters({ [LABEL.deployment]: deploymentId }) } });
+    await Promise.all(
+      (volumes ?? []).map((v) =>
+        docker.getVolume(v.Name).remove().catch((e) => {
+          if (statusOf(e) !== 404) throw e;
+        }),
+      ),
+    );
   }
 
   // ---------------------------------------------------------------- exec

@@ -45,6 +45,11 @@ export const baseCapabilities = ["CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "K
  *  rule that drops everything arriving from deployment bridges) is in place. */
 export const extraCapabilities = ["SYS_PTRACE", "SYS_CHROOT", "AUDIT_WRITE", "NET_RAW", "NET_ADMIN"];
 export const networkCapabilities = ["NET_RAW", "NET_ADMIN"];
+/** What a grader container (role "grader", the platform's own code, never the user's) may add:
+ *  reading /proc/<pid>/{exe,fd,maps,environ} of the target's processes (SYS_PTRACE: the target's
+ *  processes hold capabilities the grader lacks, and services that switched users are not
+ *  dumpable) and any file below /target whatever its mode (DAC_READ_SEARCH). */
+export const graderCapabilities = ["SYS_PTRACE", "DAC_READ_SEARCH"];
 
 /** The root filesystem is read-only; these directories are writable, each a size-bounded tmpfs
  *  filled with the image's content at start. Their sum is the deployment's disk bound, and since

@@ -28,8 +28,10 @@ export interface WritableDir {
 
 export interface ContainerSpec {
   owner: Owner;
-  /** "target": the environment the user enters; "probe": a short-lived grader on its network. */
-  role: "target" | "probe";
+  /** "target": the environment the user enters; "probe": a short-lived checker on its network;
+   *  "grader": a short-lived checker that looks at a target from the side (its processes through
+   *  `pidNamespaceOf`, its writable directories read-only through `readOnlyVolumesOf`). */
+  role: "target" | "probe" | "grader";
   image: string;
   /** Name on the deployment network (DNS alias) and the shell's hostname. */
   hostname: string;
@@ -44,8 +46,15 @@ export interface ContainerSpec {
   limits?: Partial<Limits>;
   /** Writable directories; default: policy.defaultWritable (for "probe": only /tmp). */
   writable?: WritableDir[];
-  /** Capabilities added to the policy's base set; only names from policy.extraCapabilities. */
+  /** Capabilities added to the policy's base set; only names from policy.extraCapabilities
+   *  (and, for the "grader" role, policy.graderCapabilities). */
   extraCapabilities?: string[];
+  /** Join the PID namespace of this container (id or name, same deployment): the new container
+   *  sees its processes (and they see the new container's). */
+  pidNamespaceOf?: string;
+  /** Mount every writable directory of this container (id or name, same deployment) read-only at
+   *  `/target<path>` (its /etc at /target/etc): the same live content, not a copy. */
+  readOnlyVolumesOf?: string;
   /** Extra labels (keys must start with "faultline."). */
   labels?: Record<string, string>;
 }

@@ -216,6 +216,59 @@ export function runtimeConformance(driver: string, factory: () => Promise<Confor
       });
     });
 
+    describe("grader", () => {
+      it("sees the target's processes and its writable directories live, read-only", async () => {
+        const d = await deployment("grader");
+        await sh(d.c.id, "echo one > /etc/live.conf; chmod 600 /etc/live.conf; chown 1:1 /etc/live.conf; mkdir -p /srv/app; echo data > /srv/app/f");
+        await sh(d.c.id, "SECRET_TOKEN=s3cret setsid sleep 4242 </dev/null >/dev/null 2>&1 &");
+        const g = await rt.createContainer({
+          owner: d.owner,
+          role: "grader",
+          image: t.image,
+          hostname: "grader",
+          network: d.network.name,
+          expiresAt: new Date(Date.now() + 120_000),
+          pidNamespaceOf: d.c.id,
+          readOnlyVolumesOf: d.c.id,
+          extraCapabilities: ["SYS_PTRACE", "DAC_READ_SEARCH"],
+        });
+        expect(g.role).toBe("grader");
+        const gsh = (script: string) => sh(g.id, script);
+        expect((await gsh("cat /target/etc/live.conf /target/srv/app/f")).stdout).toBe("one\ndata\n");
+        // Live: what the target writes afterwards is what the grader reads, not a copy.
+        await sh(d.c.id, "echo two > /etc/live.conf");
+        expect((await gsh("cat /target/etc/live.conf")).stdout).toBe("two\n");
+        const ro = await gsh("touch /target/etc/planted 2>&1; rm -f /target/etc/live.conf 2>&1; ls /target/etc/planted 2>&1 | grep -c 'No such'");
+        expect(ro.stdout).toMatch(/Read-only file system/);
+        expect(ro.stdout.trim().split("\n").at(-1)).toBe("1");
+        const procs = await gsh(
+          "p=$(pgrep -f 'sleep 4242' | head -1); readlink /proc/$p/exe; tr '\\0' '\\n' </proc/$p/environ | grep SECRET_TOKEN; ls /proc/$p/fd | head -1; grep -c sleep /proc/$p/maps",
+        );
+        const [exe, env, fd, maps] = procs.stdout.trim().split("\n");
+        expect(exe).toBe("/usr/bin/sleep");
+        expect(env).toBe("SECRET_TOKEN=s3cret");
+        expect(fd).toBe("0");
+        expect(Number(maps)).toBeGreaterThan(0);
+        expect((await gsh("grep CapEff /proc/self/status")).stdout.split(/\s+/)[1]).toBe(capMask([...baseCapabilities, "SYS_PTRACE", "DAC_READ_SEARCH"]).toString(16).padStart(16, "0"));
+        // The target is removed first while the grader still mounts its volumes: nothing is left.
+        await rt.remove(d.c.id);
+        await rt.removeDeployment(d.owner.deploymentId);
+        expect(await t.leftovers(d.owner.deploymentId)).toEqual([]);
+      });
+
+      it("grader options are refused for other roles, other deployments and other capabilities", async () => {
+        const a = await deployment("grader-a");
+        const b = await deployment("grader-b");
+        const base = { role: "grader" as const, image: t.image, hostname: "grader", expiresAt: new Date(Date.now() + 60_000) };
+        await expect(rt.createContainer({ ...base, owner: b.owner, network: b.network.name, pidNamespaceOf: a.c.id })).rejects.toMatchObject({ code: "invalid" });
+        await expect(rt.createContainer({ ...base, owner: b.owner, network: b.network.name, readOnlyVolumesOf: a.c.id })).rejects.toMatchObject({ code: "invalid" });
+        await expect(rt.createContainer({ ...base, role: "target", owner: a.owner, network: a.network.name, hostname: "t2", pidNamespaceOf: a.c.id })).rejects.toMatchObject({ code: "invalid" });
+        await expect(rt.createContainer({ ...base, role: "target", owner: a.owner, network: a.network.name, hostname: "t3", extraCapabilities: ["DAC_READ_SEARCH"] })).rejects.toMatchObject({ code: "invalid" });
+        await expect(rt.createContainer({ ...base, owner: a.owner, network: a.network.name, extraCapabilities: ["SYS_ADMIN"] })).rejects.toMatchObject({ code: "invalid" });
+        await Promise.all([rt.removeDeployment(a.owner.deploymentId), rt.removeDeployment(b.owner.deploymentId)]);
+      });
+    });
+
     describe("isolation", () => {
       let a: Awaited<ReturnType<typeof deployment>>;
       let b: Awaited<ReturnType<typeof deployment>>;
