@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { generateKeyPairSync } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ApiError } from "./errors.ts";
-import { parseSshPublicKey, sshKeyPreview } from "./sshkeys.ts";
+import { parseSshPublicKey, sshKeyPreview, sshKeyProblem } from "./sshkeys.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "faultline-sshkeys-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,6 +19,19 @@ function keygen(name: string, ...args: string[]) {
 
 const ed25519 = keygen("ed25519", "-t", "ed25519");
 const rsa3072 = keygen("rsa3072", "-t", "rsa", "-b", "3072");
+
+/** An `ssh-rsa` line with a random odd modulus of `bits` bits and an exponent of `eBits` bits. */
+function rsaLine(bits: number, eBits: number): string {
+  const mpint = (nbits: number) => {
+    const b = randomBytes(Math.ceil(nbits / 8));
+    b[0]! &= 0xff >> (b.length * 8 - nbits);
+    b[0]! |= 1 << ((nbits - 1) % 8);
+    b[b.length - 1]! |= 1;
+    return b[0]! & 0x80 ? Buffer.concat([Buffer.alloc(1), b]) : b;
+  };
+  const str = (b: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, 0].map((_, i) => (b.length >>> (24 - 8 * i)) & 0xff)), b]);
+  return `ssh-rsa ${Buffer.concat([str(Buffer.from("ssh-rsa")), str(mpint(eBits)), str(mpint(bits))]).toString("base64")} crafted`;
+}
 
 function refusal(text: string): string {
   try {
@@ -58,6 +71,19 @@ describe("parseSshPublicKey", () => {
     const weak = keygen("rsa1024", "-t", "rsa", "-b", "1024");
     expect(refusal(weak.pub)).toBe("RSA keys must be at least 2048 bits (this one has 1024).");
     expect(parseSshPublicKey(rsa3072.pub).fingerprint).toBe(rsa3072.fingerprint);
+  });
+
+  it("refuses RSA keys that are costly to verify: a public exponent above 2^32 or a modulus above 8192 bits", () => {
+    // Anyone can write such a "key" without a private key; OpenSSL would verify signatures with it.
+    const hugeExponent = rsaLine(3072, 3064);
+    expect(refusal(hugeExponent)).toBe("This RSA key's public exponent is unusually large (more than 2^32): make a normal key with ssh-keygen.");
+    expect(refusal(rsaLine(9000, 17))).toBe("RSA keys must be at most 8192 bits (this one has 9000).");
+    expect(refusal(rsaLine(2048, 34))).toMatch(/public exponent is unusually large/);
+    expect(parseSshPublicKey(rsaLine(2048, 33)).type).toBe("ssh-rsa");
+    expect(parseSshPublicKey(rsaLine(8192, 17)).type).toBe("ssh-rsa");
+    // The rule the gateway applies to offered keys is the same function.
+    expect(sshKeyProblem(Buffer.from(hugeExponent.split(" ")[1]!, "base64"))).toMatch(/exponent/);
+    expect(sshKeyProblem(Buffer.from(ed25519.pub.split(" ")[1]!, "base64"))).toBeNull();
   });
 
   it("refuses private keys, saying so", () => {
