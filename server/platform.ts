@@ -15,6 +15,7 @@ import { createOAuth } from "./core/oauth.ts";
 import { createRateLimiter } from "./core/ratelimit.ts";
 import { createScoring } from "./core/scoring.ts";
 import { createTokenService } from "./core/tokens.ts";
+import { createWebSessions } from "./core/web-sessions.ts";
 import { openDatabase } from "./db/index.ts";
 import { createLogger } from "./logger.ts";
 import { createMailer } from "./mail/mailer.ts";
@@ -28,8 +29,9 @@ export async function createPlatform(config: Config) {
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log });
   const limiter = createRateLimiter();
   const tokens = createTokenService(db, config.sessionSecret);
+  const webSessions = createWebSessions({ db, sessionSecret: config.sessionSecret, secureCookies: config.secureCookies });
   const scoring = createScoring({ db });
-  const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring });
+  const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring, webSessions });
   const oauth = createOAuth({ db, tokens, accounts, providers: config.oauth, publicUrl: config.publicUrl });
 
   const challengeList = loadChallenges(config.challengesDir);
@@ -72,6 +74,7 @@ export async function createPlatform(config: Config) {
     api,
     accounts,
     tokens,
+    webSessions,
     catalogue,
     scoring,
     runtime,

@@ -180,6 +180,25 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex("users_ssh_key_fingerprint").on("users").column("ssh_key_fingerprint").unique().execute();
     },
   },
+  "0004_web_sessions_hashed": {
+    async up(db: Kysely<any>) {
+      // Web sessions keyed by the SHA-256 of their id, with their data (access and refresh
+      // tokens) encrypted (server/core/web-sessions.ts): a copy of the database no longer
+      // signs anyone in. Old rows cannot be converted (their ids are not kept), so everyone
+      // signs in again once.
+      await db.schema.dropTable("web_sessions").execute();
+      await db.schema
+        .createTable("web_sessions")
+        .addColumn("id_hash", "text", (c) => c.primaryKey())
+        .addColumn("user_id", "text", (c) => c.references("users.id").onDelete("cascade"))
+        .addColumn("data", "text", (c) => c.notNull())
+        .addColumn("expires_at", "bigint", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("web_sessions_user").on("web_sessions").column("user_id").execute();
+      await db.schema.createIndex("web_sessions_expires").on("web_sessions").column("expires_at").execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

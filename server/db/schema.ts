@@ -69,9 +69,14 @@ export interface OAuthStatesTable {
 }
 
 export interface WebSessionsTable {
-  id: string;
+  /** SHA-256 of the session id (the cookie holds the id). */
+  id_hash: string;
+  /** The signed-in user; null while the session only carries pre-login state. */
+  user_id: string | null;
+  /** AES-256-GCM ciphertext of the session's JSON data (server/core/web-sessions.ts). */
   data: string;
   expires_at: number;
+  created_at: number;
 }
 
 export type Difficulty = "easy" | "medium" | "hard" | "expert";
