@@ -7,8 +7,10 @@ import { createServer, type Server as NetServer, type Socket } from "node:net";
 import type { Readable } from "node:stream";
 import ssh2, { type AuthContext, type Connection, type PublicKeyAuthContext, type ServerChannel, type Session } from "ssh2";
 import type { ExecOptions, ExecSession } from "../runtime/types.ts";
+import { sshKeyProblem } from "../core/sshkeys.ts";
 import { sendAuthBanner } from "./banner.ts";
 import { fingerprint, loadOrCreateHostKey } from "./hostkey.ts";
+import { acceptEnv, addressKey, Coalescer, TokenBucket } from "./limits.ts";
 import type { Gateway, GatewayLogger, GatewayOptions, Refusal, Target } from "./types.ts";
 
 const { Server, utils } = ssh2;
@@ -24,14 +26,26 @@ export const MESSAGES = {
   gatewayClosing: "The faultline SSH gateway is restarting: connect again in a moment.",
 };
 
-/** Environment variables a client may send (OpenSSH's SendEnv / SetEnv). */
-const ENV_ALLOWED = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|COLORTERM)$/;
+/**
+ * Key exchanges offered: curve25519 first (what OpenSSH picks), then finite-field groups of at
+ * most 4096 bits for older clients. No group-exchange (the client picks a group up to 8192 bits)
+ * and no group18: each costs the server a lot of CPU per connection, before authentication.
+ */
+export const KEX = ["curve25519-sha256", "curve25519-sha256@libssh.org", "diffie-hellman-group16-sha512", "diffie-hellman-group14-sha256"];
+
+/** `signal` requests per session: a burst of 8, then 2 a second (each one walks the container's
+ *  processes). `window-change`: the last size within 100 ms wins, at most 4 at once then 4 a second
+ *  reach the engine (each is an engine API call). */
+const SIGNAL_RATE = { capacity: 8, perSecond: 2 };
+const RESIZE_RATE = { capacity: 4, perSecond: 4, coalesceMs: 100 };
 
 interface Conn {
   id: number;
   socket: Socket;
   client?: Connection;
   remote: string;
+  /** Who the per-address caps count this connection under (addressKey). */
+  address: string;
   startedAt: number;
   sshUser?: string;
   target?: Target;
@@ -51,6 +65,8 @@ interface Conn {
 interface SessionState {
   pty?: { term: string; cols: number; rows: number };
   env: Record<string, string>;
+  signals: TokenBucket;
+  resizer: Coalescer<{ cols: number; rows: number }>;
   channel?: ServerChannel;
   exec?: ExecSession;
   kind?: "shell" | "exec" | "sftp";
@@ -62,10 +78,12 @@ const silent: GatewayLogger = { debug() {}, info() {}, warn() {}, error() {} };
 export function createGateway(options: GatewayOptions): Gateway {
   const log = options.log ?? silent;
   const { runtime, resolve } = options;
-  const authTimeoutMs = options.authTimeoutMs ?? 30_000;
+  const authTimeoutMs = options.authTimeoutMs ?? 10_000;
   const maxConnections = options.maxConnections ?? 256;
+  const maxPerAddress = options.maxConnectionsPerAddress ?? 32;
+  const maxUnauthenticatedPerAddress = options.maxUnauthenticatedPerAddress ?? 8;
   const maxPerUser = options.maxConnectionsPerUser ?? 8;
-  const maxSessions = options.maxSessionsPerConnection ?? 10;
+  const maxSessions = options.maxSessionsPerConnection ?? 4;
   const maxAuthAttempts = options.maxAuthAttempts ?? 10;
   const sftpServer = options.sftpServerPath ?? "/usr/lib/openssh/sftp-server";
   const killGraceMs = options.killGraceMs ?? 1000;
@@ -77,10 +95,12 @@ export function createGateway(options: GatewayOptions): Gateway {
   const bySocket = new WeakMap<Socket, Conn>();
   let nextId = 1;
   let closing = false;
+  let signatureChecks = 0;
 
   const ssh = new Server({
     hostKeys: [hostKey.privateKey],
     ident: "faultline",
+    algorithms: { kex: KEX },
     keepaliveInterval: options.keepaliveIntervalMs ?? 15_000,
     keepaliveCountMax: options.keepaliveCountMax ?? 4,
   } as ConstructorParameters<typeof Server>[0]);
@@ -92,9 +112,25 @@ export function createGateway(options: GatewayOptions): Gateway {
       socket.destroy();
       return;
     }
+    // One address cannot take the whole gateway: it may hold a few connections that have not
+    // authenticated yet (each is held for at most authTimeoutMs) and a bounded number in all.
+    const address = addressKey(socket.remoteAddress);
+    let fromAddress = 0;
+    let unauthenticated = 0;
+    for (const c of conns) {
+      if (c.address !== address) continue;
+      fromAddress++;
+      if (c.outcome !== "ok") unauthenticated++;
+    }
+    if (fromAddress >= maxPerAddress || unauthenticated >= maxUnauthenticatedPerAddress) {
+      log.debug(`ssh: refused ${socket.remoteAddress}: ${fromAddress} connections from it, ${unauthenticated} not authenticated`);
+      socket.destroy();
+      return;
+    }
     const conn: Conn = {
       id: nextId++,
       socket,
+      address,
       remote: `${socket.remoteAddress}:${socket.remotePort}`,
       startedAt: Date.now(),
       authAttempts: 0,
@@ -176,26 +212,34 @@ export function createGateway(options: GatewayOptions): Gateway {
       conn.client?.end();
       return;
     }
+    // Keys whose parameters make a signature check costly (an RSA exponent of thousands of bits)
+    // are never considered, whoever offers them.
+    if (sshKeyProblem(pk.key.data)) return ctx.reject(["publickey"]);
     const key = utils.parseKey(pk.key.data);
     if (key instanceof Error || Array.isArray(key)) return ctx.reject(["publickey"]);
-    if (pk.signature) {
-      // Second round: the client proves it holds the private key.
-      if (!pk.blob || key.verify(pk.blob, pk.signature, pk.hashAlgo) !== true) {
-        log.warn(`ssh: bad signature from ${conn.remote} for user ${printable(ctx.username)} key ${fingerprint(pk.key.data)}`);
-        return ctx.reject(["publickey"]);
-      }
-    }
+    // "Would this key do?" gets the same yes for every well-formed key: whether a key is
+    // registered, and the state of its owner's deployments, are only told to whoever proves
+    // they hold it (the signed round below).
+    if (!pk.signature) return ctx.accept();
+
+    // Look the key up first, and verify only signatures by keys that lead somewhere: a stranger's
+    // made-up keys cost a database lookup, never a signature check.
     let answer: Target | Refusal | null;
     try {
       answer = await resolve(ctx.username, { algo: pk.key.algo, data: pk.key.data });
     } catch (e) {
       log.error(`ssh: resolve failed for ${printable(ctx.username)} ${fingerprint(pk.key.data)}`, e);
-      answer = { refuse: MESSAGES.resolveFailed };
+      return conn.closed ? undefined : refuse(conn, ctx, MESSAGES.resolveFailed);
     }
     if (conn.closed) return;
     if (!answer) return refuse(conn, ctx, MESSAGES.noDeployment);
+    signatureChecks++;
+    if (!pk.blob || key.verify(pk.blob, pk.signature, pk.hashAlgo) !== true) {
+      log.warn(`ssh: bad signature from ${conn.remote} for user ${printable(ctx.username)} key ${fingerprint(pk.key.data)}`);
+      // The same words as for an unknown key: a forger learns nothing about the key's owner.
+      return refuse(conn, ctx, MESSAGES.noDeployment);
+    }
     if ("refuse" in answer) return refuse(conn, ctx, answer.refuse);
-    if (!pk.signature) return ctx.accept(); // "this key would do": the client signs next
     const limitKey = answer.userId ? `user:${answer.userId}` : `deployment:${answer.deploymentId}`;
     let open = 0;
     for (const c of conns) if (c !== conn && c.outcome === "ok" && c.limitKey === limitKey) open++;
@@ -210,11 +254,21 @@ export function createGateway(options: GatewayOptions): Gateway {
   // ------------------------------------------------------------------ sessions
 
   function onSession(conn: Conn, session: Session) {
-    const s: SessionState = { env: {}, ended: false };
+    const s: SessionState = {
+      env: {},
+      ended: false,
+      signals: new TokenBucket(SIGNAL_RATE.capacity, SIGNAL_RATE.perSecond),
+      resizer: new Coalescer(
+        ({ cols, rows }) => s.exec?.resize(cols, rows).catch((e) => log.debug(`ssh: resize: ${(e as Error).message}`)),
+        new TokenBucket(RESIZE_RATE.capacity, RESIZE_RATE.perSecond),
+        RESIZE_RATE.coalesceMs,
+      ),
+    };
     conn.sessions.add(s);
     conn.sessionCount++;
     conn.sessionsTotal++;
     const done = () => {
+      s.resizer.stop();
       if (conn.sessions.delete(s)) conn.sessionCount--;
     };
     const failed = (e: unknown) => {
@@ -233,19 +287,26 @@ export function createGateway(options: GatewayOptions): Gateway {
       accept?.();
     });
     session.on("window-change", (accept, _reject, info) => {
-      if (s.pty) s.pty = { ...s.pty, cols: info.cols, rows: info.rows };
-      s.exec?.resize(info.cols, info.rows).catch((e) => log.debug(`ssh: resize: ${(e as Error).message}`));
+      const cols = Math.max(1, Math.min(1000, info.cols | 0));
+      const rows = Math.max(1, Math.min(1000, info.rows | 0));
+      if (s.pty) s.pty = { ...s.pty, cols, rows };
+      // Before the exec starts, the size is only remembered (start() passes s.pty).
+      if (s.exec) s.resizer.push({ cols, rows });
       accept?.();
     });
     session.on("env", (accept, reject, info) => {
-      if (ENV_ALLOWED.test(info.key) && typeof info.val === "string" && info.val.length <= 256 && !info.val.includes("\0")) {
-        s.env[info.key] = info.val;
-        accept?.();
-      } else reject?.();
+      // Bounded in count, name length and total size: each entry is held in memory and becomes
+      // part of the exec's environment.
+      if (!s.channel && acceptEnv(s.env, info.key, info.val)) accept?.();
+      else reject?.();
     });
     session.on("signal", (accept, reject, info) => {
       const name = String(info.name).toUpperCase().replace(/^SIG/, "");
       if (!s.exec || !/^(HUP|INT|QUIT|TERM|KILL|USR1|USR2|ALRM|ABRT|CONT|STOP|TSTP|WINCH)$/.test(name)) return reject?.();
+      if (!s.signals.take()) {
+        log.debug(`ssh: signal ${name} from ${conn.remote} dropped: too many`);
+        return reject?.();
+      }
       s.exec.signal(`SIG${name}` as NodeJS.Signals).catch((e) => log.debug(`ssh: signal: ${(e as Error).message}`));
       accept?.();
     });
@@ -511,7 +572,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     stats() {
       const byDeployment: Record<string, number> = {};
       for (const c of conns) if (c.target) byDeployment[c.target.deploymentId] = (byDeployment[c.target.deploymentId] ?? 0) + 1;
-      return { connections: conns.size, byDeployment };
+      return { connections: conns.size, byDeployment, signatureChecks };
     },
   };
 }

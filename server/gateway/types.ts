@@ -42,9 +42,12 @@ export interface Refusal {
  * - Return null for an unknown key or no ready deployment (the client is told so in generic
  *   words), or `{ refuse: "..." }` to tell the person something specific (for example
  *   "Your deployment is still being set up: try again in a few seconds.").
- * - It is called twice per successful login (OpenSSH first asks whether a key would be accepted,
- *   then sends a signature made with it); the gateway verifies the signature itself. It must be
- *   cheap and free of side effects. A thrown error refuses the key and is logged.
+ * - It is called once per signed attempt, BEFORE the gateway verifies the signature (a key that
+ *   leads nowhere is never verified: checking a stranger's signature costs CPU). So whatever it
+ *   answers must not be shown or acted on before the signature is good: the gateway only tells a
+ *   Refusal's words, or enters a Target, after verifying. Unsigned "would this key do?" queries
+ *   never reach it (they get the same yes for every well-formed key). It must be cheap and free of
+ *   side effects. A thrown error refuses the key and is logged.
  */
 export type Resolve = (sshUser: string, key: OfferedKey) => Promise<Target | Refusal | null>;
 
@@ -65,7 +68,7 @@ export interface GatewayOptions {
   runtime: Runtime;
   resolve: Resolve;
   log?: GatewayLogger;
-  /** Connections that have not authenticated within this time are dropped (default 30 s). */
+  /** Connections that have not authenticated within this time are dropped (default 10 s). */
   authTimeoutMs?: number;
   /** Keep-alive probes to authenticated clients: interval and how many may go unanswered
    *  (default 15 s and 4: a vanished client is dropped after about a minute). */
@@ -73,9 +76,13 @@ export interface GatewayOptions {
   keepaliveCountMax?: number;
   /** Open connections at most, authenticated or not (default 256). */
   maxConnections?: number;
+  /** Open connections from one address (an IPv4 address, or an IPv6 /64) (default 32). */
+  maxConnectionsPerAddress?: number;
+  /** Of those, not yet authenticated (default 8): beyond it the socket is closed at once. */
+  maxUnauthenticatedPerAddress?: number;
   /** Authenticated connections per owner (Target.userId, else per deployment) (default 8). */
   maxConnectionsPerUser?: number;
-  /** Channels (shells, commands, file transfers) per connection at once (default 10). */
+  /** Channels (shells, commands, file transfers) per connection at once (default 4). */
   maxSessionsPerConnection?: number;
   /** Public-key attempts per connection before it is dropped (default 10). */
   maxAuthAttempts?: number;
@@ -96,6 +103,7 @@ export interface Gateway {
   readonly hostKeyFingerprint: string;
   /** The host key's public line ("ssh-ed25519 AAAA..."), e.g. for a known_hosts line. */
   readonly hostPublicKey: string;
-  /** Open connections (authenticated or not) and, per deployment, authenticated ones. */
-  stats(): { connections: number; byDeployment: Record<string, number> };
+  /** Open connections (authenticated or not), per deployment authenticated ones, and how many
+   *  client signatures were verified since the start (only keys `resolve` maps somewhere are). */
+  stats(): { connections: number; byDeployment: Record<string, number>; signatureChecks: number };
 }

@@ -344,10 +344,57 @@ describe("ssh gateway: protocol-level refusals (ssh2 client)", () => {
       }
     }
     const before = logLines.length;
+    const checks = gw.stats().signatureChecks;
     const forged = await connect({ agent: new ForgingAgent() as unknown as ssh2.BaseAgent });
     expect(forged.error?.message).toMatch(/authentication methods failed/);
     forged.client.end();
     expect(logLines.slice(before).some((l) => l.includes("bad signature"))).toBe(true);
+    expect(gw.stats().signatureChecks).toBe(checks + 1);
+  });
+
+  it("looks a key up before verifying: a key that leads nowhere never has its signature checked", async () => {
+    // Issue 7 (S1): verifying came first, so anyone could make the gateway check signatures by
+    // made-up keys (an RSA key with a huge exponent costs ~100x a normal one).
+    const checks = gw.stats().signatureChecks;
+    const calls = resolveCalls.length;
+    for (const key of [keys.wrong, keys.orphan]) {
+      const r = await connect({ agent: new SigningAgent(key), username: "stranger" });
+      expect(r.error?.message).toMatch(/authentication methods failed/);
+      r.client.end();
+    }
+    expect(resolveCalls.length).toBe(calls + 2); // looked up once each (the signed round only)
+    expect(gw.stats().signatureChecks).toBe(checks); // and never verified
+    const ok = await connect({ agent: new SigningAgent(keys.good) });
+    expect(ok.error).toBeUndefined();
+    ok.client.end();
+    expect(gw.stats().signatureChecks).toBe(checks + 1);
+  });
+
+  it("answers the unsigned query the same whatever the key's state, and tells the state only after a valid signature", async () => {
+    // Issue 7 (S3): the unsigned round told strangers whether a key's owner had a deployment.
+    const calls = resolveCalls.length;
+    for (const key of [keys.wrong, keys.orphan, keys.pending, keys.good]) {
+      const agent = new SigningAgent(key, { refuseToSign: true });
+      const r = await connect({ agent });
+      expect(r.error).toBeDefined();
+      r.client.end();
+      // The query was accepted (the client was asked to sign) for every key alike.
+      expect(agent.asked).toBe(1);
+    }
+    expect(resolveCalls.length).toBe(calls);
+  });
+
+  it("refuses an offered RSA key with a huge public exponent without looking at it further", async () => {
+    const calls = resolveCalls.length;
+    const checks = gw.stats().signatureChecks;
+    const crafted = hugeExponentRsaKey();
+    const agent = new SigningAgent({ line: crafted }, { forge: true });
+    const r = await connect({ agent });
+    expect(r.error?.message).toMatch(/authentication methods failed/);
+    r.client.end();
+    expect(agent.asked).toBe(0); // not even the unsigned query is accepted
+    expect(resolveCalls.length).toBe(calls);
+    expect(gw.stats().signatureChecks).toBe(checks);
   });
 
   it("survives garbage, clients vanishing mid-authentication and a failing resolve", async () => {
@@ -416,6 +463,158 @@ describe("ssh gateway: protocol-level refusals (ssh2 client)", () => {
     expect(result.code).toBe(7);
   });
 });
+
+describe("ssh gateway: bounded requests after authentication (ssh2 client)", () => {
+  // Issue 7 (S2). The runtime is the real one, wrapped to count the engine calls the gateway makes.
+  let gw: Gateway;
+  let port: number;
+  const calls = { resize: 0, signal: 0 };
+  beforeAll(async () => {
+    const counting: Runtime = Object.assign(Object.create(rt) as Runtime, {
+      exec: async (id: string, opts: import("../../server/runtime/types.ts").ExecOptions) => {
+        const e = await rt.exec(id, opts);
+        return new Proxy(e, {
+          get(t, p) {
+            if (p === "resize") return (cols: number, rows: number) => (calls.resize++, t.resize(cols, rows));
+            if (p === "signal") return (sig?: NodeJS.Signals) => (sig !== "SIGHUP" && sig !== "SIGKILL" && calls.signal++, t.signal(sig));
+            const v = Reflect.get(t, p);
+            return typeof v === "function" ? v.bind(t) : v;
+          },
+        });
+      },
+    });
+    gw = gateway({ runtime: counting });
+    port = await gw.listen();
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  const connect = () =>
+    new Promise<ssh2.Client>((r, reject) => {
+      const client = new ssh2.Client();
+      client.on("ready", () => r(client));
+      client.on("error", reject);
+      client.connect({ host: HOST, port, username: "root", privateKey: readFileSync(keys.good.path), readyTimeout: 10_000 });
+    });
+  const exec = (client: ssh2.Client, command: string, opts: ssh2.ExecOptions = {}) =>
+    new Promise<{ stream: ssh2.ClientChannel; done: Promise<{ out: string; code: number | null }> }>((r, reject) =>
+      client.exec(command, opts, (err, stream) => {
+        if (err) return reject(err);
+        let out = "";
+        let code: number | null = null;
+        stream.on("data", (d: Buffer) => (out += d));
+        stream.stderr.on("data", (d: Buffer) => (out += d));
+        stream.on("exit", (c: number) => (code = c));
+        r({ stream, done: new Promise((done) => stream.on("close", () => done({ out, code }))) });
+      }),
+    );
+
+  it("1000 env requests do not grow a session's environment past 32 entries and 4 KB", async () => {
+    const client = await connect();
+    try {
+      const env: Record<string, string> = {};
+      const name = (i: number) => `LC_${i.toString(26).split("").map((d) => String.fromCharCode(65 + parseInt(d, 26))).join("")}X`;
+      for (let i = 0; i < 1000; i++) env[name(i)] = "v".repeat(i < 10 ? 8 : 200);
+      env[`LC_${"L".repeat(100)}`] = "long-name";
+      const { done } = await exec(client, "env | grep -c '^LC_'; env | grep '^LC_' | wc -c; env | grep -c LLLLLLLL", { env });
+      const { out } = await done;
+      const [count, bytes, long] = out.trim().split("\n").map(Number);
+      expect(count).toBeGreaterThan(0);
+      expect(count).toBeLessThanOrEqual(32);
+      expect(bytes).toBeLessThanOrEqual(4096 + 2 * 32); // "=" and newline per entry
+      expect(long).toBe(0);
+    } finally {
+      client.end();
+    }
+  });
+
+  it("a flood of signal and window-change requests reaches the engine a bounded number of times; the last size wins", async () => {
+    const client = await connect();
+    try {
+      const before = { ...calls };
+      const { stream, done } = await exec(client, "trap '' USR1; sleep 2; stty size", { pty: { rows: 24, cols: 80, term: "xterm" } });
+      await new Promise((r) => setTimeout(r, 300));
+      const t0 = Date.now();
+      for (let i = 0; i < 500; i++) {
+        stream.signal("USR1");
+        stream.setWindow(20 + (i % 50), 60 + (i % 50), 0, 0);
+      }
+      stream.setWindow(33, 111, 0, 0);
+      const { out, code } = await done;
+      const seconds = (Date.now() - t0) / 1000;
+      expect(code).toBe(0);
+      expect(out.trim().split("\n").at(-1)!.trim()).toBe("33 111");
+      const signals = calls.signal - before.signal;
+      const resizes = calls.resize - before.resize;
+      // Buckets: signals 8 then 2/s; resizes 4 then 4/s (and coalesced over 100 ms).
+      expect(signals).toBeGreaterThan(0);
+      expect(signals).toBeLessThanOrEqual(8 + Math.ceil(2 * seconds) + 1);
+      expect(resizes).toBeGreaterThan(0);
+      expect(resizes).toBeLessThanOrEqual(4 + Math.ceil(4 * seconds) + 1);
+      console.log(`[gateway] 500 signals + 500 window-changes in ${seconds.toFixed(1)} s reached the engine as ${signals} signals and ${resizes} resizes`);
+    } finally {
+      client.end();
+    }
+  });
+
+  it("opens at most 4 channels per connection", async () => {
+    const client = await connect();
+    try {
+      const open = await Promise.allSettled(Array.from({ length: 5 }, () => exec(client, "sleep 2")));
+      expect(open.filter((o) => o.status === "fulfilled")).toHaveLength(4);
+      expect(open.filter((o) => o.status === "rejected")).toHaveLength(1);
+    } finally {
+      client.end();
+    }
+  });
+});
+
+/** An agent holding one key: signs with its private key (when it has the file), counts how often
+ *  it was asked to sign (= the server accepted the unsigned query). */
+class SigningAgent extends ssh2.BaseAgent {
+  asked = 0;
+  constructor(
+    private readonly key: { line: string; path?: string },
+    private readonly opts: { refuseToSign?: boolean; forge?: boolean } = {},
+  ) {
+    super();
+  }
+  getIdentities(cb: (err: Error | undefined, keys?: ssh2.ParsedKey[]) => void) {
+    const pub = ssh2.utils.parseKey(this.key.line);
+    if (pub instanceof Error || Array.isArray(pub)) return cb(pub instanceof Error ? pub : new Error("parse"));
+    cb(undefined, [pub]);
+  }
+  sign(_key: unknown, data: Buffer, options: unknown, cb?: (err: Error | undefined, sig?: Buffer) => void) {
+    const callback = (typeof options === "function" ? options : cb) as (err: Error | undefined, sig?: Buffer) => void;
+    const hash = typeof options === "object" && options ? (options as { hash?: string }).hash : undefined;
+    this.asked++;
+    if (this.opts.refuseToSign) return callback(new Error("not signing"));
+    if (this.opts.forge || !this.key.path) return callback(undefined, randomBytes(64));
+    const priv = ssh2.utils.parseKey(readFileSync(this.key.path));
+    if (priv instanceof Error || Array.isArray(priv)) return callback(new Error("parse"));
+    const sig = priv.sign(data, hash);
+    return sig instanceof Error ? callback(sig) : callback(undefined, sig);
+  }
+}
+
+/** An `ssh-rsa` public key with a 3072-bit modulus and a 3064-bit public exponent (no private key
+ *  exists for it: only its cost to verify matters). */
+function hugeExponentRsaKey(): string {
+  const mpint = (bits: number) => {
+    const b = randomBytes(bits / 8);
+    b[0]! |= 0x40;
+    b[0]! &= 0x7f;
+    b[b.length - 1]! |= 1;
+    return b;
+  };
+  const str = (b: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(b.length);
+    return Buffer.concat([len, b]);
+  };
+  return `ssh-rsa ${Buffer.concat([str(Buffer.from("ssh-rsa")), str(mpint(3064)), str(mpint(3072))]).toString("base64")}`;
+}
 
 describe("ssh gateway: host key, limits and time-outs", () => {
   it("keeps its host key (0600) across restarts: a known_hosts entry stays valid", async () => {
@@ -490,6 +689,82 @@ describe("ssh gateway: host key, limits and time-outs", () => {
       for (const s of idle) s.destroy();
       await waitFor("room again", () => gw.stats().connections === 0, 3000);
       expect((await runClient("ssh", args(keys.good, "echo room"))).stdout).toBe("room\n");
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it("caps connections per address: one address holding its share is refused, another still gets in", async () => {
+    // Issue 7 (S1): 288 sockets from one address used to fill the whole gateway.
+    const gw = gateway({ maxUnauthenticatedPerAddress: 3, maxConnectionsPerAddress: 4 });
+    const port = await gw.listen();
+    const sockets: import("node:net").Socket[] = [];
+    /** A raw TCP client from `from`; resolves with what the server sent first, or "closed". */
+    const probe = (from: string) =>
+      new Promise<string>((r) => {
+        const socket = createConnection({ host: HOST, port, localAddress: from });
+        sockets.push(socket);
+        socket.on("error", () => r("closed"));
+        socket.once("data", (d) => r(d.toString("latin1").split("\r\n")[0]!));
+        socket.once("close", () => r("closed"));
+      });
+    const sshFrom = (from: string, cmd: string) =>
+      runClient("ssh", [...clientOptions(keys.good, ["-b", from]), "-p", String(port), `root@${HOST}`, cmd]);
+    try {
+      // Three unauthenticated connections from 127.0.0.1: a fourth is closed at once, a real
+      // client from there too; 127.0.0.2 is not affected.
+      for (let i = 0; i < 3; i++) expect(await probe("127.0.0.1")).toMatch(/^SSH-2.0-faultline/);
+      expect(await probe("127.0.0.1")).toBe("closed");
+      expect((await sshFrom("127.0.0.1", "echo in")).code).toBe(255);
+      expect(await probe("127.0.0.2")).toMatch(/^SSH-2.0-faultline/);
+      expect((await sshFrom("127.0.0.2", "echo in")).stdout).toBe("in\n");
+
+      // Authenticated connections count towards the address's total (4), not its unauthenticated share.
+      sockets.splice(0).forEach((x) => x.destroy());
+      await waitFor("the raw sockets to be gone", () => gw.stats().connections === 0, 3000);
+      const holders = [startClient("ssh", [...clientOptions(keys.good), "-p", String(port), `root@${HOST}`, "sleep 1102"])];
+      await waitFor("one authenticated connection", () => gw.stats().byDeployment[deploymentId] === 1);
+      for (let i = 0; i < 3; i++) expect(await probe("127.0.0.1")).toMatch(/^SSH-2.0-faultline/);
+      expect(await probe("127.0.0.1")).toBe("closed"); // 1 + 3 = 4 from this address
+      expect(await probe("127.0.0.2")).toMatch(/^SSH-2.0-faultline/);
+      for (const h of holders) h.child.kill("SIGKILL");
+    } finally {
+      sockets.forEach((x) => x.destroy());
+      await gw.close();
+    }
+  });
+
+  it("offers only cheap key exchanges (curve25519, group14/16; no group18 or group exchange)", async () => {
+    const gw = gateway();
+    const port = await gw.listen();
+    try {
+      const offered = await new Promise<string>((r) => {
+        const client = new ssh2.Client();
+        client.on("error", () => {});
+        client.on("handshake", () => {});
+        let kexList = "";
+        client.on("ready", () => client.end());
+        client.on("close", () => r(kexList));
+        client.connect({
+          host: HOST,
+          port,
+          username: "root",
+          privateKey: readFileSync(keys.good.path),
+          debug: (m: string) => {
+            const hit = /Remote: KEX algorithms?: (.*)$/i.exec(m) ?? /Handshake: \(remote\) KEX method: (.*)$/i.exec(m);
+            if (hit && !kexList) kexList = hit[1]!;
+          },
+        });
+      });
+      expect(offered).toContain("curve25519-sha256");
+      expect(offered).not.toMatch(/group18|group-exchange|group1-|group14-sha1|ecdh-sha2/);
+      for (const kex of ["diffie-hellman-group18-sha512", "diffie-hellman-group-exchange-sha256"]) {
+        const r = await runClient("ssh", [...clientOptions(keys.good, ["-o", `KexAlgorithms=${kex}`, ...INFO]), "-p", String(port), `root@${HOST}`, "true"]);
+        expect(r.code).toBe(255);
+        expect(r.stderr).toMatch(/no matching key exchange method/);
+      }
+      const g16 = await runClient("ssh", [...clientOptions(keys.good, ["-o", "KexAlgorithms=diffie-hellman-group16-sha512"]), "-p", String(port), `root@${HOST}`, "echo g16"]);
+      expect(g16.stdout).toBe("g16\n");
     } finally {
       await gw.close();
     }

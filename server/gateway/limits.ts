@@ -1,0 +1,119 @@
+// Small rate and size limits for the SSH gateway: what one client may make the gateway do, per
+// address before authentication and per session after it (docs/decisions/004-ssh-gateway.md,
+// "Limits"). Pure and clock-injectable, so the rules are unit-tested on their own.
+import { isIPv4 } from "node:net";
+
+/** A token bucket: `capacity` actions at once, refilled at `perSecond`. */
+export class TokenBucket {
+  private tokens: number;
+  private last: number;
+
+  constructor(
+    readonly capacity: number,
+    readonly perSecond: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.tokens = capacity;
+    this.last = now();
+  }
+
+  private refill() {
+    const t = this.now();
+    this.tokens = Math.min(this.capacity, this.tokens + ((t - this.last) / 1000) * this.perSecond);
+    this.last = t;
+  }
+
+  /** Takes one token when there is one. */
+  take(): boolean {
+    this.refill();
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  /** Milliseconds until a token is there (0 when one is). */
+  waitMs(): number {
+    this.refill();
+    return this.tokens >= 1 ? 0 : Math.ceil(((1 - this.tokens) / this.perSecond) * 1000);
+  }
+}
+
+/**
+ * Applies only the latest of a burst of values: the first waits `delayMs` for more to come,
+ * later ones replace it, and the bucket bounds how often `apply` runs. The last value is never
+ * dropped, only delayed (a terminal ends at the size it was last given).
+ */
+export class Coalescer<T> {
+  private pending: { value: T } | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly apply: (value: T) => void,
+    private readonly bucket: TokenBucket,
+    private readonly delayMs = 100,
+  ) {}
+
+  push(value: T) {
+    if (this.stopped) return;
+    this.pending = { value };
+    if (!this.timer) this.schedule(this.delayMs);
+  }
+
+  private schedule(ms: number) {
+    this.timer = setTimeout(() => this.fire(), ms);
+    this.timer.unref();
+  }
+
+  private fire() {
+    this.timer = null;
+    if (!this.pending || this.stopped) return;
+    const wait = this.bucket.waitMs();
+    if (wait > 0) return this.schedule(wait);
+    this.bucket.take();
+    const { value } = this.pending;
+    this.pending = null;
+    this.apply(value);
+  }
+
+  stop() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.pending = null;
+  }
+}
+
+/** What a session may set with `env` requests (OpenSSH's SendEnv / SetEnv). */
+export const ENV_LIMITS = { entries: 32, keyLength: 64, valueLength: 256, totalBytes: 4096 };
+const ENV_ALLOWED = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|COLORTERM)$/;
+
+/** Adds `key=value` to `env` when allowed and within ENV_LIMITS; false when refused. */
+export function acceptEnv(env: Record<string, string>, key: unknown, value: unknown): boolean {
+  if (typeof key !== "string" || typeof value !== "string") return false;
+  if (key.length > ENV_LIMITS.keyLength || !ENV_ALLOWED.test(key)) return false;
+  if (value.length > ENV_LIMITS.valueLength || value.includes("\0")) return false;
+  const replacing = Object.hasOwn(env, key);
+  if (!replacing && Object.keys(env).length >= ENV_LIMITS.entries) return false;
+  let total = key.length + value.length;
+  for (const [k, v] of Object.entries(env)) if (k !== key) total += k.length + v.length;
+  if (total > ENV_LIMITS.totalBytes) return false;
+  env[key] = value;
+  return true;
+}
+
+/**
+ * The key connections are counted under: the IPv4 address (also when written IPv4-mapped), or
+ * the /64 of an IPv6 address (one host usually holds a whole /64).
+ */
+export function addressKey(remote: string | undefined): string {
+  if (!remote) return "unknown";
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(remote);
+  if (mapped) return mapped[1]!;
+  if (isIPv4(remote)) return remote;
+  const [head = "", tail = ""] = remote.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = remote.includes("::") ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}
