@@ -44,7 +44,7 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
   // Authentication
   r.post("/auth/register", async (c) => json(await accounts.register(await c.body(s.registerBody), c.info.clientIp), 201));
   r.post("/auth/login", async (c) => accounts.login(await c.body(s.loginBody), c.info.clientIp));
-  r.post("/auth/login/2fa", async (c) => accounts.loginSecondFactor(await c.body(s.secondFactorBody)));
+  r.post("/auth/login/2fa", async (c) => accounts.loginSecondFactor(await c.body(s.secondFactorBody), c.info.clientIp));
   r.post("/auth/refresh", async (c) => accounts.refresh((await c.body(s.refreshBody)).refresh_token));
   r.post("/auth/logout", async (c) => {
     await accounts.logout((await c.body(s.logoutBody)).refresh_token);
@@ -60,7 +60,7 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
   });
 
   // OAuth
-  r.get("/auth/oauth/:provider/login", async (c) => oauth.start(parse(s.providerParam, c.params.provider)));
+  r.get("/auth/oauth/:provider/login", async (c) => oauth.start(parse(s.providerParam, c.params.provider), c.info.clientIp));
   r.post("/auth/oauth/:provider/callback", async (c) =>
     oauth.callback(parse(s.providerParam, c.params.provider), await c.body(s.oauthCallbackBody)),
   );
@@ -72,7 +72,7 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
   // Two-factor
   r.post("/auth/2fa/setup", async (c) => accounts.setupTotp(await userId(c)));
   r.post("/auth/2fa/verify", async (c) => accounts.enableTotp(await userId(c), await c.body(s.totpVerifyBody)));
-  r.post("/auth/2fa/disable", async (c) => accounts.disableTotp(await userId(c)));
+  r.post("/auth/2fa/disable", async (c) => accounts.disableTotp(await userId(c), await c.body(s.totpDisableBody)));
 
   // Users: own settings first, so "me" is never taken for a username.
   r.get("/users/me", async (c) => accounts.me(await userId(c)));

@@ -6,6 +6,7 @@ import {
   LOCATIONS,
   PASSWORD_MAX,
   PASSWORD_MIN,
+  STEP_UP_REQUIRED,
   USERNAME_PATTERN,
   USERNAME_RULE,
 } from "../core/rules.ts";
@@ -84,6 +85,14 @@ export const profileBody = z.object({
     .transform((v) => (v === "" ? null : v)),
   theme: z.enum(["dark", "light"]).optional(),
 });
+
+/** Step-up before turning 2FA off: the current password or a current code (one is enough). */
+export const totpDisableBody = z
+  .object({
+    current_password: z.string({ error: "must be a string" }).min(1, "is required").max(PASSWORD_MAX).optional(),
+    code: z.string({ error: "must be a string" }).trim().regex(/^\d{6}$/, "must be 6 digits").optional(),
+  })
+  .refine((b) => b.current_password !== undefined || b.code !== undefined, { message: STEP_UP_REQUIRED });
 
 export const passwordChangeBody = z.object({
   current_password: z.string({ error: "is required" }).min(1, "is required"),

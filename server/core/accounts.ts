@@ -7,25 +7,54 @@ import { nowSeconds } from "../db/index.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { ApiError, badRequest, conflict, notFound, unauthorized } from "./errors.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
-import type { RateLimiter } from "./ratelimit.ts";
+import { addressKey, type Limit, type RateLimiter } from "./ratelimit.ts";
 import type { Scoring } from "./scoring.ts";
-import { EMAIL_VERIFICATION_HOURS, type NotificationKey } from "./rules.ts";
+import { EMAIL_VERIFICATION_HOURS, type NotificationKey, STEP_UP_REQUIRED } from "./rules.ts";
 import { hashToken, randomToken, safeEqual } from "./secrets.ts";
 import { parseSshPublicKey } from "./sshkeys.ts";
 import type { TokenPair, TokenService } from "./tokens.ts";
 import { matchTotp, newTotpSecret, totpUri } from "./totp.ts";
+import type { WebSessions } from "./web-sessions.ts";
 import { type OwnUser, ownUser, type PublicUser, publicUser, type UserRow } from "./users.ts";
 
 const MFA_CHALLENGE_SECONDS = 5 * 60;
 const MFA_CHALLENGE_ATTEMPTS = 5;
 
-// Failed logins are counted per address and per (account, address) pair: a flood from one
-// address is stopped, and nobody elsewhere can lock the real owner out of their account.
+// Sign-in attempts are counted BEFORE the password hash is computed, all limits in one
+// synchronous step (limiter.consumeAll): parallel guesses cannot all pass a check made before
+// any of them was counted. A right password gives its counts back.
+// - per address: a flood from one address is stopped;
+// - per (account, address): a few typos, then that address waits;
+// - per account, from any address: guessing spread over many addresses is slowed to
+//   LOGIN_PER_ACCOUNT.max an hour. So that this cannot become a way to lock the owner out,
+//   it does not apply from an address that completed a sign-in to the account in the last 30
+//   days (KNOWN_ADDRESS): an attacker can make new addresses wait (at most the window, an hour,
+//   after the attack stops), never the owner's usual ones. A delay that grows would not help
+//   more: parallel requests would queue behind it, and the owner with them.
 const LOGIN_PER_IP = { max: 30, windowSeconds: 15 * 60 };
 const LOGIN_PER_ACCOUNT_IP = { max: 5, windowSeconds: 15 * 60 };
+const LOGIN_PER_ACCOUNT = { max: 20, windowSeconds: 3600 };
+const KNOWN_ADDRESS = { max: 1, windowSeconds: 30 * 24 * 3600 };
 const REGISTER_PER_IP = { max: 10, windowSeconds: 3600 };
 const RESEND_PER_USER = { max: 3, windowSeconds: 3600 };
+/** TOTP codes from a signed-in user (2FA set-up, step-up): only the owner gets here. */
 const TOTP_PER_USER = { max: 10, windowSeconds: 15 * 60 };
+// TOTP codes at sign-in, where whoever knows the password can send codes: counted per (account,
+// address), so an attacker's wrong codes do not use up the owner's, plus an account-wide
+// ceiling against many addresses that, like the password one, spares known addresses.
+const TOTP_LOGIN_PER_ACCOUNT_IP = { max: 10, windowSeconds: 15 * 60 };
+const TOTP_LOGIN_PER_ACCOUNT = { max: 30, windowSeconds: 15 * 60 };
+const USERNAME_OR_EMAIL_TAKEN = "Username or email already exists";
+const MFA_EXPIRED = "The sign-in attempt expired. Please sign in again.";
+/** Password confirmations before sensitive changes: enough for typos, too few for guessing. */
+const STEP_UP_PER_USER = { max: 10, windowSeconds: 15 * 60 };
+const NO_PASSWORD = "This account signs in with GitHub or Google and has no password.";
+
+/** What a user gives to confirm a sensitive change (one of the two). */
+export interface StepUpProof {
+  current_password?: string;
+  code?: string;
+}
 
 export type LoginResult =
   | ({ mfa_required: false; user: OwnUser } & TokenPair)
@@ -39,9 +68,11 @@ export interface AccountsDeps {
   publicUrl: URL;
   /** Points, rank, level and achievements for the user views; zeros without it. */
   scoring?: Pick<Scoring, "userStats">;
+  /** Web sign-ins, ended everywhere when the password changes. */
+  webSessions?: Pick<WebSessions, "destroyAllForUser">;
 }
 
-export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring }: AccountsDeps) {
+export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring, webSessions }: AccountsDeps) {
   const byId = (id: string) => db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
 
   async function view(u: UserRow): Promise<OwnUser> {
@@ -111,9 +142,25 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
     return { mfa_required: true, mfa_token: token, expires_in: MFA_CHALLENGE_SECONDS };
   }
 
-  /** Accepts a TOTP code once: the step must be newer than the last one used. */
-  async function acceptTotp(u: UserRow, code: string): Promise<boolean> {
-    limiter.consume(`totp:${u.id}`, TOTP_PER_USER);
+  const knownKey = (account: string, addr: string) => `login-known:${account}:${addr}`;
+  /** Has this address completed a sign-in to the account lately (see KNOWN_ADDRESS)? */
+  const isKnownAddress = (account: string, addr: string) => limiter.count(knownKey(account, addr)) > 0;
+  const rememberAddress = (account: string, addr: string) => {
+    limiter.reset(knownKey(account, addr));
+    limiter.hit(knownKey(account, addr), KNOWN_ADDRESS);
+  };
+
+  /**
+   * Accepts a TOTP code once: the step must be newer than the last one used. `from` is the
+   * address key of a sign-in; without it the caller is the signed-in owner.
+   */
+  async function acceptTotp(u: UserRow, code: string, from?: string): Promise<boolean> {
+    if (from === undefined) limiter.consume(`totp:${u.id}`, TOTP_PER_USER);
+    else {
+      const limits: [string, Limit][] = [[`totp-login:${u.id}:${from}`, TOTP_LOGIN_PER_ACCOUNT_IP]];
+      if (!isKnownAddress(u.id, from)) limits.push([`totp-login:${u.id}`, TOTP_LOGIN_PER_ACCOUNT]);
+      limiter.consumeAll(limits);
+    }
     if (!u.totp_secret) return false;
     const step = matchTotp(u.totp_secret, code.trim());
     if (step === null || (u.totp_last_step !== null && step <= u.totp_last_step)) return false;
@@ -126,23 +173,77 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
     return Number(res.numUpdatedRows) === 1;
   }
 
+  /**
+   * The answer to a registration with an address that already has an account: what a new
+   * account would get (the row as it would have been stored, with the database's defaults), and
+   * a mail to the address's owner instead of a verification link. Nothing is stored.
+   */
+  async function registeredAgain(owner: UserRow, row: Omit<UserRow, "is_admin" | "is_verified" | "theme" | "totp_enabled" | "notify_new_challenges" | "notify_solution_feedback" | "notify_leaderboard_updates" | "notify_marketing">): Promise<OwnUser> {
+    await mailer.send({
+      to: owner.email,
+      subject: "Someone tried to sign up to faultline with your e-mail address",
+      text: [
+        `Hello ${owner.username},`,
+        "",
+        `Someone just tried to create a faultline account with this e-mail address. Your account (${owner.username}) already uses it, so nothing was created and nothing about your account changed.`,
+        "",
+        `If it was you: sign in at ${new URL("/login", publicUrl).toString()} instead. Otherwise, you can ignore this message.`,
+      ].join("\n"),
+    });
+    return view({
+      ...row,
+      is_admin: 0,
+      is_verified: 0,
+      theme: "dark",
+      totp_enabled: 0,
+      notify_new_challenges: 1,
+      notify_solution_feedback: 1,
+      notify_leaderboard_updates: 0,
+      notify_marketing: 0,
+    });
+  }
+
+  /**
+   * Re-authentication before a sensitive change: the current password, or (for accounts with
+   * 2FA on) a current TOTP code, accepted once. Throws 400 with what was wrong.
+   */
+  async function confirmIdentity(u: UserRow, proof: StepUpProof): Promise<void> {
+    if (proof.current_password !== undefined) {
+      if (!u.password_hash) throw badRequest(NO_PASSWORD);
+      limiter.consume(`step-up:${u.id}`, STEP_UP_PER_USER);
+      if (!(await verifyPassword(u.password_hash, proof.current_password))) throw badRequest("Current password is incorrect");
+      return;
+    }
+    if (proof.code !== undefined) {
+      if (u.totp_enabled !== 1) throw badRequest("Two-factor authentication is not enabled: confirm with your password");
+      if (!(await acceptTotp(u, proof.code))) throw badRequest("Invalid verification code");
+      return;
+    }
+    throw badRequest(STEP_UP_REQUIRED);
+  }
+
   return {
     byId,
     view,
     startLogin,
+    confirmIdentity,
     sendVerification,
 
+    /**
+     * Usernames are public (profiles), so a taken one is said. An e-mail address is not: for
+     * an address that already has an account the answer is the one a new account gets (201,
+     * the same fields, the same password-hashing time), and the address's owner is told by mail
+     * that someone tried; the form cannot be used to learn who has an account here.
+     */
     async register(input: { username: string; email: string; password: string }, ip: string): Promise<OwnUser> {
-      limiter.consume(`register:${ip}`, REGISTER_PER_IP);
+      limiter.consume(`register:${addressKey(ip)}`, REGISTER_PER_IP);
       const email = input.email.toLowerCase();
-      const taken = await db
+      const nameTaken = await db
         .selectFrom("users")
         .select("id")
-        .where((eb) =>
-          eb.or([eb(eb.fn("lower", ["username"]), "=", input.username.toLowerCase()), eb("email", "=", email)]),
-        )
+        .where((eb) => eb(eb.fn("lower", ["username"]), "=", input.username.toLowerCase()))
         .executeTakeFirst();
-      if (taken) throw conflict("Username or email already exists");
+      if (nameTaken) throw conflict(USERNAME_OR_EMAIL_TAKEN);
       const row = {
         id: randomUUID(),
         username: input.username,
@@ -160,12 +261,16 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
         created_at: nowSeconds(),
         updated_at: nowSeconds(),
       };
+      const owner = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+      if (owner) return registeredAgain(owner, row);
       try {
         await db.insertInto("users").values(row).execute();
       } catch (e) {
-        // Two registrations racing for one name: the unique index decides.
-        if (/unique|duplicate/i.test(String(e))) throw conflict("Username or email already exists");
-        throw e;
+        if (!/unique|duplicate/i.test(String(e))) throw e;
+        // Two registrations racing: the unique indexes decide, and the address stays unsaid.
+        const winner = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+        if (winner) return registeredAgain(winner, row);
+        throw conflict(USERNAME_OR_EMAIL_TAKEN);
       }
       const u = (await byId(row.id))!;
       await sendVerification(u);
@@ -174,28 +279,38 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
 
     async login(input: { username_or_email: string; password: string }, ip: string): Promise<LoginResult> {
       const id = input.username_or_email.trim().toLowerCase();
-      const ipKey = `login-ip:${ip}`;
-      limiter.check(ipKey, LOGIN_PER_IP);
+      const addr = addressKey(ip);
+      const ipKey = `login-ip:${addr}`;
+      limiter.check(ipKey, LOGIN_PER_IP); // refused floods cost no database query
       const u = await db
         .selectFrom("users")
         .selectAll()
         .where((eb) => eb.or([eb(eb.fn("lower", ["username"]), "=", id), eb("email", "=", id)]))
         .executeTakeFirst();
       // Keyed on the account, not on the name typed: username and e-mail share one allowance.
-      const pairKey = `login-acct:${u ? u.id : id}:${ip}`;
-      limiter.check(pairKey, LOGIN_PER_ACCOUNT_IP);
+      const account = u ? u.id : `name:${id}`;
+      const pairKey = `login-acct-ip:${account}:${addr}`;
+      const accountKey = `login-acct:${account}`;
+      const known = isKnownAddress(account, addr);
+      const limits: [string, Limit][] = [
+        [ipKey, LOGIN_PER_IP],
+        [pairKey, LOGIN_PER_ACCOUNT_IP],
+      ];
+      if (!known) limits.push([accountKey, LOGIN_PER_ACCOUNT]);
+      limiter.consumeAll(limits);
       const ok = await verifyPassword(u?.password_hash ?? null, input.password);
-      if (!u || !ok) {
-        limiter.hit(ipKey, LOGIN_PER_IP);
-        limiter.hit(pairKey, LOGIN_PER_ACCOUNT_IP);
-        throw unauthorized("Incorrect username or password");
-      }
+      if (!u || !ok) throw unauthorized("Incorrect username or password");
+      // The right password: not a failure. Its counts go back and the address's typos are forgiven.
+      limiter.refund(ipKey);
+      if (!known) limiter.refund(accountKey);
       limiter.reset(pairKey);
+      // With 2FA on, the address is known only once the second factor is given too.
+      if (u.totp_enabled !== 1) rememberAddress(u.id, addr);
       return startLogin(u);
     },
 
     /** Completes a login that needed a second factor. */
-    async loginSecondFactor(input: { mfa_token: string; code: string }): Promise<LoginResult> {
+    async loginSecondFactor(input: { mfa_token: string; code: string }, ip: string): Promise<LoginResult> {
       const hash = hashToken(input.mfa_token);
       const challenge = await db
         .selectFrom("verifications")
@@ -203,19 +318,22 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
         .where("token_hash", "=", hash)
         .where("purpose", "=", "login-2fa")
         .executeTakeFirst();
-      if (!challenge || challenge.expires_at <= nowSeconds() || challenge.attempts >= MFA_CHALLENGE_ATTEMPTS) {
-        throw unauthorized("The sign-in attempt expired. Please sign in again.");
-      }
+      if (!challenge || challenge.expires_at <= nowSeconds()) throw unauthorized(MFA_EXPIRED);
+      // Each code tried takes one of the challenge's attempts first, in one conditional update:
+      // parallel guesses cannot all read the same count and all be looked at.
+      const took = await db
+        .updateTable("verifications")
+        .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
+        .where("token_hash", "=", hash)
+        .where("purpose", "=", "login-2fa")
+        .where("attempts", "<", MFA_CHALLENGE_ATTEMPTS)
+        .executeTakeFirst();
+      if (Number(took.numUpdatedRows) !== 1) throw unauthorized(MFA_EXPIRED);
       const u = await requireUser(challenge.user_id);
-      if (!(await acceptTotp(u, input.code))) {
-        await db
-          .updateTable("verifications")
-          .set({ attempts: challenge.attempts + 1 })
-          .where("token_hash", "=", hash)
-          .execute();
-        throw new ApiError(401, "Invalid verification code");
-      }
+      const addr = addressKey(ip);
+      if (!(await acceptTotp(u, input.code, addr))) throw new ApiError(401, "Invalid verification code");
       await db.deleteFrom("verifications").where("token_hash", "=", hash).execute();
+      rememberAddress(u.id, addr);
       return issueLogin(u);
     },
 
@@ -305,6 +423,9 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       }
       await update(userId, { password_hash: await hashPassword(input.new_password) });
       await tokens.revokeAllForUser(userId);
+      // Every browser signed in with the old password is signed out now (and its live sockets
+      // closed), not when its access token runs out; the caller gets a fresh pair below.
+      await webSessions?.destroyAllForUser(userId);
       return { message: "Password changed", ...(await tokens.issue(u)) };
     },
 
@@ -353,7 +474,14 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       return { message: "Two-factor authentication enabled", enabled: true };
     },
 
-    async disableTotp(userId: string) {
+    /**
+     * Step-up: turning 2FA off needs the current password or a current code, so a stolen
+     * cookie or access token alone cannot remove the second factor.
+     */
+    async disableTotp(userId: string, proof: StepUpProof) {
+      const u = await requireUser(userId);
+      if (u.totp_enabled !== 1) throw conflict("Two-factor authentication is not enabled");
+      await confirmIdentity(u, proof);
       await update(userId, { totp_enabled: 0, totp_secret: null, totp_last_step: null });
       return { message: "Two-factor authentication disabled", enabled: false };
     },

@@ -43,3 +43,6 @@ export const MFA_CODE_LENGTH = 6;
 export const VERIFY_TO_START = "Email verification required to start challenges. Please check your email and verify your account.";
 export const NO_ACTIVE_DEPLOYMENT = "No active deployment found. Please start the challenge first.";
 export const VALIDATION_FAILED_DEFAULT = "Challenge validation failed. Please check your solution and try again.";
+
+/** Step-up before sensitive changes (turning 2FA off): the API's 400 and the web form's message. */
+export const STEP_UP_REQUIRED = "Confirm with your current password or a code from your authenticator app";

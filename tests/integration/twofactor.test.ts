@@ -1,6 +1,7 @@
 // TOTP two-factor authentication: set-up, enabling, the second login step, replay, drift,
-// attempt limits, disabling. Codes are computed with the otpauth package from the secret the
-// API shows, at explicit instants; the clock (Date only) is frozen so steps are exact.
+// attempt limits, disabling (only with the current password or a current code). Codes are
+// computed with the otpauth package from the secret the API shows, at explicit instants; the
+// clock (Date only) is frozen so steps are exact.
 import * as OTPAuth from "otpauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestPlatform, DATABASES, freshIp, type TestPlatform, type TestUser } from "../support/platform.ts";
@@ -210,11 +211,11 @@ describe.each(DATABASES)("two-factor authentication on %s", (kind) => {
     expectError(await secondStep("never-issued", "123456"), 401);
   });
 
-  it("disables: login needs the password only again, and set-up can start over", async () => {
+  it("disables with the current password: login needs the password only again, and set-up can start over", async () => {
     freezeNow();
     const { u, access } = await userWith2fa();
-    const res = await t.call("POST", "/auth/2fa/disable", { token: access });
-    expect(res.status).toBe(200);
+    const res = await t.call("POST", "/auth/2fa/disable", { token: access, body: { current_password: u.password } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.enabled).toBe(false);
     expect((await t.call("GET", "/users/me", { token: access })).body.totp_enabled).toBe(false);
     const again = await passwordLogin(u);
@@ -223,9 +224,36 @@ describe.each(DATABASES)("two-factor authentication on %s", (kind) => {
     expect((await t.call("POST", "/auth/2fa/setup", { token: access })).status).toBe(200);
   });
 
+  it("refuses to disable without the password or a code, or with a wrong one (A3 step-up)", async () => {
+    freezeNow();
+    const { secret, access } = await userWith2fa();
+    const disable = (body?: unknown) => t.call("POST", "/auth/2fa/disable", { token: access, body });
+    // What a stolen session alone could send.
+    expectError(await disable(), 400, "Confirm with your current password or a code from your authenticator app");
+    expectError(await disable({}), 400, "Confirm with your current password or a code from your authenticator app");
+    expectError(await disable({ current_password: "" }), 400, /current_password/);
+    expectError(await disable({ current_password: "not the password" }), 400, "Current password is incorrect");
+    expectError(await disable({ code: "12345" }), 400, /code: must be 6 digits/);
+    expectError(await disable({ code: wrongCode(secret, step + 1) }), 400, "Invalid verification code");
+    // The code that enabled 2FA is spent.
+    expectError(await disable({ code: code(secret, step) }), 400, "Invalid verification code");
+    expect((await t.call("GET", "/users/me", { token: access })).body.totp_enabled).toBe(true);
+  });
+
+  it("disables with a current code instead of the password, once 2FA is on only", async () => {
+    freezeNow();
+    const { u, secret, access } = await userWith2fa();
+    clock(step + 1);
+    const res = await t.call("POST", "/auth/2fa/disable", { token: access, body: { code: code(secret, step + 1) } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await passwordLogin(u)).body.mfa_required).toBe(false);
+    // Nothing to turn off any more.
+    expectError(await t.call("POST", "/auth/2fa/disable", { token: access, body: { current_password: u.password } }), 409);
+  });
+
   it("needs a signed-in user for set-up, verify and disable", async () => {
     expectError(await t.call("POST", "/auth/2fa/setup"), 401);
     expectError(await t.call("POST", "/auth/2fa/verify", { body: { token: "123456", secret: "A".repeat(32) } }), 401);
-    expectError(await t.call("POST", "/auth/2fa/disable", { token: "bogus" }), 401);
+    expectError(await t.call("POST", "/auth/2fa/disable", { token: "bogus", body: { current_password: "whatever" } }), 401);
   });
 });

@@ -33,7 +33,7 @@ const ROUTES: { method: string; path: string; fields: string[]; auth?: boolean }
   { method: "GET", path: "/users/me/ssh-key", fields: [], auth: true },
   { method: "PUT", path: "/users/me/ssh-key", fields: ["ssh_public_key_b64"], auth: true },
   { method: "DELETE", path: "/users/me/ssh-key", fields: [], auth: true },
-  { method: "POST", path: "/auth/2fa/disable", fields: [], auth: true },
+  { method: "POST", path: "/auth/2fa/disable", fields: ["current_password", "code"], auth: true },
 ];
 
 /** Raw bodies that are not what any endpoint takes. */
