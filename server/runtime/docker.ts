@@ -3,6 +3,7 @@
 // Engine facts it works around are listed in docs/decisions/003-runtime-docker.md.
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { posix } from "node:path";
 import { PassThrough, type Readable } from "node:stream";
@@ -23,6 +24,7 @@ import {
   probeWritable,
   safeName,
 } from "./policy.ts";
+import { createExecWatcher } from "./docker-exec-watch.ts";
 import { filterTar, firstEntry, packFile } from "./tar.ts";
 import {
   RuntimeError,
@@ -61,6 +63,7 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
   const pool = parsePool(options.subnetPool ?? "172.30.0.0/16");
   const skeletonCache = new Map<string, Promise<{ tar: Buffer | null; mode?: number }>>();
   let guard: Promise<boolean> | null = null;
+  const execs = createExecWatcher(docker, [`${LABEL.managed}=1`], log);
 
   function hostGuardActive(): Promise<boolean> {
     if (options.hostGuard === false || !local) return Promise.resolve(false);
@@ -449,7 +452,14 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
       if (status === 409) throw new RuntimeError(`container ${containerId} is not running`, "invalid");
       throw e;
     }
-    const stream = (await ex.start({ hijack: true, stdin: !!opts.stdin, Tty: tty })) as unknown as NodeJS.ReadWriteStream & import("node:net").Socket;
+    const watched = await execs.watch(ex);
+    let stream: NodeJS.ReadWriteStream & import("node:net").Socket;
+    try {
+      stream = (await ex.start({ hijack: true, stdin: !!opts.stdin, Tty: tty })) as unknown as NodeJS.ReadWriteStream & import("node:net").Socket;
+    } catch (e) {
+      watched.cancel();
+      throw e;
+    }
     const stdout = new PassThrough();
     const stderr = new PassThrough();
     if (tty) {
@@ -470,51 +480,25 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
       // API 1.41 has no ConsoleSize on exec start: size the terminal right after.
       await ex.resize({ w: opts.cols, h: opts.rows }).catch(() => {});
     }
+    // The output can end before the process (it closed its descriptors), or stay open after it
+    // (a daemon inherited them): the exit code comes from the watcher either way.
+    stream.on("close", () => watched.outputEnded());
+    stream.on("end", () => watched.outputEnded());
 
-    let streamEnded = false;
-    let wake: () => void = () => {};
-    const ended = () => {
-      streamEnded = true;
-      wake();
-    };
-    stream.on("close", ended);
-    stream.on("end", ended);
-    let hostPid = 0;
-    let fullId: string | undefined;
-    let exitPromise: Promise<number> | null = null;
-
-    async function state() {
-      const info = await ex.inspect();
-      if (info.Pid) hostPid = info.Pid;
-      return info;
-    }
-    // Learn the host PID early so a signal can reach the process even right after start.
-    const pidKnown = (async () => {
-      for (let i = 0; i < 50 && !hostPid; i++) {
-        const s = await state().catch(() => null);
-        if (!s || !s.Running) break;
-        if (!hostPid) await sleep(10);
-      }
-    })();
-
-    function wait(): Promise<number> {
-      // Exit codes are only in exec inspect: poll until it says the process has ended
-      // (the output can end before, or stay open after, when a daemon kept it).
-      exitPromise ??= (async () => {
-        for (let i = 0; ; i++) {
-          const s = await state();
-          if (!s.Running && s.ExitCode !== null && s.ExitCode !== undefined) return s.ExitCode;
-          if (streamEnded) await sleep(Math.min(50, 2 + i * 5));
-          else await new Promise<void>((r) => {
-            const t = setTimeout(r, Math.min(200, 20 + i * 10));
-            wake = () => {
-              clearTimeout(t);
-              r();
-            };
-          });
+    let leader: { pid: number; start: string } | null = null;
+    let target: { id: string; initPid: number } | undefined;
+    /** The exec's host PID and its start time (the process's identity: a PID can be reused). */
+    async function learnLeader() {
+      for (let i = 0; i < 50 && !leader; i++) {
+        const info = await ex.inspect().catch(() => null);
+        if (!info || (!info.Running && info.ExitCode !== null)) return;
+        if (info.Pid) {
+          const start = startTimeOf(info.Pid);
+          if (start) leader = { pid: info.Pid, start };
+          return;
         }
-      })();
-      return exitPromise;
+        await sleep(10);
+      }
     }
 
     return {
@@ -529,16 +513,31 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
         });
       },
       async signal(signal = "SIGKILL") {
-        await pidKnown;
-        if (!hostPid) await state().catch(() => null);
-        if (!hostPid) return;
         if (!local) throw new RuntimeError("signalling an exec needs the engine on this host (its /proc)", "invalid");
-        fullId ??= (await container.inspect()).Id;
-        await killSession(hostPid, fullId, signal);
+        if (!leader) await learnLeader();
+        if (!leader) return;
+        if (!target) {
+          const c = await container.inspect();
+          target = { id: c.Id, initPid: c.State.Pid };
+        }
+        const t = target;
+        await killSession(leader, t, signal, (pids) => signalInside(t.id, pids, signal));
       },
-      wait,
+      wait: () => watched.exit,
     };
   }
+  /** Signals processes of a container by their PIDs inside it, through the engine: for a server
+   *  that may not signal root's processes itself. `/bin/kill` is on the read-only root. */
+  async function signalInside(containerId: string, pids: number[], signal: NodeJS.Signals) {
+    const ex = await docker.getContainer(containerId).exec({
+      Cmd: ["/bin/kill", "-s", signal.replace(/^SIG/, ""), "--", ...pids.map(String)],
+      User: "0",
+      AttachStdout: false,
+      AttachStderr: false,
+    });
+    await ex.start({ Detach: true });
+  }
+
   // ---------------------------------------------------------------- files
 
   async function readFileFrom(containerId: string, path: string, opts: { maxBytes?: number } = {}): Promise<FileContent> {
@@ -694,30 +693,88 @@ function parsePool(cidr: string) {
   };
 }
 
+interface ProcessId {
+  pid: number;
+  /** Field 22 of /proc/<pid>/stat: with the PID, it names one process (PIDs are reused). */
+  start: string;
+}
+
 /** Signals an exec'd process and every process of its session (the engine makes each exec a
  *  session leader), on this host. Processes that left the session (daemons: setsid) are spared.
- *  Each PID is checked to belong to the container (its cgroup names the container id). */
-async function killSession(hostPid: number, containerId: string, signal: NodeJS.Signals) {
-  const targets = [hostPid];
-  for (const name of await readdir("/proc")) {
-    if (!/^\d+$/.test(name) || Number(name) === hostPid) continue;
+ *  Only the container's own processes are looked at (the member list of its cgroup, read from the
+ *  host; the whole of /proc only when that list cannot be found), and each is signalled only
+ *  while its PID still names the same process (same start time) as when it was found.
+ *  `denied`: when this process may not signal them (it runs unprivileged, in the docker group),
+ *  the PIDs are handed over with their numbers inside the container's PID namespace. */
+async function killSession(leader: ProcessId, container: { id: string; initPid: number }, signal: NodeJS.Signals, denied: (nsPids: number[]) => Promise<void>) {
+  const now = statOf(leader.pid);
+  // The leader's PID names another process now: the kernel reuses a PID only once no process uses
+  // it as its session id any more, so nothing of this exec's session is left to signal.
+  if (now && now.start !== leader.start) return;
+  const members = (await cgroupMembers(leader.pid, container.id)) ?? (await cgroupMembers(container.initPid, container.id));
+  const candidates = members ?? (await readdir("/proc")).filter((n) => /^\d+$/.test(n)).map(Number);
+  const targets: ProcessId[] = [];
+  for (const pid of candidates) {
+    const st = statOf(pid);
+    if (!st || st.session !== leader.pid) continue;
+    if (!members && !(await readFile(`/proc/${pid}/cgroup`, "utf8").catch(() => "")).includes(container.id)) continue;
+    targets.push({ pid, start: st.start });
+  }
+  const refused: number[] = [];
+  for (const t of targets) {
+    // Checked again right before kill(2), synchronously (nothing else runs in this process in
+    // between): a PID freed and reused since the scan is not signalled. What is left is the
+    // instant between this read and the signal; pidfd_send_signal would close it, but Node has no
+    // binding for it. A PID cannot be reused while it is a zombie, i.e. until its parent (inside
+    // the container, or tini) reaped it.
+    if (statOf(t.pid)?.start !== t.start) continue;
     try {
-      const stat = await readFile(`/proc/${name}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[3]) === hostPid) targets.push(Number(name));
-    } catch {
-      // gone meanwhile
+      process.kill(t.pid, signal);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EPERM") refused.push(t.pid);
     }
   }
-  for (const pid of targets) {
-    try {
-      const cgroup = await readFile(`/proc/${pid}/cgroup`, "utf8");
-      if (!cgroup.includes(containerId)) continue;
-      process.kill(pid, signal);
-    } catch {
-      // already gone
-    }
+  if (refused.length) {
+    const inside = refused.map(nsPidOf).filter((p): p is number => p !== null);
+    if (inside.length) await denied(inside);
   }
+}
+
+function statOf(pid: number): { session: number; start: string } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { session: Number(fields[3]), start: fields[19]! };
+  } catch {
+    return null;
+  }
+}
+
+/** The PIDs in the same cgroup as `pid` when that cgroup is the container's (cgroup v1 `pids`
+ *  hierarchy, or v2); null when it cannot be told. Reading it needs no privilege. */
+async function cgroupMembers(pid: number, containerId: string): Promise<number[] | null> {
+  const text = await readFile(`/proc/${pid}/cgroup`, "utf8").catch(() => "");
+  const line = text.split("\n").find((l) => /^\d+:pids:/.test(l)) ?? text.split("\n").find((l) => l.startsWith("0::"));
+  if (!line || !line.includes(containerId)) return null;
+  const path = line.slice(line.indexOf(":", line.indexOf(":") + 1) + 1);
+  const dir = line.startsWith("0::") ? `/sys/fs/cgroup${path}` : `/sys/fs/cgroup/pids${path}`;
+  const procs = await readFile(`${dir}/cgroup.procs`, "utf8").catch(() => null);
+  return procs === null ? null : procs.split("\n").filter(Boolean).map(Number);
+}
+
+/** The PID of a host process inside its own PID namespace (the last NSpid field). */
+function nsPidOf(pid: number): number | null {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("NSpid:"));
+    const last = line?.trim().split(/\s+/).at(-1);
+    return last && /^\d+$/.test(last) ? Number(last) : null;
+  } catch {
+    return null;
+  }
+}
+
+function startTimeOf(pid: number): string | null {
+  return statOf(pid)?.start ?? null;
 }
 
 /** Drops everything deployment bridges send to the host itself (defence in depth behind the

@@ -1,6 +1,9 @@
 // The conformance suite against the Docker driver and the local dockerd (scripts/docker.sh
 // starts it; npm run images builds the base image).
+import { randomBytes } from "node:crypto";
 import Docker from "dockerode";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCommand } from "../../server/runtime/exec.ts";
 import { createDockerRuntime } from "../../server/runtime/docker.ts";
 import { BASE_IMAGE } from "../../server/runtime/images.ts";
 import { LABEL } from "../../server/runtime/policy.ts";
@@ -30,4 +33,61 @@ runtimeConformance("docker", async () => {
       return [...containers.map((c) => `container ${c.Id}`), ...networks.map((n) => `network ${n.Name}`), ...volumes.map((v) => `volume ${v.Name}`)];
     },
   };
+});
+
+// What only the Docker driver does: how it learns exit codes (security review S2).
+describe("docker driver: exec exit codes", () => {
+  const run = `dx${randomBytes(3).toString("hex")}`;
+  const cleanup: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const c of cleanup) await c().catch(() => {});
+  });
+
+  /** A runtime over a dockerode whose transport counts `exec inspect` calls. */
+  async function countingRuntime(name: string, withoutEvents = false) {
+    const docker = new Docker();
+    let inspects = 0;
+    const dial = docker.modem.dial.bind(docker.modem);
+    docker.modem.dial = ((opts: { path?: string; method?: string }, cb: unknown) => {
+      if (opts.method === "GET" && /^\/exec\/[^/]+\/json/.test(opts.path ?? "")) inspects++;
+      return dial(opts as never, cb as never);
+    }) as typeof docker.modem.dial;
+    if (withoutEvents) docker.getEvents = (async () => Promise.reject(new Error("events disabled by the test"))) as typeof docker.getEvents;
+    const runtime = createDockerRuntime({ docker });
+    const owner = { deploymentId: `${run}-${name}`, userId: "u", challengeId: "docker-specifics" };
+    const network = await runtime.createNetwork(owner);
+    cleanup.push(() => runtime.removeDeployment(owner.deploymentId));
+    const c = await runtime.createContainer({ owner, role: "target", image: BASE_IMAGE, hostname: "box", network: network.name, expiresAt: new Date(Date.now() + 600_000) });
+    return { runtime, c, inspects: () => inspects };
+  }
+
+  it("ten open execs cost a few engine calls, not five a second each; exit codes stay right", async () => {
+    const { runtime, c, inspects } = await countingRuntime("events");
+    const sessions = await Promise.all(Array.from({ length: 10 }, (_, i) => runtime.exec(c.id, { command: ["bash", "-c", `sleep 4; exit ${i + 1}`] })));
+    const before = inspects();
+    const codes = await Promise.all(sessions.map((s) => s.wait()));
+    const calls = inspects() - before;
+    console.log(`[docker] 10 execs of 4 s: ${calls} exec inspect calls`);
+    expect(codes).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // Polling each at 5 Hz made about 200.
+    expect(calls).toBeLessThan(40);
+    const killed = await runtime.exec(c.id, { command: ["sleep", "60"] });
+    await new Promise((r) => setTimeout(r, 200));
+    await killed.signal("SIGKILL");
+    expect(await killed.wait()).toBe(137);
+    expect(await runCommand(runtime, c.id, ["bash", "-c", "exit 42"]).then((r) => r.exitCode)).toBe(42);
+  });
+
+  it("without the engine's event stream the shared loop still finds every exit code", async () => {
+    const { runtime, c, inspects } = await countingRuntime("polling", true);
+    const quick = await Promise.all([0, 3, 7].map((n) => runCommand(runtime, c.id, ["bash", "-c", `exit ${n}`])));
+    expect(quick.map((r) => r.exitCode)).toEqual([0, 3, 7]);
+    const before = inspects();
+    const slow = await Promise.all(Array.from({ length: 5 }, (_, i) => runtime.exec(c.id, { command: ["bash", "-c", `sleep 5 >/dev/null; exit ${i}`] })));
+    const codes = await Promise.all(slow.map((s) => s.wait()));
+    expect(codes).toEqual([0, 1, 2, 3, 4]);
+    const calls = inspects() - before;
+    console.log(`[docker] 5 polled execs of 5 s: ${calls} exec inspect calls`);
+    expect(calls).toBeLessThan(5 * 25);
+  });
 });
