@@ -1,24 +1,100 @@
-// The live channel: WebSocket /ws/deployments/{id}?token=<access token>. The owner of the
-// deployment receives its messages (LiveMessage in core/deployments.ts), starting with its
-// current state; anyone else is closed with a reason. Termination closes cleanly (1000).
+// The live channel: WebSocket /ws/deployments/{id}. The owner of the deployment receives its
+// messages (LiveMessage in core/deployments.ts), starting with its current state; anyone else
+// is closed with a reason. Termination closes cleanly (1000).
+//
+// Who is asking (docs/api.md, "Live channel"):
+// - a browser: by its sign-in cookie (the web-sessions service), and only from a page of this
+//   site: the handshake's Origin must be PUBLIC_URL's origin. WebSockets are not bound by CORS,
+//   and a sibling subdomain counts as same-site for SameSite cookies, so without this rule any
+//   page could open the channel with the visitor's cookie. No token ever reaches page scripts.
+// - another program: `Authorization: Bearer <access token>` (a page cannot set that header on a
+//   WebSocket); the socket closes when the token expires.
+// A socket lives only as long as what authenticated it: ending the web session (sign-out,
+// password change) closes it at once, and every socket's session is re-checked every minute.
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { Deployments, LiveMessage } from "./core/deployments.ts";
 import type { TokenService } from "./core/tokens.ts";
+import type { WebSessions } from "./core/web-sessions.ts";
 import type { Logger } from "./logger.ts";
 
 const PATH = /^\/ws\/deployments\/([0-9a-f-]{36})\/?$/;
 /** Close codes in the application range (4000–4999), the HTTP status plus 4000. */
 const CLOSE = { unauthorized: 4401, notFound: 4404, tooMany: 4429 } as const;
+const AUTH_REQUIRED = "Authentication required";
 const PING_MS = 25_000;
+/** How often every open socket's web session is checked again (sessions can also expire). */
+const REVALIDATE_MS = 60_000;
 /** Open channels per user: a page and its reconnects need a few; thousands would be an attack. */
 const MAX_PER_USER = 16;
 
-export function attachLiveChannel(server: Server, deps: { deployments: Deployments; tokens: TokenService; log: Logger; maxPayload?: number }) {
-  const { deployments, tokens, log } = deps;
+interface Caller {
+  userId: string;
+  /** The web session's key (the id's hash) for a cookie; null for a bearer token. */
+  sessionKey: string | null;
+  /** The bearer token's expiry (epoch seconds); null for a cookie. */
+  exp: number | null;
+}
+
+export interface LiveDeps {
+  deployments: Deployments;
+  tokens: TokenService;
+  webSessions: WebSessions;
+  /** PUBLIC_URL's origin: the only Origin a browser's handshake may carry. */
+  publicOrigin: string;
+  log: Logger;
+  maxPayload?: number;
+  /** Tests shorten the periodic re-check. */
+  revalidateMs?: number;
+}
+
+export function attachLiveChannel(server: Server, deps: LiveDeps) {
+  const { deployments, tokens, webSessions, publicOrigin, log } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxPayload ?? 4096 });
   const openByUser = new Map<string, number>();
+  /** Authenticated sockets, with what authenticated them. */
+  const open = new Map<WebSocket, Caller>();
+
+  const refuse = (ws: WebSocket) => ws.close(CLOSE.unauthorized, AUTH_REQUIRED);
+  const closeWhere = (match: (c: Caller) => boolean) => {
+    for (const [ws, c] of open) if (match(c)) refuse(ws);
+  };
+
+  // Sign-out, rotation and password changes end sessions: their sockets go with them.
+  const unsubscribe = webSessions.onEnded((e) =>
+    closeWhere((c) => (e.key ? c.sessionKey === e.key : c.userId === e.userId)),
+  );
+  // Sessions also end by expiry or by rows deleted elsewhere: look again every minute.
+  const revalidate = setInterval(() => void recheck(), deps.revalidateMs ?? REVALIDATE_MS);
+  revalidate.unref();
+
+  async function recheck() {
+    const keys = new Map<string, string>(); // session key -> user
+    for (const c of open.values()) if (c.sessionKey) keys.set(c.sessionKey, c.userId);
+    for (const [key, userId] of keys) {
+      try {
+        const s = await webSessions.readByKey(key);
+        if (!s || s.userId !== userId) closeWhere((c) => c.sessionKey === key);
+      } catch (e) {
+        log.debug(`live channel: re-checking a session failed: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  async function authenticate(req: IncomingMessage): Promise<Caller | null> {
+    const origin = req.headers.origin;
+    // Whatever the credential, a handshake from a page elsewhere is refused.
+    if (origin !== undefined && origin !== publicOrigin) return null;
+    const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
+    if (bearer) {
+      const t = await tokens.verifyAccessUntil(bearer).catch(() => null);
+      return t ? { userId: t.userId, sessionKey: null, exp: t.exp } : null;
+    }
+    if (origin === undefined) return null; // the cookie is for this site's pages only
+    const s = await webSessions.fromCookieHeader(req.headers.cookie);
+    return s ? { userId: s.userId, sessionKey: s.key, exp: null } : null;
+  }
 
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? "/", "http://internal");
@@ -28,19 +104,21 @@ export function attachLiveChannel(server: Server, deps: { deployments: Deploymen
       socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => void serve(ws, m[1]!, url.searchParams.get("token")));
+    wss.handleUpgrade(req, socket, head, (ws) => void serve(ws, m[1]!, req));
   });
 
-  async function serve(ws: WebSocket, deploymentId: string, token: string | null) {
+  async function serve(ws: WebSocket, deploymentId: string, req: IncomingMessage) {
     // Accept first, then refuse with a close reason: a browser sees the reason, not just a
     // failed handshake.
-    let userId: string;
+    let caller: Caller | null;
     try {
-      if (!token) throw new Error("no token");
-      userId = await tokens.verifyAccess(token);
-    } catch {
-      return ws.close(CLOSE.unauthorized, "Authentication required");
+      caller = await authenticate(req);
+    } catch (e) {
+      log.warn(`live channel: authentication failed: ${(e as Error).message}`);
+      caller = null;
     }
+    if (!caller) return refuse(ws);
+    const { userId } = caller;
     let current;
     try {
       current = await deployments.get(deploymentId, userId);
@@ -48,9 +126,12 @@ export function attachLiveChannel(server: Server, deps: { deployments: Deploymen
       return ws.close(CLOSE.notFound, "Deployment not found");
     }
     if (ws.readyState !== ws.OPEN) return; // the client left while we looked
-    const open = openByUser.get(userId) ?? 0;
-    if (open >= MAX_PER_USER) return ws.close(CLOSE.tooMany, "Too many live connections");
-    openByUser.set(userId, open + 1);
+    const count = openByUser.get(userId) ?? 0;
+    if (count >= MAX_PER_USER) return ws.close(CLOSE.tooMany, "Too many live connections");
+    openByUser.set(userId, count + 1);
+    open.set(ws, caller);
+    // A bearer token's socket ends with the token (access tokens cannot be revoked otherwise).
+    const expiry = caller.exp === null ? null : setTimeout(() => refuse(ws), Math.max(0, caller.exp * 1000 - Date.now()));
     const send = (m: LiveMessage) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
     };
@@ -73,7 +154,9 @@ export function attachLiveChannel(server: Server, deps: { deployments: Deploymen
     ws.on("message", () => {}); // nothing to say to us; maxPayload bounds it
     ws.on("close", () => {
       clearInterval(ping);
+      if (expiry) clearTimeout(expiry);
       stop();
+      open.delete(ws);
       const left = (openByUser.get(userId) ?? 1) - 1;
       if (left > 0) openByUser.set(userId, left);
       else openByUser.delete(userId);
@@ -83,6 +166,8 @@ export function attachLiveChannel(server: Server, deps: { deployments: Deploymen
 
   return {
     close() {
+      clearInterval(revalidate);
+      unsubscribe();
       for (const c of wss.clients) c.terminate();
       wss.close();
     },

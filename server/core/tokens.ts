@@ -62,15 +62,10 @@ export function createTokenService(db: Db, sessionSecret: string) {
     issue: (user: { id: string; username: string }) => pair(user),
 
     /** Returns the user id the access token names, or throws 401. */
-    async verifyAccess(token: string): Promise<string> {
-      try {
-        const { payload } = await jwtVerify(token, jwtKey, { algorithms: ["HS256"] });
-        if (payload.typ !== "access" || typeof payload.sub !== "string") throw new Error("not an access token");
-        return payload.sub;
-      } catch {
-        throw unauthorized("Invalid or expired token");
-      }
-    },
+    verifyAccess: async (token: string): Promise<string> => (await verifiedAccess(token)).userId,
+
+    /** As verifyAccess, with the token's expiry (epoch seconds): the live channel closes then. */
+    verifyAccessUntil: verifiedAccess,
 
     /** Rotates a refresh token. `loadUser` supplies the claims for the new access token. */
     async rotate(refreshToken: string, loadUser: (id: string) => Promise<{ id: string; username: string } | undefined>) {
@@ -121,6 +116,18 @@ export function createTokenService(db: Db, sessionSecret: string) {
         .execute();
     },
   };
+
+  async function verifiedAccess(token: string): Promise<{ userId: string; exp: number }> {
+    try {
+      const { payload } = await jwtVerify(token, jwtKey, { algorithms: ["HS256"] });
+      if (payload.typ !== "access" || typeof payload.sub !== "string" || typeof payload.exp !== "number") {
+        throw new Error("not an access token");
+      }
+      return { userId: payload.sub, exp: payload.exp };
+    } catch {
+      throw unauthorized("Invalid or expired token");
+    }
+  }
 
   async function revokeFamily(familyId: string) {
     await db

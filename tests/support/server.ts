@@ -117,10 +117,11 @@ export async function waitForStatus(api: Api, token: string, challenge: string, 
   }
 }
 
-/** Opens the live channel and records every message; `until` resolves on the first match. */
+/** Opens the live channel as a program does (bearer token in a header; browsers use their
+ *  sign-in cookie) and records every message; `until` resolves on the first match. */
 export function openLive(base: string, deploymentId: string, token: string | null) {
-  const url = `${base.replace(/^http/, "ws")}/ws/deployments/${deploymentId}${token ? `?token=${encodeURIComponent(token)}` : ""}`;
-  const ws = new WebSocket(url);
+  const url = `${base.replace(/^http/, "ws")}/ws/deployments/${deploymentId}`;
+  const ws = new WebSocket(url, token ? { headers: { authorization: `Bearer ${token}` } } : {});
   const messages: any[] = [];
   const waiters: { match: (m: any) => boolean; resolve: (m: any) => void }[] = [];
   ws.on("message", (data) => {
