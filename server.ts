@@ -54,10 +54,9 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
 
   const webDeps = {
     dispatch: api.handle,
-    db: platform.db,
+    webSessions: platform.webSessions,
     publicUrl: config.publicUrl,
     secureCookies: config.secureCookies,
-    sessionSecret: config.sessionSecret,
   };
   const loadContext = (build: ServerBuild) => (req: express.Request) =>
     (build.entry.module as unknown as { createLoadContext: LoadContextFactory }).createLoadContext(
@@ -95,7 +94,13 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   log.info(`faultline listening on http://${config.host}:${port} (public URL ${config.publicUrl.origin}, ${config.database.kind})`);
-  const live = attachLiveChannel(server, { deployments: platform.deployments, tokens: platform.tokens, log });
+  const live = attachLiveChannel(server, {
+    deployments: platform.deployments,
+    tokens: platform.tokens,
+    webSessions: platform.webSessions,
+    publicOrigin: config.publicUrl.origin,
+    log,
+  });
 
   // The SSH gateway and the deployments worker need the engine; without one (RUNTIME=none) the
   // site still runs and starting a challenge answers 503.

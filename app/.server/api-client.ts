@@ -108,7 +108,8 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
     deleteSshKey: () => call<{ message: string }>("DELETE", "/users/me/ssh-key", { token }),
     setupTotp: () => call<{ secret: string; qr_code_url: string; otpauth_url: string }>("POST", "/auth/2fa/setup", { token }),
     verifyTotp: (body: { token: string; secret: string }) => call<{ message: string }>("POST", "/auth/2fa/verify", { token, body }),
-    disableTotp: () => call<{ message: string }>("POST", "/auth/2fa/disable", { token }),
+    disableTotp: (body: { current_password?: string; code?: string }) =>
+      call<{ message: string }>("POST", "/auth/2fa/disable", { token, body }),
     resendVerification: () => call<{ message: string }>("POST", "/auth/resend-verification", { token, body: {} }),
     // Challenges and deployments (the challenge page, the global banner).
     challenge: (id: string) => call<ChallengeDetail>("GET", `/challenges/${encodeURIComponent(id)}`, { token }),

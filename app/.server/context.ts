@@ -1,21 +1,22 @@
 // What the server hands the web for each request (platformContext) and what the web's
 // middleware derives from it (webContext): the API client, the signed-in user, the session.
 import { createContext, RouterContextProvider, type Session } from "react-router";
-import type { Db } from "../../server/db/index.ts";
+import type { WebSessions } from "../../server/core/web-sessions.ts";
 import type { ApiClient, Dispatch, OwnUser, TokenPair } from "./api-client.ts";
 
 export interface PlatformDeps {
   dispatch: Dispatch;
-  db: Db;
+  /** The sign-in sessions (server/core/web-sessions.ts): the web holds no database handle. */
+  webSessions: WebSessions;
   publicUrl: URL;
   secureCookies: boolean;
-  sessionSecret: string;
 }
 
 export const platformContext = createContext<PlatformDeps & { clientIp: string }>();
 
 export interface SessionData {
-  tokens?: { access_token: string; refresh_token: string; access_exp: number };
+  /** `user_id` is the access token's subject: the session service indexes sessions by it. */
+  tokens?: { access_token: string; refresh_token: string; access_exp: number; user_id: string };
   /** A login waiting for its second factor. */
   mfa?: { token: string; expires: number; redirectTo?: string };
   /** OAuth state issued at start, checked at the callback, removed after use. */
@@ -36,7 +37,9 @@ export interface Web {
   /** The access token for calls made on the user's behalf. */
   token?: string;
   session: Session<SessionData>;
+  /** Signs in under a new session id (the old one ends: no fixation). */
   signIn(tokens: TokenPair): void;
+  /** Signs out: the session id ends (and the live sockets opened under it close). */
   signOut(): void;
   /** Marks the session changed so the middleware saves it. */
   touch(): void;

@@ -1,51 +1,45 @@
-// The sign-in session: the cookie carries only a signed, random id; tokens stay in the
-// database (web_sessions), so signing out or revoking really ends a session.
-import { randomBytes } from "node:crypto";
-import { createCookie, createSessionStorage, type SessionStorage } from "react-router";
-import { nowSeconds } from "../../server/db/index.ts";
-import type { PlatformDeps, SessionData } from "./context.ts";
+// The sign-in session as the web uses it: React Router's Session object over the web-sessions
+// service (server/core/web-sessions.ts), reached through the load context. The cookie carries
+// only a signed, random id; the service keeps the id's hash and the data encrypted.
+//
+// Unlike React Router's createSessionStorage, an id the database does not know is never reused
+// (it could be one somebody planted): such a request starts a session of its own. And every
+// change of who is signed in writes under a new id (`rotate`).
+import { createSession, type Session } from "react-router";
+import type { WebSessions } from "../../server/core/web-sessions.ts";
+import type { SessionData } from "./context.ts";
 
-export const SESSION_MAX_AGE = 30 * 24 * 3600;
-const storages = new WeakMap<object, SessionStorage<SessionData>>();
+/** Who a session signs in: the access token's subject, kept next to the tokens. */
+const userOf = (data: Partial<SessionData>) => data.tokens?.user_id ?? null;
 
-export function sessionStorageFor(deps: PlatformDeps): SessionStorage<SessionData> {
-  let storage = storages.get(deps.db);
-  if (storage) return storage;
-  const { db } = deps;
-  const cookie = createCookie("__faultline", {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: deps.secureCookies,
-    path: "/",
-    secrets: [deps.sessionSecret],
-    maxAge: SESSION_MAX_AGE,
-  });
-  const expiry = (expires?: Date) => (expires ? Math.floor(expires.getTime() / 1000) : nowSeconds() + SESSION_MAX_AGE);
-  storage = createSessionStorage<SessionData>({
-    cookie,
-    async createData(data, expires) {
-      const id = randomBytes(24).toString("base64url");
-      // Sessions are created rarely (at sign-in), so that is when expired ones are swept.
-      await db.deleteFrom("web_sessions").where("expires_at", "<=", nowSeconds()).execute();
-      await db.insertInto("web_sessions").values({ id, data: JSON.stringify(data), expires_at: expiry(expires) }).execute();
-      return id;
+export function sessionStoreFor(service: WebSessions) {
+  const { cookie } = service;
+  return {
+    async getSession(cookieHeader: string | null): Promise<Session<SessionData>> {
+      const id: unknown = cookieHeader ? await cookie.parse(cookieHeader).catch(() => null) : null;
+      const stored = typeof id === "string" && id ? await service.read(id) : null;
+      return stored ? createSession<SessionData>(stored.data as Partial<SessionData>, id as string) : createSession<SessionData>({}, "");
     },
-    async readData(id) {
-      const row = await db.selectFrom("web_sessions").selectAll().where("id", "=", id).executeTakeFirst();
-      if (!row || row.expires_at <= nowSeconds()) return null;
-      return JSON.parse(row.data);
+
+    /** Saves the session under its id (a new one when it has none); returns the Set-Cookie. */
+    async commit(session: Session<SessionData>): Promise<string> {
+      const data = session.data;
+      let id = session.id;
+      if (id) await service.update(id, data, { userId: userOf(data) });
+      else id = await service.create(data, { userId: userOf(data) });
+      return cookie.serialize(id);
     },
-    async updateData(id, data, expires) {
-      await db
-        .updateTable("web_sessions")
-        .set({ data: JSON.stringify(data), expires_at: expiry(expires) })
-        .where("id", "=", id)
-        .execute();
+
+    /** Ends the current id and saves the data under a new one; returns the Set-Cookie. */
+    async rotate(session: Session<SessionData>): Promise<string> {
+      const data = session.data;
+      return cookie.serialize(await service.rotate(session.id || null, data, { userId: userOf(data) }));
     },
-    async deleteData(id) {
-      await db.deleteFrom("web_sessions").where("id", "=", id).execute();
+
+    /** Deletes the session and expires the cookie. */
+    async destroy(session: Session<SessionData>): Promise<string> {
+      if (session.id) await service.destroy(session.id);
+      return cookie.serialize("", { maxAge: undefined, expires: new Date(0) });
     },
-  });
-  storages.set(deps.db, storage);
-  return storage;
+  };
 }

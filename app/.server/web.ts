@@ -1,12 +1,13 @@
 // The root middleware: loads the sign-in session, keeps the
 // access token fresh (refresh when under 5 minutes are left), resolves the user once per
-// request, and saves the session cookie when something changed. Cross-site form posts never get
+// request, and saves the session cookie when something changed. Signing in and out writes the
+// session under a new id (session.ts), so an id known before never becomes a signed-in one. Cross-site form posts never get
 // here: server.ts refuses any web request whose Origin differs from the request's (403).
 import { decodeJwt } from "jose";
 import type { MiddlewareFunction } from "react-router";
 import { createApiClient, type TokenPair } from "./api-client.ts";
 import { platformContext, type SessionData, type Web, webContext } from "./context.ts";
-import { sessionStorageFor } from "./session.ts";
+import { sessionStoreFor } from "./session.ts";
 
 export const REFRESH_WINDOW_SECONDS = 5 * 60;
 
@@ -22,10 +23,20 @@ export function tokenExpiry(token: string): number {
 
 export const expiresSoon = (exp: number, now = Date.now() / 1000) => exp - now < REFRESH_WINDOW_SECONDS;
 
+/** sub (the user id) of our own API's access token; "" when unreadable. */
+function tokenSubject(token: string): string {
+  try {
+    return decodeJwt(token).sub ?? "";
+  } catch {
+    return "";
+  }
+}
+
 const toStored = (t: TokenPair): NonNullable<SessionData["tokens"]> => ({
   access_token: t.access_token,
   refresh_token: t.refresh_token,
   access_exp: tokenExpiry(t.access_token),
+  user_id: tokenSubject(t.access_token),
 });
 
 // Parallel requests of one browser must not rotate the same refresh token twice (the second
@@ -34,11 +45,13 @@ const refreshing = new Map<string, Promise<TokenPair | null>>();
 
 export const webMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const deps = context.get(platformContext);
-  const storage = sessionStorageFor(deps);
+  const storage = sessionStoreFor(deps.webSessions);
   const session = await storage.getSession(request.headers.get("cookie"));
   const api = createApiClient(deps.dispatch, deps.clientIp);
   let dirty = false;
   let ended = false;
+  /** Who is signed in changed: save under a new id and end the old one. */
+  let rotate = false;
 
   async function refresh(stored: NonNullable<SessionData["tokens"]>) {
     let p = refreshing.get(stored.refresh_token);
@@ -63,6 +76,7 @@ export const webMiddleware: MiddlewareFunction<Response> = async ({ request, con
       session.set("tokens", toStored(tokens));
       session.unset("mfa");
       this.token = tokens.access_token;
+      rotate = true;
       dirty = true;
     },
     signOut() {
@@ -73,6 +87,7 @@ export const webMiddleware: MiddlewareFunction<Response> = async ({ request, con
       this.user = null;
       this.token = undefined;
       ended = true;
+      rotate = true;
       dirty = true;
     },
     touch() {
@@ -110,7 +125,7 @@ export const webMiddleware: MiddlewareFunction<Response> = async ({ request, con
     const empty = Object.keys(session.data).length === 0;
     response.headers.append(
       "Set-Cookie",
-      empty ? await storage.destroySession(session) : await storage.commitSession(session),
+      empty ? await storage.destroy(session) : rotate ? await storage.rotate(session) : await storage.commit(session),
     );
   }
   return response;

@@ -1,5 +1,6 @@
 // The challenge page's live view of its deployment: starts from the loader's snapshot, opens
-// the WebSocket (websocket_url + ?token=), applies every message through the reducer,
+// the WebSocket (websocket_url; the browser sends the sign-in cookie and the page's Origin,
+// which is all the channel accepts from a browser), applies every message through the reducer,
 // reconnects with backoff after an unclean close and then polls the web's own status route
 // (challenges/:id/status) every 5 s. A clean close or termination stops it. All the policy
 // lives in createLiveController (app/lib/deployment-rules.ts); this hook only supplies the
@@ -14,10 +15,9 @@ import {
   viewFromSession,
 } from "../lib/deployment-rules.ts";
 
-/** What the web's status route answers (a fresh access token rides along for reconnects). */
+/** What the web's status route answers. */
 export interface StatusAnswer {
   session: ChallengeSession;
-  token: string | null;
 }
 
 export const statusPath = (challengeId: string) => `/challenges/${encodeURIComponent(challengeId)}/status`;
@@ -32,10 +32,9 @@ async function fetchStatus(challengeId: string): Promise<StatusAnswer | null> {
   }
 }
 
-export function socketUrl(path: string, token: string, base: string): string {
+export function socketUrl(path: string, base: string): string {
   const url = new URL(path, base);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  url.searchParams.set("token", token);
   return url.href;
 }
 
@@ -44,37 +43,32 @@ const noSubscribe = () => () => {};
 export function useDeploymentLive({
   challengeId,
   session,
-  token,
 }: {
   challengeId: string;
   session: ChallengeSession;
-  token: string | null;
 }): LiveSnapshot & { controller: LiveController | null } {
   // A new loader snapshot (after start, extend, terminate) starts a new controller; the same
   // snapshot revalidated again keeps the running one.
   const key = `${challengeId}|${session.deployment_id}|${session.status}|${session.expires_at}`;
-  const latest = useRef({ session, token });
-  latest.current = { session, token };
+  const latest = useRef({ session });
+  latest.current = { session };
   const [live, setLive] = useState<{ key: string; controller: LiveController } | null>(null);
 
   useEffect(() => {
     const initial = latest.current.session;
-    let currentToken = latest.current.token;
     let currentUrl = initial.websocket_url;
     const controller: LiveController = createLiveController(initial, {
       async connect(attempt) {
         if (attempt > 0) {
-          // Catch up with what happened while disconnected, and take a fresh token (access
-          // tokens last 15 minutes; the page may be older).
+          // Catch up with what happened while disconnected.
           const fresh = await fetchStatus(challengeId);
           if (fresh) {
-            currentToken = fresh.token ?? latest.current.token ?? currentToken;
             currentUrl = fresh.session.websocket_url ?? currentUrl;
             controller.apply({ ...fresh.session, type: undefined, deployment_id: fresh.session.deployment_id ?? undefined });
           }
         }
-        if (!currentUrl || !currentToken) return null;
-        return new WebSocket(socketUrl(currentUrl, currentToken, window.location.href)) as unknown as SocketLike;
+        if (!currentUrl) return null;
+        return new WebSocket(socketUrl(currentUrl, window.location.href)) as unknown as SocketLike;
       },
       async poll() {
         return (await fetchStatus(challengeId))?.session ?? null;

@@ -6,7 +6,9 @@ import {
   LOCATIONS,
   NOTIFICATION_KEYS,
   type NotificationKey,
+  PASSWORD_MAX,
   PASSWORD_MIN,
+  STEP_UP_REQUIRED,
   USERNAME_PATTERN,
   USERNAME_RULE,
 } from "../../server/core/rules.ts";
@@ -82,6 +84,17 @@ export const SETTINGS = {
   sshDeleteConfirm: "Are you sure you want to delete your SSH public key?",
   sshRequired: "An SSH key is required to access challenge environments.",
 } as const;
+
+/**
+ * Turning 2FA off asks who it is first (a stolen session alone must not do it): the current
+ * password or a current code. Empty fields arrive as undefined (conform).
+ */
+export const totpDisableSchema = z
+  .object({
+    current_password: z.string().max(PASSWORD_MAX, `At most ${PASSWORD_MAX} characters`).optional(),
+    code: z.string().trim().regex(/^\d{6}$/, "Enter the 6-digit code").optional(),
+  })
+  .refine((d) => d.current_password !== undefined || d.code !== undefined, { message: STEP_UP_REQUIRED });
 
 export const passwordChangeSchema = z
   .object({

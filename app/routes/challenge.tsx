@@ -1,8 +1,9 @@
 // /challenges/:id: one challenge and the user's deployment of it. Start, extend, terminate and
 // submit are plain <Form method="post"> forms with a hidden `intent`; with JavaScript they go
 // through fetchers (no reload) and the status arrives live over the WebSocket
-// (useDeploymentLive); without it every post comes back to this page, and while the
-// deployment is on its way a <noscript> refresh reloads the page every 2 s until it is ready.
+// (useDeploymentLive, authenticated by the sign-in cookie: no API token reaches the page);
+// without it every post comes back to this page, and while the deployment is on its way a
+// <noscript> refresh reloads the page every 2 s until it is ready.
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -55,7 +56,7 @@ const IDLE: ChallengeSession = {
 };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { api, user, token } = requireUser(context, request);
+  const { api, user } = requireUser(context, request);
   const [challenge, session, duration] = await Promise.all([
     api.challenge(params.id),
     api.challengeSession(params.id),
@@ -70,8 +71,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       challenge: challenge.data as ChallengeDetail,
       session: session.ok ? session.data : IDLE,
       durationMinutes: duration.ok ? duration.data.duration_minutes : 30,
-      /** For the live channel's ?token= (the browser otherwise never sees API credentials). */
-      token,
       verified: user.is_verified,
       hasSshKey: user.has_ssh_key,
     },
@@ -178,7 +177,7 @@ function useControl(intent: Intent, actionData: Outcome | undefined) {
 function Challenge({ data: d, actionData }: { data: Loaded; actionData: Outcome | undefined }) {
   const { challenge } = d;
   const hydrated = useHydrated();
-  const live = useDeploymentLive({ challengeId: challenge.uid, session: d.session, token: d.token });
+  const live = useDeploymentLive({ challengeId: challenge.uid, session: d.session });
   const view = live.view;
 
   const start = useControl("start", actionData);

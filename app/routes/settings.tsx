@@ -24,6 +24,7 @@ import {
   secondFactorSchema,
   SETTINGS,
   sshKeySchema,
+  totpDisableSchema,
 } from "../lib/forms.ts";
 
 export function meta() {
@@ -140,13 +141,16 @@ function cancelTotpSetup(auth: Auth) {
 
 const confirmed = (form: FormData) => form.get("confirm") === "yes";
 
+/** Step-up: the API wants the current password or a current code (either is enough). */
 async function disableTotp(auth: Auth, form: FormData) {
   const intent = "2fa-disable";
-  if (!confirmed(form)) return answer({ intent, confirm: true });
-  const res = await auth.api.disableTotp();
-  if (!res.ok) return answer({ intent, error: res.detail || SETTINGS.totpDisableFailed }, res.status);
+  const submission = parseWithZod(form, { schema: totpDisableSchema });
+  const reply = () => submission.reply({ hideFields: ["current_password", "code"] });
+  if (submission.status !== "success") return answer({ intent, reply: reply() }, 400);
+  const res = await auth.api.disableTotp(submission.value);
+  if (!res.ok) return answer({ intent, reply: reply(), error: res.detail || SETTINGS.totpDisableFailed }, res.status);
   await reloadUser(auth);
-  return answer({ intent, ok: res.data.message || "2FA disabled" });
+  return answer({ intent, reply: submission.reply({ resetForm: true }), ok: res.data.message || "2FA disabled" });
 }
 
 async function saveSshKey(auth: Auth, form: FormData) {
@@ -221,7 +225,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <div className="space-y-6">
           {!user.is_verified ? <VerificationSection email={user.email} outcome={outcome} /> : null}
           <PasswordSection user={user} outcome={outcome} />
-          <TwoFactorSection enabled={user.totp_enabled} setup={totpSetup} outcome={outcome} />
+          <TwoFactorSection enabled={user.totp_enabled} hasPassword={user.has_password} setup={totpSetup} outcome={outcome} />
           <SshKeySection user={user} outcome={outcome} />
           <ConnectedAccounts user={user} />
         </div>

@@ -1,11 +1,13 @@
 // Security tab: two-factor authentication. States per spec: not enabled -> setup in progress
 // (QR code, secret, 6-digit code, Cancel Setup) -> enabled; disabling returns to not enabled.
+// Disabling asks for the current password or a current code (step-up) and confirms with the
+// spec's question: a dialog with JavaScript, the same words above the button without.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
-import { secondFactorSchema, SETTINGS } from "../../lib/forms.ts";
+import { secondFactorSchema, SETTINGS, totpDisableSchema } from "../../lib/forms.ts";
 import { Field } from "../field.tsx";
-import { ConfirmedAction, IntentField, type Outcome, outcomeFor, Section, Status, useBusy, useHydrated } from "./shared.tsx";
+import { IntentField, type Outcome, outcomeFor, Section, Status, useBusy, useHydrated } from "./shared.tsx";
 
 export interface TotpSetup {
   secret: string;
@@ -14,10 +16,13 @@ export interface TotpSetup {
 
 export function TwoFactorSection({
   enabled,
+  hasPassword,
   setup,
   outcome,
 }: {
   enabled: boolean;
+  /** Accounts without a password (GitHub, Google) confirm with a code only. */
+  hasPassword: boolean;
   setup: TotpSetup | null;
   outcome?: Outcome;
 }) {
@@ -31,15 +36,7 @@ export function TwoFactorSection({
           <p className="text-sm" data-testid="twofa-state">
             <span className="text-emerald-700 dark:text-term-green">[on]</span> 2FA is enabled
           </p>
-          <ConfirmedAction
-            intent="2fa-disable"
-            label="Disable 2FA"
-            confirmLabel="Yes, disable 2FA"
-            message={SETTINGS.totpDisableConfirm}
-            asking={mine?.intent === "2fa-disable" && !!mine.confirm}
-            cancelTo="?tab=security"
-            testId="twofa-disable"
-          />
+          <DisableForm hasPassword={hasPassword} outcome={outcomeFor(mine, "2fa-disable")} />
         </>
       ) : setup ? (
         <SetupInProgress setup={setup} outcome={outcomeFor(mine, "2fa-verify")} />
@@ -54,6 +51,66 @@ export function TwoFactorSection({
       )}
       <Status outcome={sectionStatus} testId="twofa" />
     </Section>
+  );
+}
+
+function DisableForm({ hasPassword, outcome }: { hasPassword: boolean; outcome?: Outcome }) {
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const busy = useBusy("2fa-disable");
+  const [form, fields] = useForm({
+    id: "totp-disable-form",
+    lastResult: navigation.state === "idle" ? outcome?.reply : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: totpDisableSchema }),
+    shouldValidate: "onSubmit",
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-4" data-testid="twofa-disable">
+      <IntentField intent="2fa-disable" />
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        To turn it off, confirm it is you: {hasPassword ? "your current password, or " : ""}a code from your authenticator app.
+      </p>
+      {form.errors?.length ? (
+        <div className="alert-error" role="alert" data-testid="twofa-disable-error">
+          {form.errors[0]}
+        </div>
+      ) : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        {hasPassword ? (
+          <Field
+            label="Current password"
+            errors={fields.current_password.errors}
+            inputProps={{ ...getInputProps(fields.current_password, { type: "password" }), autoComplete: "current-password" }}
+          />
+        ) : null}
+        <Field
+          label={hasPassword ? "or a 6-digit code" : "6-digit code"}
+          errors={fields.code.errors}
+          inputProps={{
+            ...getInputProps(fields.code, { type: "text" }),
+            inputMode: "numeric",
+            autoComplete: "one-time-code",
+            maxLength: 6,
+          }}
+        />
+      </div>
+      {/* Without JavaScript there is no dialog: the question stands above the button. */}
+      {!hydrated ? (
+        <p className="alert-warn" role="note">
+          {SETTINGS.totpDisableConfirm}
+        </p>
+      ) : null}
+      <button
+        type="submit"
+        className="btn-danger"
+        disabled={busy}
+        onClick={(e) => {
+          if (hydrated && !window.confirm(SETTINGS.totpDisableConfirm)) e.preventDefault();
+        }}
+      >
+        Disable 2FA
+      </button>
+    </Form>
   );
 }
 
