@@ -20,6 +20,8 @@ const baseDir = join(root, "images", "base");
 const challengesDir = process.env.CHALLENGES_DIR ? resolve(process.env.CHALLENGES_DIR) : join(root, "challenges");
 /** Files of a challenge folder that never go into its image (the user must not read them). */
 const NOT_IN_IMAGE = new Set(["challenge.yaml", "setup.sh", "check.sh", "solution.sh", "README.md", ".dockerignore"]);
+/** Folders of a challenge that never go into its image either (the fakes suite's scripts). */
+const NOT_IN_IMAGE_DIRS = ["fakes/"];
 const SUITE = process.env.FAULTLINE_BASE_SUITE ?? "bookworm";
 
 const docker = new Docker();
@@ -148,7 +150,7 @@ function filesOf(dir: string): string[] {
 
 async function buildChallenge(slug: string, baseHash: string) {
   const dir = join(challengesDir, slug);
-  const files = filesOf(dir).filter((f) => !NOT_IN_IMAGE.has(relative(dir, f)));
+  const files = filesOf(dir).filter((f) => !NOT_IN_IMAGE.has(relative(dir, f)) && !NOT_IN_IMAGE_DIRS.some((d) => relative(dir, f).startsWith(d)));
   const hash = hashOf([baseHash, ...files.flatMap((f) => [relative(dir, f), readFileSync(f)])]);
   const tag = challengeImage(slug);
   if (!force && (await labelOf(tag)) === hash) {

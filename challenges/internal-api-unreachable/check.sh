@@ -1,10 +1,10 @@
 #!/bin/bash
-# Grading: runs in a short-lived grader container on the deployment's network (check.runs_in:
-# probe), never inside the user's container. It calls inventory-api the way order-svc does, from
-# another host of the internal network. Environment: FL_TARGET (the deployment's host name),
-# FL_INSTANCE, FL_SKU and FL_QTY chosen by setup.sh. Exit 0 = fixed; stdout = feedback.
-set -u
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+# Grading: runs in the grader beside inv01 (docs/decisions/008-grading-threat-model.md), never
+# inside it, and executes nothing of inv01's. It calls inventory-api the way order-svc does, from
+# another host of the internal network, then makes sure who answered: port 8080 is held only by
+# the system's inventory-api program, started the usual way as its own user, from the
+# configuration on disk. Environment: FL_TARGET (the deployment's host name), FL_INSTANCE, FL_SKU
+# and FL_QTY chosen by setup.sh. Exit 0 = fixed; stdout = feedback.
 base="http://${FL_TARGET}:8080"
 me=$(hostname -i 2>/dev/null | awk '{print $1}')
 tmp=$(mktemp -d)
@@ -17,7 +17,7 @@ get() {
   rc=$?
   server=$(awk 'tolower($1) == "server:" {sub(/\r$/, ""); $1 = ""; sub(/^ /, ""); print; exit}' "$tmp/headers")
 }
-field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], ""))' "$tmp/body" "$1" 2>/dev/null; }
+field() { python3 -I -S -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], ""))' "$tmp/body" "$1" 2>/dev/null; }
 
 get /health
 case $rc in
@@ -53,15 +53,26 @@ if [ "$code" != 200 ] || [ "$(field status)" != ok ]; then
   echo "inventory-api answers $base/health with HTTP $code instead of a healthy 200."
   exit 1
 fi
-if [ "$(field instance)" != "$FL_INSTANCE" ]; then
+instance=$(field instance)
+if [ "$instance" != "$FL_INSTANCE" ]; then
   echo "Something answers as inventory-api on port 8080, but not with this host's instance and data."
   exit 1
 fi
 get "/v1/items/$FL_SKU"
-if [ "$rc" != 0 ] || [ "$code" != 200 ] || [ "$(field qty)" != "$FL_QTY" ]; then
+qty=$(field qty)
+if [ "$rc" != 0 ] || [ "$code" != 200 ] || [ "$qty" != "$FL_QTY" ]; then
   echo "/health is fine, but the stock lookup $base/v1/items/$FL_SKU did not return the item's"
   echo "stock level from /var/lib/inventory-api (HTTP ${code:-none})."
   exit 1
 fi
+
+# Who answered: the service's own program, and nothing else on its port.
+pids=$(fl service 8080 /usr/bin/python3.11 \
+  --argv '["/usr/bin/python3","-I","-S","/usr/lib/inventory-api/inventory_api.py","/etc/inventory-api/api.conf"]' \
+  --config /etc/inventory-api/api.conf) || refuse "$pids"
+for pid in $pids; do
+  user=$(fl user "$pid") || refuse "$user"
+  [ "$user" = inventory ] || refuse "inventory-api runs as $user; it must run as its own unprivileged user, inventory (use its service script)."
+done
 echo "inventory-api answers at $base from another host of the internal network:"
 echo "/health is ok and $FL_SKU has $FL_QTY in stock."

@@ -5,20 +5,23 @@
 # port 8080 from whatever else holds it, restart, and test through the network address.
 set -uo pipefail
 conf=/etc/inventory-api/api.conf
-ss -ltnp
+ss -ltn
+ps -eo pid,user,args
 service inventory-api status
 tail -n 5 /var/log/inventory-api/api.log
 grep -E '^(bind|port|allowed_networks) *=' "$conf"
 
 sed -i -e 's/^bind *=.*/bind = 0.0.0.0/' -e 's/^port *=.*/port = 8080/' -e 's/^allowed_networks *=.*/allowed_networks =/' "$conf"
 
-# Whatever else sits on 8080 (not inventory-api's own pid) goes.
-own=$(cat /run/inventory-api.pid 2>/dev/null || true)
-for pid in $(ss -Hltnp 'sport = :8080' | grep -o 'pid=[0-9]*' | cut -d= -f2 | sort -u); do
-  [ "$pid" = "$own" ] && continue
-  echo "port 8080 is held by pid $pid: $(tr '\0' ' ' <"/proc/$pid/cmdline")"
-  kill "$pid"
-done
+# Whatever else sits on 8080 goes. Its owner is another user, so ss cannot name the process:
+# ps shows which program was started with that port (and inventory-api is stopped first).
+service inventory-api stop
+if ss -Hltn 'sport = :8080' | grep -q .; then
+  ps -eo pid=,user=,args= | awk '/8080/ && !/awk/' | while read -r pid user args; do
+    echo "port 8080 is held by pid $pid ($user): $args"
+    kill "$pid"
+  done
+fi
 sleep 0.5
 
 service inventory-api restart || exit 1

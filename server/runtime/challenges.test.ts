@@ -23,8 +23,6 @@ describe("challenge catalogue", () => {
     }
     const disk = all.find((c) => c.id === "disk-full-deleted-log")!;
     expect(disk.writable.find((w) => w.path === "/srv")?.sizeBytes).toBe(64 * 1024 * 1024);
-    expect(disk.check.runsIn).toBe("target");
-    expect(all.find((c) => c.id === "nginx-broken-config")!.check.runsIn).toBe("probe");
   });
 
   function folder(yaml: string, files: Record<string, string> = { Dockerfile: "FROM x", "check.sh": "#!/bin/bash\n", "solution.sh": "#!/bin/bash\n" }) {
@@ -38,7 +36,7 @@ describe("challenge catalogue", () => {
 
   it("fills defaults: time 30 minutes, short description from the description, target check", () => {
     const c = loadChallenge(folder(minimal), "demo");
-    expect(c).toMatchObject({ estimatedTimeMinutes: 30, hostname: "box", user: "root", hints: [], check: { runsIn: "target", timeoutSeconds: 30 } });
+    expect(c).toMatchObject({ estimatedTimeMinutes: 30, hostname: "box", user: "root", hints: [], check: { timeoutSeconds: 30 } });
     expect(c.shortDescription).toBe("A demo challenge that is long enough to cut.");
   });
 

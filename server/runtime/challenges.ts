@@ -40,11 +40,10 @@ export const challengeYaml = z.strictObject({
     .default({ hostname: "box", user: "root", writable: {}, capabilities: [] }),
   check: z
     .strictObject({
-      /** probe: a grader container on the deployment's network; target: inside the deployment. */
-      runs_in: z.enum(["probe", "target"]).default("target"),
+      /** The check always runs in a grader container beside the target (scenario.ts). */
       timeout_seconds: z.number().int().positive().max(300).default(30),
     })
-    .default({ runs_in: "target", timeout_seconds: 30 }),
+    .default({ timeout_seconds: 30 }),
   setup: z.strictObject({ timeout_seconds: z.number().int().positive().max(600).default(60) }).default({ timeout_seconds: 60 }),
 });
 
@@ -70,9 +69,12 @@ export interface Challenge {
   limits: Partial<Limits>;
   writable: WritableDir[];
   capabilities: string[];
-  check: { runsIn: "probe" | "target"; timeoutSeconds: number; script: string };
+  check: { timeoutSeconds: number; script: string };
   setup: { timeoutSeconds: number; script: string };
   solution: { script: string };
+  /** fakes/*.sh: what a hostile root user would try instead of a fix; each must be refused
+   *  (tests/runtime/fakes.test.ts). Never in the image, never sent to a deployment but in tests. */
+  fakes: { name: string; script: string }[];
 }
 
 export class ChallengeError extends Error {}
@@ -133,9 +135,15 @@ export function loadChallenge(dir: string, id: string): Challenge {
     },
     writable,
     capabilities: y.runtime.capabilities,
-    check: { runsIn: y.check.runs_in, timeoutSeconds: y.check.timeout_seconds, script: script("check.sh", true) },
+    check: { timeoutSeconds: y.check.timeout_seconds, script: script("check.sh", true) },
     setup: { timeoutSeconds: y.setup.timeout_seconds, script: script("setup.sh", false) },
     solution: { script: script("solution.sh", true) },
+    fakes: existsSync(join(dir, "fakes"))
+      ? readdirSync(join(dir, "fakes"))
+          .filter((f) => f.endsWith(".sh"))
+          .sort()
+          .map((f) => ({ name: f.replace(/\.sh$/, ""), script: readFileSync(join(dir, "fakes", f), "utf8") }))
+      : [],
   };
 }
 

@@ -43,7 +43,10 @@ export const baseCapabilities = ["CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "K
 /** What a challenge may add, named in its challenge.yaml. NET_ADMIN and NET_RAW let a root user
  *  change routes or forge frames, so they are only granted while the host guard (the firewall
  *  rule that drops everything arriving from deployment bridges) is in place. */
-export const extraCapabilities = ["SYS_PTRACE", "SYS_CHROOT", "AUDIT_WRITE", "NET_RAW", "NET_ADMIN"];
+/** Never SYS_PTRACE: the grader joins the target's PID namespace, and a target allowed to ptrace
+ *  could attach to the grader's processes and change its verdict
+ *  (docs/decisions/008-grading-threat-model.md). */
+export const extraCapabilities = ["SYS_CHROOT", "AUDIT_WRITE", "NET_RAW", "NET_ADMIN"];
 export const networkCapabilities = ["NET_RAW", "NET_ADMIN"];
 /** What a grader container (role "grader", the platform's own code, never the user's) may add:
  *  reading /proc/<pid>/{exe,fd,maps,environ} of the target's processes (SYS_PTRACE: the target's

@@ -57,7 +57,7 @@ for (const challenge of challenges) {
         await new Promise((r) => setTimeout(r, 100));
         expect(found.trim()).toBe("");
 
-        const fix = await runSolution(runtime, challenge, env, values);
+        const fix = await runSolution(runtime, challenge, env);
         expect(fix.exitCode, `${fix.stdout}\n${fix.stderr}`).toBe(0);
         const after = await runCheck(runtime, challenge, env, values, "fixed it");
         expect(after.passed, after.feedback).toBe(true);
