@@ -52,6 +52,13 @@ export interface DockerRuntimeOptions {
   log?: (message: string) => void;
 }
 
+let seccompJson: string | undefined;
+/** The seccomp profile of every deployment container, compact, read once. */
+export function seccompProfile(): string {
+  seccompJson ??= JSON.stringify(JSON.parse(readFileSync(new URL("./seccomp/deployment.json", import.meta.url), "utf8")));
+  return seccompJson;
+}
+
 /** Files Docker bind-mounts into /etc itself; copying them in would fail (and is not wanted). */
 const ENGINE_MANAGED = new Set(["hostname", "hosts", "resolv.conf"]);
 const BRIDGE_PREFIX = "fl-";
@@ -236,14 +243,22 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
           ReadonlyRootfs: true,
           CapDrop: ["ALL"],
           CapAdd: caps,
-          SecurityOpt: ["no-new-privileges"],
+          // Our seccomp allowlist replaces the engine's default (server/runtime/seccomp/README.md).
+          SecurityOpt: ["no-new-privileges", `seccomp=${seccompProfile()}`],
+          // The kernel's OOM killer picks a deployment before the platform (or anything else).
+          OomScoreAdj: 500,
           Memory: limits.memoryBytes,
           MemorySwap: limits.memoryBytes,
           MemorySwappiness: 0,
           NanoCpus: Math.round(limits.cpus * 1e9),
           PidsLimit: limits.pids,
           ShmSize: 16 * 1024 * 1024,
-          Ulimits: [{ Name: "nofile", Soft: 4096, Hard: 4096 }],
+          // No core files: a crash must not write the process's memory anywhere, nor run the
+          // host's core_pattern helper.
+          Ulimits: [
+            { Name: "nofile", Soft: 4096, Hard: 4096 },
+            { Name: "core", Soft: 0, Hard: 0 },
+          ],
           NetworkMode: network.name,
           IpcMode: "private",
           ...(pidPeer ? { PidMode: `container:${pidPeer.Id}` } : {}),
