@@ -61,29 +61,34 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
       const outcome = await runCheck(runtime, challenge, env, values, input.solution);
       const now = nowSeconds();
       const feedback = outcome.feedback.trim() || (outcome.passed ? "Correct!" : VALIDATION_FAILED_DEFAULT);
-      await db
-        .insertInto("submissions")
-        .values({
-          id: randomUUID(),
-          user_id: userId,
-          challenge_id: challengeId,
-          deployment_id: row.id,
-          solution: input.solution,
-          is_correct: outcome.passed ? 1 : 0,
-          feedback,
-          created_at: now,
-        })
-        .execute();
+      const solveSeconds = Math.max(0, now - row.created_at);
+      // The submission and the points land together or not at all: a crash between the two
+      // would leave a correct submission without its solve.
+      const inserted = await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto("submissions")
+          .values({
+            id: randomUUID(),
+            user_id: userId,
+            challenge_id: challengeId,
+            deployment_id: row.id,
+            solution: input.solution,
+            is_correct: outcome.passed ? 1 : 0,
+            feedback,
+            created_at: now,
+          })
+          .execute();
+        if (!outcome.passed) return null;
+        return trx
+          .insertInto("solves")
+          .values({ user_id: userId, challenge_id: challengeId, deployment_id: row.id, points: challenge.points, solve_seconds: solveSeconds, solved_at: now })
+          .onConflict((oc) => oc.columns(["user_id", "challenge_id"]).doNothing())
+          .executeTakeFirst();
+      });
       log.info(`submission for ${challengeId} by ${userId} on ${row.id}: ${outcome.passed ? "correct" : "not correct"} (check ${outcome.durationMs} ms)`);
-      if (!outcome.passed) {
+      if (!outcome.passed || !inserted) {
         return { is_correct: false, feedback, points_awarded: 0, already_solved: false, solve_time_seconds: null, rank: before.rank, ranked_users: before.ranked_users, total_points: before.total_points, achievements_unlocked: [] };
       }
-      const solveSeconds = Math.max(0, now - row.created_at);
-      const inserted = await db
-        .insertInto("solves")
-        .values({ user_id: userId, challenge_id: challengeId, deployment_id: row.id, points: challenge.points, solve_seconds: solveSeconds, solved_at: now })
-        .onConflict((oc) => oc.columns(["user_id", "challenge_id"]).doNothing())
-        .executeTakeFirst();
       const awarded = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
       const after = awarded ? await scoring.userStats(userId) : before;
       const had = new Set(before.achievements.filter((a) => a.unlocked).map((a) => a.id));
