@@ -8,12 +8,14 @@ import express from "express";
 import type { ServerBuild } from "react-router";
 import { API_PREFIX } from "./server/api/index.ts";
 import { ConfigError, loadConfig, type Config } from "./server/config.ts";
+import { HEADERS_TIMEOUT_MS, limitBodies, REQUEST_TIMEOUT_MS } from "./server/body-limit.ts";
 import { clientIp, sendResponse, toRequest } from "./server/http.ts";
+import { cspNonceOf, securityHeaders } from "./server/security-headers.ts";
 import { createGateway } from "./server/gateway/gateway.ts";
 import { attachLiveChannel } from "./server/live.ts";
 import { createPlatform } from "./server/platform.ts";
 
-type LoadContextFactory = (deps: unknown, clientIp: string) => unknown;
+type LoadContextFactory = (deps: unknown, clientIp: string, cspNonce?: string) => unknown;
 
 export async function startServer(config: Config, opts: { dev?: boolean; web?: boolean } = {}) {
   const platform = await createPlatform(config);
@@ -24,13 +26,10 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
   // form posts would see http://host against Origin https://host and refuse every post.
   app.set("trust proxy", config.trustProxy);
 
-  app.use((_req, res, next) => {
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Referrer-Policy", "same-origin");
-    res.setHeader("X-Frame-Options", "DENY");
-    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
-    next();
-  });
+  // Security headers (CSP with a per-request nonce, HSTS over https), then the body cap, in
+  // front of everything: the API and the web alike (server/security-headers.ts, body-limit.ts).
+  app.use(securityHeaders({ publicUrl: config.publicUrl, csp: !opts.dev }));
+  app.use(limitBodies({ isApi: (path) => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`) || path.startsWith(`${API_PREFIX}?`) }));
 
   app.use(API_PREFIX, async (req, res) => {
     try {
@@ -58,10 +57,11 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
     publicUrl: config.publicUrl,
     secureCookies: config.secureCookies,
   };
-  const loadContext = (build: ServerBuild) => (req: express.Request) =>
+  const loadContext = (build: ServerBuild) => (req: express.Request, res: express.Response) =>
     (build.entry.module as unknown as { createLoadContext: LoadContextFactory }).createLoadContext(
       webDeps,
       clientIp(req, config.trustProxy),
+      cspNonceOf(res),
     ) as never;
 
   if (opts.web === false) {
@@ -91,6 +91,8 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   log.info(`faultline listening on http://${config.host}:${port} (public URL ${config.publicUrl.origin}, ${config.database.kind})`);

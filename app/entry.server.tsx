@@ -3,9 +3,18 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
+import { createContext, type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
+import { createLoadContext as platformLoadContext, type PlatformDeps } from "./.server/context.ts";
 
-export { createLoadContext } from "./.server/context.ts";
+/** This response's Content-Security-Policy nonce (server/security-headers.ts makes it). */
+const cspNonceContext = createContext<string | undefined>(undefined);
+
+/** Called by server.ts through the server build, with the nonce of the response's CSP header. */
+export function createLoadContext(deps: PlatformDeps, clientIp: string, cspNonce?: string) {
+  const c = platformLoadContext(deps, clientIp);
+  c.set(cspNonceContext, cspNonce);
+  return c;
+}
 
 export const streamTimeout = 5_000;
 
@@ -14,13 +23,17 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  _loadContext: RouterContextProvider,
+  loadContext: RouterContextProvider,
 ) {
+  // Every inline script React Router and React write carries the nonce, so the page's CSP can
+  // refuse all other inline scripts.
+  const nonce = loadContext.get(cspNonceContext);
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const ua = request.headers.get("user-agent");
     const readyOption = (ua && isbot(ua)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
-    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
+      nonce,
       [readyOption]() {
         shellRendered = true;
         const body = new PassThrough();

@@ -39,10 +39,15 @@ const envSchema = z.object({
   GOOGLE_AUTHORIZE_URL: url("https://accounts.google.com/o/oauth2/v2/auth"),
   GOOGLE_TOKEN_URL: url("https://oauth2.googleapis.com/token"),
   GOOGLE_USERINFO_URL: url("https://openidconnect.googleapis.com/v1/userinfo"),
+  // How many reverse proxies stand in front of the server, each appending to X-Forwarded-For.
+  // `true` is one (the usual single proxy), `false` none.
   TRUST_PROXY: z
-    .enum(["true", "false", "1", "0", ""])
+    .string()
+    .trim()
     .default("false")
-    .transform((v) => v === "true" || v === "1"),
+    .transform((v) => (v === "true" ? "1" : v === "false" || v === "" ? "0" : v))
+    .pipe(z.string().regex(/^(10|[0-9])$/, "must be true, false or a number of proxy hops (0-10)"))
+    .transform(Number),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SSH_PORT: z.coerce.number({ error: "must be a port number (0-65535)" }).int("must be a whole number").min(0).max(65535).default(2222),
   SSH_HOST: optional,
@@ -76,7 +81,8 @@ export interface Config {
   smtpUrl?: string;
   mailFrom: string;
   oauth: Record<OAuthProviderName, OAuthProviderConfig>;
-  trustProxy: boolean;
+  /** Reverse proxies in front of the server (0: none); the client address is read that many hops from the right of X-Forwarded-For. */
+  trustProxy: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   ssh: { port: number; host: string };
   /** The challenge content: one folder per challenge (default: this checkout's challenges/). */

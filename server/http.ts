@@ -20,6 +20,11 @@ export function toRequest(req: IncomingMessage, origin: string, url = req.url ??
 }
 
 export async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
+  if (res.headersSent) {
+    // Answered already (the body cap's 413): drop what the handler made.
+    await response.body?.cancel();
+    return;
+  }
   res.statusCode = response.status;
   response.headers.forEach((value, key) => {
     if (key !== "set-cookie") res.setHeader(key, value);
@@ -30,12 +35,21 @@ export async function sendResponse(res: ServerResponse, response: Response): Pro
   res.end(Buffer.from(await response.arrayBuffer()));
 }
 
-/** The caller's address: the socket's, or the first X-Forwarded-For hop behind a trusted proxy. */
-export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const fwd = req.headers["x-forwarded-for"];
-    const first = (Array.isArray(fwd) ? fwd[0] : fwd)?.split(",")[0]?.trim();
-    if (first) return first;
-  }
-  return req.socket.remoteAddress?.replace(/^::ffff:/, "") ?? "unknown";
+/**
+ * The caller's address. Behind `proxyHops` trusted reverse proxies, each of which appends the
+ * address it received the request from to X-Forwarded-For, the client is the entry that many
+ * hops from the right: entries further left were written by the client itself and prove nothing
+ * (a random first hop would otherwise give every request a fresh rate-limit budget). Same rule
+ * as Express's `trust proxy` hop count; with fewer entries than hops, the left-most one.
+ */
+export function clientIp(req: IncomingMessage, proxyHops: number): string {
+  const socket = req.socket.remoteAddress?.replace(/^::ffff:/, "") ?? "unknown";
+  if (proxyHops <= 0) return socket;
+  const raw = req.headers["x-forwarded-for"];
+  const hops = (Array.isArray(raw) ? raw.join(",") : (raw ?? ""))
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
+  if (!hops.length) return socket;
+  return hops[Math.max(hops.length - proxyHops, 0)]!.replace(/^::ffff:/, "");
 }

@@ -26,13 +26,13 @@ import { startWorker } from "./worker.ts";
 export async function createPlatform(config: Config) {
   const log = createLogger(config.logLevel);
   const db = await openDatabase(config.database);
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log, env: config.env });
   const limiter = createRateLimiter();
   const tokens = createTokenService(db, config.sessionSecret);
   const webSessions = createWebSessions({ db, sessionSecret: config.sessionSecret, secureCookies: config.secureCookies });
   const scoring = createScoring({ db });
   const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring, webSessions });
-  const oauth = createOAuth({ db, tokens, accounts, providers: config.oauth, publicUrl: config.publicUrl });
+  const oauth = createOAuth({ db, tokens, accounts, providers: config.oauth, publicUrl: config.publicUrl, limiter });
 
   const challengeList = loadChallenges(config.challengesDir);
   const challenges = new Map(challengeList.map((c) => [c.id, c]));

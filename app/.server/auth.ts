@@ -52,7 +52,9 @@ class ApiOAuthStrategy extends Strategy<LoginResult, never> {
     const stored = session.get("oauth");
     session.unset("oauth");
     this.web.touch();
-    if (providerError) throw new AuthFailure(url.searchParams.get("error_description") || AUTH_FAILED);
+    // The fixed text of the spec, never the callback's own `error_description`: anyone can put
+    // words on our page through that link ("Your account is locked, call ...").
+    if (providerError) throw new AuthFailure(AUTH_FAILED);
     if (!code || !state) throw new AuthFailure(MISSING_CODE);
     if (!stored || stored.provider !== this.provider || !safeEqual(stored.state, state)) throw new AuthFailure(INVALID_STATE);
     const result = await this.web.api.oauthCallback(this.provider, { code, state });

@@ -13,8 +13,13 @@ const PAGES: Record<string, { title: string; body: string[] }> = {
   cookies: { title: "cookies", body: ["One cookie keeps you signed in (HttpOnly, SameSite=Lax). No tracking cookies."] },
 };
 
+/** The page of that name; own entries only (`/constructor` or `/__proto__` are not pages). */
+export function pageFor(name: string): { title: string; body: string[] } | undefined {
+  return Object.hasOwn(PAGES, name) ? PAGES[name] : undefined;
+}
+
 export function loader({ params }: Route.LoaderArgs) {
-  const page = PAGES[params.page];
+  const page = pageFor(params.page);
   if (!page) throw data(null, { status: 404 });
   return page;
 }

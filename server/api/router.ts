@@ -1,6 +1,7 @@
 // A small router over the Fetch API's Request and Response, so the same handler serves HTTP
 // (through server/http.ts) and the web's in-process client without a network hop.
 import { z } from "zod";
+import { readBodyText } from "../body-limit.ts";
 import { ApiError, badRequest } from "../core/errors.ts";
 import type { Logger } from "../logger.ts";
 
@@ -97,7 +98,7 @@ export function createRouter(log: Logger) {
         info,
         async body(schema) {
           let data: unknown = {};
-          const text = await request.text();
+          const text = await readBodyText(request);
           if (text.trim()) {
             try {
               data = JSON.parse(text);

@@ -7,11 +7,17 @@ import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
 import { ApiError, badRequest } from "./errors.ts";
 import { hashToken, randomToken } from "./secrets.ts";
+import { addressKey, type RateLimiter } from "./ratelimit.ts";
 import type { TokenService } from "./tokens.ts";
 import type { Accounts } from "./accounts.ts";
 import type { UserRow } from "./users.ts";
 
 const STATE_SECONDS = 10 * 60;
+/**
+ * Starting a sign-in needs no account and stores a state row: without a limit, every anonymous
+ * GET would be a database write. Generous for people (a start per click), tight for a script.
+ */
+const STARTS_PER_IP = { max: 30, windowSeconds: 10 * 60 };
 export const INVALID_STATE = "Invalid state parameter - possible CSRF attack";
 export const AUTH_FAILED = "Authentication failed";
 
@@ -31,8 +37,9 @@ export function createOAuth(deps: {
   accounts: Accounts;
   providers: Record<OAuthProviderName, OAuthProviderConfig>;
   publicUrl: URL;
+  limiter: RateLimiter;
 }) {
-  const { db, tokens, accounts, providers, publicUrl } = deps;
+  const { db, tokens, accounts, providers, publicUrl, limiter } = deps;
   const redirectUri = (p: OAuthProviderName) => new URL(`/auth/oauth/${p}/callback`, publicUrl).toString();
 
   function configured(p: OAuthProviderName) {
@@ -211,10 +218,13 @@ export function createOAuth(deps: {
   return {
     isConfigured: (p: OAuthProviderName) => Boolean(providers[p].clientId && providers[p].clientSecret),
 
-    async start(p: OAuthProviderName) {
+    /** `ip`: the caller's address; starts are limited per address (each one stores a row). */
+    async start(p: OAuthProviderName, ip: string) {
       const c = configured(p);
+      limiter.consume(`oauth-start:${addressKey(ip)}`, STARTS_PER_IP);
       const state = randomToken();
       const verifier = randomToken(48);
+      // Expired states go as new ones come: the table holds at most the last 10 minutes' starts.
       await db.deleteFrom("oauth_states").where("expires_at", "<", nowSeconds()).execute();
       await db
         .insertInto("oauth_states")

@@ -127,6 +127,43 @@ describe.each(DATABASES)("login and tokens on %s", (kind) => {
     });
   });
 
+  describe("throttling that parallel requests and many addresses cannot beat (review A2)", () => {
+    it("counts before hashing: 30 parallel wrong passwords from one address get 5 looks, the rest 429", async () => {
+      const victim = await t.register();
+      const ip = freshIp();
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => login(victim.username, `guess ${i}`, ip)));
+      const statuses = answers.map((r) => r.status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(25);
+      for (const r of answers.filter((x) => x.status === 429)) expectError(r, 429, /^Too many attempts\. Try again in \d+ seconds\.$/);
+    });
+
+    it("limits one account to 20 failures an hour from new addresses, while the owner's known address still signs in", async () => {
+      const victim = await t.register();
+      const home = freshIp();
+      expect((await login(victim.username, victim.password, home)).status).toBe(200);
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => login(victim.username, `guess ${i}`, freshIp())));
+      const statuses = answers.map((r) => r.status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(20);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+      const wait = await login(victim.email, victim.password, freshIp());
+      expectError(wait, 429);
+      expect(wait.body.retry_after).toBeGreaterThan(15 * 60);
+      expect(wait.body.retry_after).toBeLessThanOrEqual(60 * 60);
+      // Not locked out: the owner signs in from where they signed in before.
+      expect((await login(victim.username, victim.password, home)).status).toBe(200);
+    });
+
+    it("keys IPv6 clients by their /64: new addresses in the same subnet share one allowance", async () => {
+      const victim = await t.register();
+      const group = () => ((Math.random() * 0xffff) | 0).toString(16);
+      const net = `2001:db8:${group()}:${group()}`;
+      for (let i = 0; i < 5; i++) expectError(await login(victim.username, `guess ${i}`, `${net}::${i + 1}`), 401);
+      expectError(await login(victim.username, victim.password, `${net}:ffff:ffff:ffff:ffff`), 429);
+      expect((await login(victim.username, victim.password, `2001:db8:ffff:${group()}::1`)).status).toBe(200);
+    });
+  });
+
   describe("access tokens", () => {
     it("is a JWT whose exp, in seconds, is 15 minutes ahead, and validates to the user", async () => {
       const before = Math.floor(Date.now() / 1000);

@@ -24,7 +24,8 @@ describe.each(DATABASES)("OAuth sign-in on %s", (kind) => {
   });
 
   const start = async (p: ProviderName) => {
-    const res = await t.call("GET", `/auth/oauth/${p}/login`);
+    // A fresh address each time: starts are limited per address (oauth-starts.test.ts).
+    const res = await t.call("GET", `/auth/oauth/${p}/login`, { ip: freshIp() });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body as { state: string; auth_url: string };
   };

@@ -53,19 +53,48 @@ describe.each(DATABASES)("registration and e-mail verification on %s", (kind) =>
       expect(verificationToken(mail).length).toBeGreaterThanOrEqual(32);
     });
 
-    it("refuses a taken username or e-mail with 409, whatever their case", async () => {
+    it("refuses a taken username with 409, whatever its case (usernames are public)", async () => {
       const u = await t.register();
       const other = unique("other");
       for (const body of [
         { username: u.username, email: `${other}@example.test`, password: "long enough 1" },
         { username: u.username.toUpperCase(), email: `${other}@example.test`, password: "long enough 1" },
-        { username: other, email: u.email, password: "long enough 1" },
-        { username: other, email: u.email.toUpperCase(), password: "long enough 1" },
       ]) {
         expectError(await register(body), 409, "Username or email already exists");
       }
       // Nothing was created by the refused attempts.
-      expect((await t.call("GET", `/users/${other}`)).status).toBe(404);
+      expect(t.mails(`${other}@example.test`)).toHaveLength(0);
+    });
+
+    it("answers a taken e-mail exactly as a new account, creates nothing, and tells the address's owner (review L4)", async () => {
+      const owner = await t.register();
+      const stranger = unique("stranger");
+      const mailsBefore = t.mails(owner.email).length;
+      const fresh = unique("fresh");
+      const asNew = await register({ username: fresh, email: `${fresh}@example.test`, password: "long enough 1" });
+      for (const email of [owner.email, owner.email.toUpperCase()]) {
+        const name = unique("probe");
+        const res = await register({ username: name, email, password: "long enough 1" });
+        // The same status and the same fields, with the values a new account has.
+        expect(res.status).toBe(asNew.status);
+        expect(Object.keys(res.body).sort()).toEqual(Object.keys(asNew.body).sort());
+        const neutral = (b: any) => ({ ...b, id: "-", username: "-", email: "-", created_at: 0 });
+        expect(neutral(res.body)).toEqual(neutral(asNew.body));
+        expect(res.body).toMatchObject({ username: name, email: owner.email.toLowerCase(), is_verified: false });
+        expect(res.headers.get("content-type")).toBe(asNew.headers.get("content-type"));
+        // No account was made: the name is still free, the owner's account unchanged.
+        expect((await t.call("GET", `/users/${name}`)).status).toBe(404);
+      }
+      expect((await t.login(owner)).user.id).toBe(owner.user.id);
+      const rows = await t.platform.db.selectFrom("users").select("id").where("email", "=", owner.email.toLowerCase()).execute();
+      expect(rows).toHaveLength(1);
+      // The owner hears of it, with no link that signs anyone in or verifies anything.
+      const notices = t.mails(owner.email).slice(mailsBefore);
+      expect(notices).toHaveLength(2);
+      expect(notices[0]!.subject).toBe("Someone tried to sign up to faultline with your e-mail address");
+      expect(notices[0]!.text).toContain(owner.username);
+      expect(notices[0]!.text).not.toMatch(/verify-email|token=/);
+      expect(t.mails(`${stranger}@example.test`)).toHaveLength(0);
     });
 
     it("refuses usernames outside 3-32 letters, digits, _ and - with a detail naming the rule", async () => {

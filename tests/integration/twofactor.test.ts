@@ -51,7 +51,8 @@ describe.each(DATABASES)("two-factor authentication on %s", (kind) => {
 
   const passwordLogin = (u: TestUser) =>
     t.call("POST", "/auth/login", { body: { username_or_email: u.username, password: u.password }, ip: freshIp() });
-  const secondStep = (mfa_token: string, c: string) => t.call("POST", "/auth/login/2fa", { body: { mfa_token, code: c } });
+  const secondStep = (mfa_token: string, c: string, ip?: string) =>
+    t.call("POST", "/auth/login/2fa", { body: { mfa_token, code: c }, ip });
 
   async function mfaToken(u: TestUser): Promise<string> {
     const res = await passwordLogin(u);
@@ -184,15 +185,60 @@ describe.each(DATABASES)("two-factor authentication on %s", (kind) => {
     expectError(dead, 401);
     expect(dead.body.detail).not.toBe("Invalid verification code");
 
-    // A new challenge works, within the per-account allowance of codes (10 per 15 minutes)...
+    // A new challenge works, within the allowance of codes per (account, address): 10 per 15
+    // minutes at sign-in (codes given while signed in, like the one that enabled 2FA, are apart).
     const next = await mfaToken(u);
-    for (let i = 0; i < 4; i++) expectError(await secondStep(next, wrongCode(secret, step + 1)), 401);
-    const limited = await secondStep(next, code(secret, step + 1)); // 11th code for this account
+    for (let i = 0; i < 5; i++) expectError(await secondStep(next, wrongCode(secret, step + 1)), 401, "Invalid verification code");
+    const limited = await secondStep(await mfaToken(u), code(secret, step + 1)); // 11th code from this address
     expectError(limited, 429);
     expect(limited.body.retry_after).toBeGreaterThan(0);
-    // The allowance is the account's, not the challenge's. (Its window's end is unit-tested in
-    // server/core/ratelimit.test.ts: the limiter keeps its own clock.)
+    // The allowance is the address's for this account, not the challenge's. (Its window's end
+    // is unit-tested in server/core/ratelimit.test.ts: the limiter keeps its own clock.)
     expectError(await secondStep(await mfaToken(u), code(secret, step + 1)), 429);
+    // ...and not the account's: the owner, from another address, signs in (review L3).
+    const owner = await secondStep(await mfaToken(u), code(secret, step + 1), freshIp());
+    expect(owner.status, JSON.stringify(owner.body)).toBe(200);
+  });
+
+  it("lets an attacker who knows the password not lock the owner out of the second step (review L3)", async () => {
+    freezeNow();
+    const { u, secret } = await userWith2fa();
+    clock(step + 1);
+    // The owner completed a sign-in from home once: that address is known to the account.
+    const home = freshIp();
+    expect((await secondStep(await mfaToken(u), code(secret, step + 1), home)).status).toBe(200);
+    clock(step + 2);
+    // An attacker with the password sends wrong codes from many addresses, up to the
+    // account-wide ceiling of 30 per 15 minutes; beyond it, new addresses are refused.
+    let refused = 0;
+    for (let a = 0; a < 8; a++) {
+      const ip = freshIp();
+      for (let c = 0; c < 5; c++) {
+        const res = await secondStep(await mfaToken(u), wrongCode(secret, step + 2), ip);
+        if (res.status === 429) refused++;
+        else expectError(res, 401, "Invalid verification code");
+      }
+    }
+    expect(refused).toBe(40 - 30);
+    expectError(await secondStep(await mfaToken(u), code(secret, step + 2), freshIp()), 429);
+    // The owner, from the known address, still signs in.
+    const owner = await secondStep(await mfaToken(u), code(secret, step + 2), home);
+    expect(owner.status, JSON.stringify(owner.body)).toBe(200);
+  });
+
+  it("takes each attempt from a challenge atomically: parallel guesses get 5 looks, not more (review L3)", async () => {
+    freezeNow();
+    const { u, secret } = await userWith2fa();
+    clock(step + 1);
+    const mfa = await mfaToken(u);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => secondStep(mfa, wrongCode(secret, step + 1 + (i % 2)), freshIp())),
+    );
+    const looked = answers.filter((r) => r.body.detail === "Invalid verification code");
+    expect(looked).toHaveLength(5);
+    for (const r of answers) expectError(r, 401);
+    const row = await t.platform.db.selectFrom("verifications").select("attempts").where("user_id", "=", u.user.id).where("purpose", "=", "login-2fa").execute();
+    expect(row.map((r) => r.attempts)).toContain(5);
   });
 
   it("expires the challenge after 5 minutes and never takes it as an e-mail token", async () => {
