@@ -331,7 +331,11 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       if (Number(took.numUpdatedRows) !== 1) throw unauthorized(MFA_EXPIRED);
       const u = await requireUser(challenge.user_id);
       const addr = addressKey(ip);
+      const known = isKnownAddress(u.id, addr);
       if (!(await acceptTotp(u, input.code, addr))) throw new ApiError(401, "Invalid verification code");
+      // The right code is not a failure: its counts go back.
+      limiter.reset(`totp-login:${u.id}:${addr}`);
+      if (!known) limiter.refund(`totp-login:${u.id}`);
       await db.deleteFrom("verifications").where("token_hash", "=", hash).execute();
       rememberAddress(u.id, addr);
       return issueLogin(u);
