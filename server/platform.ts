@@ -82,7 +82,7 @@ export async function createPlatform(config: Config) {
     grading,
     /** Reconciles with the engine, then expires deployments on time (server.ts starts it). */
     async startWorker() {
-      worker ??= await startWorker({ deployments, log });
+      worker ??= await startWorker({ deployments, log, runtime });
     },
     async close() {
       await worker?.stop();

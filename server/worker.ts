@@ -1,14 +1,34 @@
 // The worker role: at start, reconciles deployments with the engine (adopt, resume, clean up);
 // then expires deployments on time and, less often, reconciles again (containers that stopped
-// behind our back, orphans left by a crash of another process).
+// behind our back, orphans left by a crash of another process) and removes containers past their
+// hard expiry whatever the database says.
 import type { Deployments } from "./core/deployments.ts";
 import type { Logger } from "./logger.ts";
+import type { Runtime } from "./runtime/types.ts";
 
 const EXPIRE_EVERY_MS = 1000;
 // A container that dies behind our back (OOM of PID 1, an engine restart) is noticed within this.
 const RECONCILE_EVERY_MS = 15_000;
+const SWEEP_EVERY_MS = 5_000;
 
-export async function startWorker({ deployments, log }: { deployments: Deployments; log: Logger }) {
+/**
+ * Removes every managed container whose hard expiry (`faultline.expires-at`) has passed, whatever
+ * the database says. The engine enforces that expiry by itself (`timeout -s KILL` as the main
+ * process), but root inside can freeze that process with SIGSTOP; this holds from outside. A
+ * target takes its whole deployment with it (reconcile then marks an active row lost); a probe or
+ * grader only itself. Returns how many containers were overdue.
+ */
+export async function sweepOverdue(runtime: Runtime, log: Pick<Logger, "warn">, { now = Date.now(), labels = {} }: { now?: number; labels?: Record<string, string> } = {}) {
+  const overdue = (await runtime.list(labels)).filter((c) => c.expiresAt && c.expiresAt.getTime() <= now);
+  for (const c of overdue) {
+    log.warn(`container ${c.name} (deployment ${c.owner.deploymentId || "?"}) is past its hard expiry ${c.expiresAt!.toISOString()}: removing it`);
+    if (c.role === "target" && c.owner.deploymentId) await runtime.removeDeployment(c.owner.deploymentId);
+    else await runtime.remove(c.id);
+  }
+  return overdue.length;
+}
+
+export async function startWorker({ deployments, log, runtime }: { deployments: Deployments; log: Logger; runtime?: Runtime | null }) {
   try {
     await deployments.reconcile({ resume: true });
   } catch (e) {
@@ -16,11 +36,16 @@ export async function startWorker({ deployments, log }: { deployments: Deploymen
   }
   let running: Promise<unknown> = Promise.resolve();
   let lastReconcile = Date.now();
+  let lastSweep = 0;
   let stopped = false;
   const tick = () => {
     running = (async () => {
       try {
         await deployments.expireDue();
+        if (runtime && Date.now() - lastSweep >= SWEEP_EVERY_MS) {
+          lastSweep = Date.now();
+          await sweepOverdue(runtime, log);
+        }
         if (Date.now() - lastReconcile >= RECONCILE_EVERY_MS) {
           lastReconcile = Date.now();
           await deployments.reconcile();

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import Docker from "dockerode";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCommand } from "../../server/runtime/exec.ts";
+import { sweepOverdue } from "../../server/worker.ts";
 import { createDockerRuntime } from "../../server/runtime/docker.ts";
 import { BASE_IMAGE } from "../../server/runtime/images.ts";
 import { LABEL } from "../../server/runtime/policy.ts";
@@ -89,5 +90,30 @@ describe("docker driver: exec exit codes", () => {
     const calls = inspects() - before;
     console.log(`[docker] 5 polled execs of 5 s: ${calls} exec inspect calls`);
     expect(calls).toBeLessThan(5 * 25);
+  });
+});
+
+// L9: root inside can freeze the engine's own hard stop; the worker's sweep holds from outside.
+describe("hard expiry from outside", () => {
+  it("a container whose `timeout` was stopped with SIGSTOP is removed once past its expiry", async () => {
+    const runtime = createDockerRuntime({ docker: new Docker() });
+    const owner = { deploymentId: `sw${randomBytes(3).toString("hex")}`, userId: "u", challengeId: "docker-specifics" };
+    const network = await runtime.createNetwork(owner);
+    try {
+      const c = await runtime.createContainer({ owner, role: "target", image: BASE_IMAGE, hostname: "box", network: network.name, expiresAt: new Date(Date.now() + 3000) });
+      const frozen = await runCommand(runtime, c.id, ["bash", "-c", "kill -STOP $(pgrep -x timeout) && grep State /proc/$(pgrep -x timeout)/status"]);
+      expect(frozen.stdout).toMatch(/stopped/);
+      await new Promise((r) => setTimeout(r, 4500));
+      // The engine's stop did not happen: the container still runs past its expiry.
+      expect((await runtime.inspect(c.id))?.state).toBe("running");
+      const warnings: string[] = [];
+      // (Limited to this test's deployment: other tests share the engine.)
+      expect(await sweepOverdue(runtime, { warn: (m: string) => warnings.push(m) }, { labels: { [LABEL.deployment]: owner.deploymentId } })).toBe(1);
+      expect(await runtime.inspect(c.id)).toBeNull();
+      expect(await runtime.listNetworks({ [LABEL.deployment]: owner.deploymentId })).toEqual([]);
+      expect(warnings.join("\n")).toContain(owner.deploymentId);
+    } finally {
+      await runtime.removeDeployment(owner.deploymentId);
+    }
   });
 });
