@@ -82,10 +82,16 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
     accounts.updateNotifications(await userId(c), await c.body(s.notificationsBody)),
   );
   r.get("/users/me/ssh-key", async (c) => accounts.getSshKey(await userId(c)));
-  r.put("/users/me/ssh-key", async (c) =>
-    accounts.setSshKey(await userId(c), (await c.body(s.sshKeyBody)).ssh_public_key_b64),
-  );
-  r.delete("/users/me/ssh-key", async (c) => accounts.deleteSshKey(await userId(c)));
+  r.post("/users/me/ssh-key/nonce", async (c) => accounts.sshKeyNonce(await userId(c)));
+  r.put("/users/me/ssh-key", async (c) => {
+    const id = await userId(c);
+    const { ssh_public_key_b64, ...rest } = await c.body(s.sshKeyBody);
+    return accounts.setSshKey(id, { key: ssh_public_key_b64, ...rest });
+  });
+  r.delete("/users/me/ssh-key", async (c) => {
+    const id = await userId(c);
+    return accounts.deleteSshKey(id, await c.body(s.sshKeyDeleteBody));
+  });
   r.get("/users/:username", async (c) => accounts.publicProfile(c.params.username!));
 
   // Deployments and grading (before the catalogue's /challenges/:id: "active-session" is no id).

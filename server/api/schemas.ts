@@ -64,6 +64,22 @@ export const sshKeyBody = z.object({
       }
       return decoded;
     }),
+  // Proof of possession (POST /users/me/ssh-key/nonce, then ssh-keygen -Y sign -n faultline).
+  nonce: z.string({ error: "is required: get one from POST /users/me/ssh-key/nonce" }).trim().min(1, "is required").max(200, "is too long"),
+  signature: z
+    .string({ error: "is required: the output of ssh-keygen -Y sign -n faultline over the nonce" })
+    .min(1, "is required")
+    .max(16_384, "is too long")
+    .refine((v) => v.includes("-----BEGIN SSH SIGNATURE-----"), "must be the armored block from -----BEGIN SSH SIGNATURE----- to -----END SSH SIGNATURE-----"),
+  // Step-up, needed to replace a key (one of the two).
+  current_password: z.string({ error: "must be a string" }).min(1, "is required").max(PASSWORD_MAX).optional(),
+  code: z.string({ error: "must be a string" }).trim().regex(/^\d{6}$/, "must be 6 digits").optional(),
+});
+
+/** Removing the SSH key: the step-up (password or code) when the account has either. */
+export const sshKeyDeleteBody = z.object({
+  current_password: z.string({ error: "must be a string" }).min(1, "is required").max(PASSWORD_MAX).optional(),
+  code: z.string({ error: "must be a string" }).trim().regex(/^\d{6}$/, "must be 6 digits").optional(),
 });
 
 const nullableText = (max: number) =>

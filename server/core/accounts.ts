@@ -11,6 +11,7 @@ import { addressKey, type Limit, type RateLimiter } from "./ratelimit.ts";
 import type { Scoring } from "./scoring.ts";
 import { EMAIL_VERIFICATION_HOURS, type NotificationKey, STEP_UP_REQUIRED } from "./rules.ts";
 import { hashToken, randomToken, safeEqual } from "./secrets.ts";
+import { createSshKeyProofs } from "./sshkey-proofs.ts";
 import { parseSshPublicKey } from "./sshkeys.ts";
 import type { TokenPair, TokenService } from "./tokens.ts";
 import { matchTotp, newTotpSecret, totpUri } from "./totp.ts";
@@ -74,6 +75,7 @@ export interface AccountsDeps {
 
 export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring, webSessions }: AccountsDeps) {
   const byId = (id: string) => db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+  const sshProofs = createSshKeyProofs(db);
 
   async function view(u: UserRow): Promise<OwnUser> {
     const [linked, stats] = await Promise.all([
@@ -201,6 +203,15 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       notify_leaderboard_updates: 0,
       notify_marketing: 0,
     });
+  }
+
+  /**
+   * Step-up for changing the SSH key. An account with neither a password nor 2FA (GitHub or
+   * Google sign-in only) has nothing to confirm with: its session is all there is.
+   */
+  async function confirmKeyChange(u: UserRow, proof: StepUpProof): Promise<void> {
+    if (!u.password_hash && u.totp_enabled !== 1) return;
+    await confirmIdentity(u, proof);
   }
 
   /**
@@ -438,8 +449,22 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       return { has_ssh_key: v.has_ssh_key, ssh_key_preview: v.ssh_key_preview, fingerprint: v.ssh_key_fingerprint };
     },
 
-    async setSshKey(userId: string, keyText: string) {
-      const key = parseSshPublicKey(keyText);
+    /** A nonce to sign with the SSH key about to be saved (proof of possession). */
+    async sshKeyNonce(userId: string) {
+      await requireUser(userId);
+      return sshProofs.issue(userId);
+    },
+
+    /**
+     * Saves the account's SSH key, only with a signature by that key over a nonce this account
+     * was given (public keys are public: without it anyone could take someone's key and have
+     * their ssh land in a deployment of theirs). Replacing a key also needs the step-up.
+     */
+    async setSshKey(userId: string, input: { key: string; nonce: string; signature: string } & StepUpProof) {
+      const key = parseSshPublicKey(input.key);
+      const u = await requireUser(userId);
+      if (u.ssh_public_key && u.ssh_key_fingerprint !== key.fingerprint) await confirmKeyChange(u, input);
+      await sshProofs.prove(userId, key.blob, input.nonce, input.signature);
       try {
         await update(userId, { ssh_public_key: key.line, ssh_key_fingerprint: key.fingerprint });
       } catch (e) {
@@ -452,7 +477,10 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       return { message: "SSH key saved", has_ssh_key: true, fingerprint: key.fingerprint };
     },
 
-    async deleteSshKey(userId: string) {
+    /** Removing the key needs the step-up too (delete, then save, is a replacement). */
+    async deleteSshKey(userId: string, proof: StepUpProof = {}) {
+      const u = await requireUser(userId);
+      if (u.ssh_public_key) await confirmKeyChange(u, proof);
       await update(userId, { ssh_public_key: null, ssh_key_fingerprint: null });
       return { message: "SSH key deleted", has_ssh_key: false };
     },

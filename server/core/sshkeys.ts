@@ -19,6 +19,8 @@ export interface ParsedSshKey {
   line: string;
   type: string;
   fingerprint: string;
+  /** The key in SSH wire format. */
+  blob: Buffer;
 }
 
 export function parseSshPublicKey(text: string): ParsedSshKey {
@@ -42,6 +44,7 @@ export function parseSshPublicKey(text: string): ParsedSshKey {
   return {
     line: [parts[0], blob.toString("base64"), comment].filter(Boolean).join(" "),
     type: parsed.type,
+    blob,
     fingerprint: "SHA256:" + createHash("sha256").update(blob).digest("base64").replace(/=+$/, ""),
   };
 }

@@ -199,6 +199,22 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex("web_sessions_expires").on("web_sessions").column("expires_at").execute();
     },
   },
+  "0005_ssh_key_nonces": {
+    async up(db: Kysely<any>) {
+      // Proof of possession for SSH keys: the server hands out a nonce, the key's owner signs it
+      // (ssh-keygen -Y sign) and the key is saved only with a good signature. Stored hashed,
+      // single use, short-lived (server/core/sshkey-proofs.ts).
+      await db.schema
+        .createTable("ssh_key_nonces")
+        .addColumn("nonce_hash", "text", (c) => c.primaryKey())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("expires_at", "bigint", (c) => c.notNull())
+        // Milliseconds: several nonces may be issued within a second, and the oldest go first.
+        .addColumn("created_ms", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("ssh_key_nonces_user").on("ssh_key_nonces").columns(["user_id", "created_ms"]).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -146,6 +146,15 @@ export interface SolvesTable {
   solved_at: number;
 }
 
+/** Nonces handed out for proving possession of an SSH key (stored hashed, single use). */
+export interface SshKeyNoncesTable {
+  nonce_hash: string;
+  user_id: string;
+  expires_at: number;
+  /** Milliseconds since the epoch (ordering within a second). */
+  created_ms: number;
+}
+
 export interface Database {
   users: UsersTable;
   oauth_accounts: OAuthAccountsTable;
@@ -157,4 +166,5 @@ export interface Database {
   deployments: DeploymentsTable;
   submissions: SubmissionsTable;
   solves: SolvesTable;
+  ssh_key_nonces: SshKeyNoncesTable;
 }

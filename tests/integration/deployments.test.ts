@@ -1,24 +1,20 @@
 // The deployments API's rules that need no engine, on SQLite and PostgreSQL: who may start,
 // what a bad request gets, the submission rate limit, lookups without a deployment, and the
 // polling endpoint's two kinds of caller. (Running deployments: tests/runtime/deployments.test.ts.)
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestPlatform, DATABASES, type TestPlatform } from "../support/platform.ts";
+import { makeSshKey, putSshKey } from "../support/ssh-keys.ts";
 import { expectError } from "./assertions.ts";
 
 const NGINX = "nginx-broken-config";
 const API_KEY = "k".repeat(32);
 const keyDir = mkdtempSync(join(tmpdir(), "faultline-dkeys-"));
-/** A fresh public key (one account per key). */
+/** A fresh key pair (one account per key): its private key file. */
 let made = 0;
-function newPublicKey(): string {
-  const file = join(keyDir, `id${++made}`);
-  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", file]);
-  return readFileSync(`${file}.pub`, "utf8");
-}
+const newKeyFile = () => makeSshKey(`id${++made}`, "ed25519", { dir: keyDir }).file;
 afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
 
 describe.each(DATABASES)("deployments API on %s", (kind) => {
@@ -29,7 +25,7 @@ describe.each(DATABASES)("deployments API on %s", (kind) => {
     t = await createTestPlatform(kind, { env: { RUNTIME: "none", SESSION_DURATION_MINUTES: "45", DEPLOYMENT_GATEWAY_API_KEY: API_KEY } });
     const u = await t.registerVerified();
     verified = (await t.login(u)).access_token;
-    const put = await t.call("PUT", "/users/me/ssh-key", { token: verified, body: { ssh_public_key_b64: Buffer.from(newPublicKey()).toString("base64") } });
+    const put = await putSshKey((method, path, body) => t.call(method, path, { token: verified, body }), newKeyFile());
     expect(put.status).toBe(200);
   });
   afterAll(async () => {
@@ -84,7 +80,7 @@ describe.each(DATABASES)("deployments API on %s", (kind) => {
   it("starts are rate-limited per user (20 per 10 minutes)", async () => {
     const u = await t.registerVerified();
     const token = (await t.login(u)).access_token;
-    const put = await t.call("PUT", "/users/me/ssh-key", { token, body: { ssh_public_key_b64: Buffer.from(newPublicKey()).toString("base64") } });
+    const put = await putSshKey((method, path, body) => t.call(method, path, { token, body }), newKeyFile());
     expect(put.status).toBe(200);
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) statuses.push((await t.call("POST", `/challenges/${NGINX}/session/start`, { token })).status);

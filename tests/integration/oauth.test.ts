@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestPlatform, DATABASES, freshIp, type TestPlatform, unique } from "../support/platform.ts";
 import { type OAuthProfile, type OAuthProvider, type ProviderName, startOAuthProvider } from "../support/oauth-provider.ts";
+import { makeSshKey, putSshKey } from "../support/ssh-keys.ts";
 import { expectError, expectNoSecrets } from "./assertions.ts";
 
 const INVALID_STATE = "Invalid state parameter - possible CSRF attack";
@@ -187,15 +188,8 @@ describe.each(DATABASES)("OAuth sign-in on %s", (kind) => {
       const OTPAuth = await import("otpauth");
       const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate();
       expect((await t.call("POST", "/auth/2fa/verify", { token, body: { token: code, secret } })).status).toBe(200);
-      // An ed25519 public key in OpenSSH form: string "ssh-ed25519", string <32-byte key>.
-      const { generateKeyPairSync } = await import("node:crypto");
-      const sshKey = `ssh-ed25519 ${Buffer.concat([
-        Buffer.from([0, 0, 0, 11]),
-        Buffer.from("ssh-ed25519"),
-        Buffer.from([0, 0, 0, 32]),
-        generateKeyPairSync("ed25519").publicKey.export({ format: "der", type: "spki" }).subarray(-32),
-      ]).toString("base64")} squatter`;
-      expect((await t.call("PUT", "/users/me/ssh-key", { token, body: { ssh_public_key_b64: sshKey } })).status).toBe(200);
+      const put = await putSshKey((method, path, body) => t.call(method, path, { token, body }), makeSshKey("squatter").file);
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
 
       // ...then the real owner signs in with a provider that vouches for the address.
       const owner = await signIn("github", { login: unique("owner"), email: victimEmail });

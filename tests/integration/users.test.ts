@@ -5,11 +5,14 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LOCATIONS } from "../../server/core/rules.ts";
+import { LOCATIONS, STEP_UP_REQUIRED } from "../../server/core/rules.ts";
+import { SSH_PROOF_ERRORS } from "../../server/core/sshkey-proofs.ts";
 import { createTestPlatform, DATABASES, freshIp, type TestPlatform, type TestUser, unique } from "../support/platform.ts";
+import { putSshKey, signWithSshKey } from "../support/ssh-keys.ts";
 import { expectError, expectNoSecrets } from "./assertions.ts";
 
 interface Key {
+  file: string; // the private key file (for signing)
   pub: string; // the .pub line
   priv: string;
   fingerprint: string; // as `ssh-keygen -lf` prints it
@@ -21,7 +24,7 @@ function keygen(name: string, args: string[]): Key {
   const file = join(keyDir, `${name}-${++made}`);
   execFileSync("ssh-keygen", [...args, "-N", "", "-C", `${name}@test`, "-f", file, "-q"]);
   const fingerprint = execFileSync("ssh-keygen", ["-l", "-E", "sha256", "-f", `${file}.pub`], { encoding: "utf8" }).split(" ")[1]!;
-  return { pub: readFileSync(`${file}.pub`, "utf8"), priv: readFileSync(file, "utf8"), fingerprint };
+  return { file, pub: readFileSync(`${file}.pub`, "utf8"), priv: readFileSync(file, "utf8"), fingerprint };
 }
 // A public key belongs to one account (the gateway routes by it), so every test gets keys of
 // its own: made on first use in a test, forgotten after it.
@@ -80,7 +83,17 @@ describe.each(DATABASES)("users on %s", (kind) => {
     expect(res.status).toBe(200);
     return res.body;
   };
-  const putKey = (token: string, value: string) => t.call("PUT", "/users/me/ssh-key", { token, body: { ssh_public_key_b64: value } });
+  const send = (token: string) => (method: "POST" | "PUT", path: string, body?: Record<string, unknown>) => t.call(method, path, { token, body });
+  /** The key of this test whose public half `value` carries (else ed25519): it signs the nonce. */
+  const signerFor = (value: string) => {
+    const text = /\s|PRIVATE/.test(value.trim()) ? value : Buffer.from(value, "base64").toString("utf8");
+    const data = text.trim().split(/\s+/)[1];
+    return Object.values(current).find((k) => k?.pub.split(" ")[1] === data) ?? keys.ed25519;
+  };
+  /** Registers `value` with a valid proof of possession (by the matching private key when the
+   *  test has it) and `extra` (the step-up when replacing a key). */
+  const putKey = (token: string, value: string, extra: Record<string, unknown> = {}) =>
+    putSshKey(send(token), signerFor(value).file, { value, extra });
 
   describe("GET /users/{username}", () => {
     it("shows public fields only, found case-insensitively", async () => {
@@ -110,6 +123,7 @@ describe.each(DATABASES)("users on %s", (kind) => {
       expectError(await t.call("PUT", "/users/me/password", { body: { current_password: "a", new_password: "bbbbbbbb" } }), 401);
       expectError(await t.call("PUT", "/users/me/notifications", { body: {} }), 401);
       expectError(await t.call("PUT", "/users/me/ssh-key", { body: { ssh_public_key_b64: b64(keys.ed25519.pub) } }), 401);
+      expectError(await t.call("POST", "/users/me/ssh-key/nonce"), 401);
       expectError(await t.call("DELETE", "/users/me/ssh-key"), 401);
     });
   });
@@ -141,16 +155,16 @@ describe.each(DATABASES)("users on %s", (kind) => {
     it("accepts the raw .pub line too, with its newline or CRLF", async () => {
       const u = await signedIn();
       for (const value of [keys.ed25519.pub, keys.ecdsa256.pub.replace(/\n$/, "\r\n"), `  ${keys.rsa2048.pub.trim()}  `]) {
-        const res = await putKey(u.token, value);
+        const res = await putKey(u.token, value, { current_password: u.password });
         expect(res.status, JSON.stringify(res.body)).toBe(200);
       }
       // The last one saved replaces the others.
       expect((await me(u.token)).ssh_key_fingerprint).toBe(keys.rsa2048.fingerprint);
       // A base64 value with the .pub file's trailing newline inside works as well.
-      expect((await putKey(u.token, b64(keys.ed25519.pub))).body.fingerprint).toBe(keys.ed25519.fingerprint);
+      expect((await putKey(u.token, b64(keys.ed25519.pub), { current_password: u.password })).body.fingerprint).toBe(keys.ed25519.fingerprint);
     });
 
-    it("a key belongs to one account: another account cannot register it; its owner can save it again", async () => {
+    it("a key belongs to one account: another account cannot register it (even holding it); its owner can save it again", async () => {
       const owner = await signedIn();
       const other = await signedIn();
       expect((await putKey(owner.token, b64(keys.ed25519.pub))).status).toBe(200);
@@ -160,7 +174,7 @@ describe.each(DATABASES)("users on %s", (kind) => {
       expect((await me(other.token)).has_ssh_key).toBe(false);
       expect((await putKey(owner.token, keys.ed25519.pub)).status).toBe(200);
       // Once the owner deletes it, it is free again.
-      expect((await t.call("DELETE", "/users/me/ssh-key", { token: owner.token })).status).toBe(200);
+      expect((await t.call("DELETE", "/users/me/ssh-key", { token: owner.token, body: { current_password: owner.password } })).status).toBe(200);
       expect((await putKey(other.token, keys.ed25519.pub)).status).toBe(200);
     });
 
@@ -207,6 +221,7 @@ describe.each(DATABASES)("users on %s", (kind) => {
         expect(typeof res.body.detail).toBe("string");
       }
       expectError(await t.call("PUT", "/users/me/ssh-key", { token: u.token, body: {} }), 400, /ssh_public_key_b64/);
+      expectError(await t.call("PUT", "/users/me/ssh-key", { token: u.token, body: { ssh_public_key_b64: b64(keys.ed25519.pub) } }), 400, /signature: is required/);
       expectError(await t.call("PUT", "/users/me/ssh-key", { token: u.token, body: { ssh_public_key_b64: 42 } }), 400);
       expect((await me(u.token)).has_ssh_key).toBe(false);
     });
@@ -214,7 +229,10 @@ describe.each(DATABASES)("users on %s", (kind) => {
     it("deletes the key", async () => {
       const u = await signedIn();
       expect((await putKey(u.token, b64(keys.ecdsa256.pub))).status).toBe(200);
-      const del = await t.call("DELETE", "/users/me/ssh-key", { token: u.token });
+      expectError(await t.call("DELETE", "/users/me/ssh-key", { token: u.token }), 400, STEP_UP_REQUIRED);
+      expectError(await t.call("DELETE", "/users/me/ssh-key", { token: u.token, body: { current_password: "wrong password" } }), 400, "Current password is incorrect");
+      expect((await me(u.token)).has_ssh_key).toBe(true);
+      const del = await t.call("DELETE", "/users/me/ssh-key", { token: u.token, body: { current_password: u.password } });
       expect(del.status).toBe(200);
       expect(del.body.has_ssh_key).toBe(false);
       expect((await t.call("GET", "/users/me/ssh-key", { token: u.token })).body).toMatchObject({
@@ -223,6 +241,94 @@ describe.each(DATABASES)("users on %s", (kind) => {
         fingerprint: null,
       });
       expect(await me(u.token)).toMatchObject({ has_ssh_key: false, ssh_key_preview: null, ssh_key_fingerprint: null });
+    });
+  });
+
+  describe("/users/me/ssh-key: proof of possession (issue 7, S3)", () => {
+    const nonceFor = async (token: string) => {
+      const res = await t.call("POST", "/users/me/ssh-key/nonce", { token });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ namespace: "faultline", expires_in: 900 });
+      expect(res.body.sign_command).toBe(`echo -n '${res.body.nonce}' | ssh-keygen -Y sign -n faultline -f ~/.ssh/id_ed25519`);
+      return res.body.nonce as string;
+    };
+    const put = (token: string, key: Key, nonce: string, signature: string, extra: Record<string, unknown> = {}) =>
+      t.call("PUT", "/users/me/ssh-key", { token, body: { ssh_public_key_b64: b64(key.pub), nonce, signature, ...extra } });
+
+    it("saves a key signed over the account's nonce with ssh-keygen -Y sign; the nonce is stored hashed", async () => {
+      const u = await signedIn();
+      const nonce = await nonceFor(u.token);
+      const rows = await t.platform.db.selectFrom("ssh_key_nonces").selectAll().where("user_id", "=", u.user.id).execute();
+      expect(rows).toHaveLength(1);
+      expect(JSON.stringify(rows)).not.toContain(nonce.slice(10));
+      const res = await put(u.token, keys.ed25519, nonce, signWithSshKey(keys.ed25519.file, nonce));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({ has_ssh_key: true, fingerprint: keys.ed25519.fingerprint });
+    });
+
+    it("refuses someone else's public key without its private key, and the owner can still register it", async () => {
+      const victim = await signedIn();
+      const attacker = await signedIn();
+      // The attacker has the victim's public key (code hosts publish them) and signs with their own.
+      const nonce = await nonceFor(attacker.token);
+      const stolen = await put(attacker.token, keys.ed25519, nonce, signWithSshKey(keys.rsa2048.file, nonce));
+      expectError(stolen, 400, SSH_PROOF_ERRORS.otherKey);
+      expect((await me(attacker.token)).has_ssh_key).toBe(false);
+      // A signature copied from elsewhere, over something else: refused too.
+      const elsewhere = signWithSshKey(keys.ed25519.file, "some other text");
+      expectError(await put(attacker.token, keys.ed25519, nonce, elsewhere), 400, SSH_PROOF_ERRORS.mismatch);
+      expect((await putKey(victim.token, b64(keys.ed25519.pub))).status).toBe(200);
+    });
+
+    it("refuses a signature over another nonce, for another namespace, or with a nonce of another account", async () => {
+      const u = await signedIn();
+      const other = await signedIn();
+      const mine = await nonceFor(u.token);
+      const older = await nonceFor(u.token);
+      expectError(await put(u.token, keys.ed25519, mine, signWithSshKey(keys.ed25519.file, older)), 400, SSH_PROOF_ERRORS.mismatch);
+      expectError(await put(u.token, keys.ed25519, mine, signWithSshKey(keys.ed25519.file, mine, "git")), 400, SSH_PROOF_ERRORS.namespace);
+      expectError(await put(u.token, keys.ed25519, mine, "-----BEGIN SSH SIGNATURE-----\nAAAA\n-----END SSH SIGNATURE-----"), 400, SSH_PROOF_ERRORS.malformed);
+      expectError(await put(u.token, keys.ed25519, mine, "not a signature"), 400, /signature: must be the armored block/);
+      const theirs = await nonceFor(other.token);
+      expectError(await put(u.token, keys.ed25519, theirs, signWithSshKey(keys.ed25519.file, theirs)), 400, SSH_PROOF_ERRORS.nonce);
+      expectError(await put(u.token, keys.ed25519, "faultline-made-up", signWithSshKey(keys.ed25519.file, "faultline-made-up")), 400, SSH_PROOF_ERRORS.nonce);
+      expect((await me(u.token)).has_ssh_key).toBe(false);
+      // `echo` without -n signs the nonce and a newline: accepted.
+      expect((await put(u.token, keys.ed25519, older, signWithSshKey(keys.ed25519.file, `${older}\n`))).status).toBe(200);
+    });
+
+    it("a nonce works once", async () => {
+      const u = await signedIn();
+      const nonce = await nonceFor(u.token);
+      const signature = signWithSshKey(keys.ed25519.file, nonce);
+      expect((await put(u.token, keys.ed25519, nonce, signature)).status).toBe(200);
+      expect((await t.call("DELETE", "/users/me/ssh-key", { token: u.token, body: { current_password: u.password } })).status).toBe(200);
+      expectError(await put(u.token, keys.ed25519, nonce, signature), 400, SSH_PROOF_ERRORS.nonce);
+      expect((await me(u.token)).has_ssh_key).toBe(false);
+    });
+
+    it("keeps at most 5 live nonces per account, the newest", async () => {
+      const u = await signedIn();
+      const nonces: string[] = [];
+      for (let i = 0; i < 7; i++) nonces.push(await nonceFor(u.token));
+      const count = await t.platform.db.selectFrom("ssh_key_nonces").select("nonce_hash").where("user_id", "=", u.user.id).execute();
+      expect(count).toHaveLength(5);
+      expectError(await put(u.token, keys.ed25519, nonces[0]!, signWithSshKey(keys.ed25519.file, nonces[0]!)), 400, SSH_PROOF_ERRORS.nonce);
+      expect((await put(u.token, keys.ed25519, nonces[6]!, signWithSshKey(keys.ed25519.file, nonces[6]!))).status).toBe(200);
+    });
+
+    it("replacing or removing a key needs the current password (A3 step-up)", async () => {
+      const u = await signedIn();
+      expect((await putKey(u.token, b64(keys.ed25519.pub))).status).toBe(200);
+      // With only the session (a stolen cookie or token), the key cannot be swapped.
+      expectError(await putKey(u.token, b64(keys.ecdsa256.pub)), 400, STEP_UP_REQUIRED);
+      expectError(await putKey(u.token, b64(keys.ecdsa256.pub), { current_password: "not it" }), 400, "Current password is incorrect");
+      expectError(await putKey(u.token, b64(keys.ecdsa256.pub), { code: "123456" }), 400, /not enabled/);
+      expect((await me(u.token)).ssh_key_fingerprint).toBe(keys.ed25519.fingerprint);
+      // Saving the same key again (a new comment) is no change of key.
+      expect((await putKey(u.token, b64(keys.ed25519.pub))).status).toBe(200);
+      expect((await putKey(u.token, b64(keys.ecdsa256.pub), { current_password: u.password })).status).toBe(200);
+      expect((await me(u.token)).ssh_key_fingerprint).toBe(keys.ecdsa256.fingerprint);
     });
   });
 

@@ -31,8 +31,9 @@ const ROUTES: { method: string; path: string; fields: string[]; auth?: boolean }
     auth: true,
   },
   { method: "GET", path: "/users/me/ssh-key", fields: [], auth: true },
-  { method: "PUT", path: "/users/me/ssh-key", fields: ["ssh_public_key_b64"], auth: true },
-  { method: "DELETE", path: "/users/me/ssh-key", fields: [], auth: true },
+  { method: "POST", path: "/users/me/ssh-key/nonce", fields: [], auth: true },
+  { method: "PUT", path: "/users/me/ssh-key", fields: ["ssh_public_key_b64", "nonce", "signature", "current_password", "code"], auth: true },
+  { method: "DELETE", path: "/users/me/ssh-key", fields: ["current_password", "code"], auth: true },
   { method: "POST", path: "/auth/2fa/disable", fields: ["current_password", "code"], auth: true },
 ];
 

@@ -11,6 +11,7 @@ import { startServer } from "../../server.ts";
 import { loadConfig } from "../../server/config.ts";
 import { makeKey, type ClientKey } from "../gateway/support.ts";
 import { parseEml, verificationToken } from "./platform.ts";
+import { putSshKey } from "./ssh-keys.ts";
 
 export const HOST = "127.0.0.1";
 
@@ -68,7 +69,7 @@ export async function makePlayer(api: Api, dataDir: string, opts: { verify?: boo
   if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
   const key = await makeKey(dataDir, `key-${username}`);
   if (opts.key !== false) {
-    const put = await api.call("PUT", "/users/me/ssh-key", { token: login.body.access_token, body: { ssh_public_key_b64: Buffer.from(key.line).toString("base64") } });
+    const put = await putSshKey((method, path, body) => api.call(method, path, { token: login.body.access_token, body }), key.path);
     if (put.status !== 200) throw new Error(`ssh key: ${put.status} ${JSON.stringify(put.body)}`);
   }
   return { username, token: login.body.access_token, key };
