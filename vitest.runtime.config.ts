@@ -13,5 +13,7 @@ export default defineConfig({
     pool: "forks",
     // Both files start containers; on 2 cores they are faster one after the other.
     fileParallelism: false,
+    // it.concurrent tests (one deployment or two each): three at a time fit 2 cores and dockerd.
+    maxConcurrency: 3,
   },
 });

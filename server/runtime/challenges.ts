@@ -42,8 +42,13 @@ export const challengeYaml = z.strictObject({
     .strictObject({
       /** The check always runs in a grader container beside the target (scenario.ts). */
       timeout_seconds: z.number().int().positive().max(300).default(30),
+      /** The check grades the written answer too (the story asks a question whose answer is
+       *  specific to the deployment); a fix without the answer is not enough. */
+      written_answer: z.boolean().default(false),
     })
-    .default({ timeout_seconds: 30 }),
+    .default({ timeout_seconds: 30, written_answer: false }),
+  /** Names of the faults setup.sh can pick (FAULTLINE_FAULT forces one): the tests run each. */
+  variants: z.array(z.string().regex(/^[a-z0-9_]+$/, "lower-case words and underscores")).default([]),
   setup: z.strictObject({ timeout_seconds: z.number().int().positive().max(600).default(60) }).default({ timeout_seconds: 60 }),
 });
 
@@ -70,6 +75,10 @@ export interface Challenge {
   writable: WritableDir[];
   capabilities: string[];
   check: { timeoutSeconds: number; script: string };
+  /** The check grades the written answer (challenge.yaml check.written_answer). */
+  asksForAnswer: boolean;
+  /** Faults setup.sh can be forced to pick (FAULTLINE_FAULT), each proven by the tests. */
+  variants: string[];
   setup: { timeoutSeconds: number; script: string };
   solution: { script: string };
   /** fakes/*.sh: what a hostile root user would try instead of a fix; each must be refused
@@ -136,6 +145,8 @@ export function loadChallenge(dir: string, id: string): Challenge {
     writable,
     capabilities: y.runtime.capabilities,
     check: { timeoutSeconds: y.check.timeout_seconds, script: script("check.sh", true) },
+    asksForAnswer: y.check.written_answer,
+    variants: y.variants,
     setup: { timeoutSeconds: y.setup.timeout_seconds, script: script("setup.sh", false) },
     solution: { script: script("solution.sh", true) },
     fakes: existsSync(join(dir, "fakes"))

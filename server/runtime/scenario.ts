@@ -112,6 +112,13 @@ export function runSolution(runtime: Runtime, challenge: Challenge, env: Environ
   return runAsUser(runtime, env, challenge.solution.script, 120);
 }
 
+/** The written answer a reference solution gives: its last `ANSWER: ...` line (what a person
+ *  would write after finding the fault), or a plain sentence when the challenge asks nothing. */
+export function referenceAnswer(solutionStdout: string): string {
+  const line = solutionStdout.split("\n").reverse().find((l) => l.startsWith("ANSWER:"));
+  return line ? line.slice("ANSWER:".length).trim() : "Fixed it.";
+}
+
 /** Runs a script as root inside the target, with what a user's shell has and nothing of the
  *  platform's (the fakes suite uses it to play the hostile user). */
 export function runAsUser(runtime: Runtime, env: Environment, script: string, timeoutSeconds = 60) {

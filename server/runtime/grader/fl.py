@@ -240,6 +240,40 @@ def _address(hexaddr):
     return ":".join(b.hex() for b in words)
 
 
+# The engine's embedded DNS listens inside every container's network namespace (owned by dockerd).
+ENGINE_DNS = "127.0.0.11"
+
+
+def quiet_net(allowed):
+    """Refuses any listening socket on a port not in `allowed` ("80", "udp:53") and any raw or
+    packet socket: what a player with NET_ADMIN could use to answer in a service's place."""
+    for table, proto, state in (("tcp", "tcp", "0A"), ("tcp6", "tcp", "0A"), ("udp", "udp", "07"), ("udp6", "udp", "07")):
+        try:
+            with open(f"/proc/1/net/{table}") as f:
+                next(f)
+                rows = [line.split() for line in f]
+        except FileNotFoundError:
+            continue
+        for cols in rows:
+            if cols[3] != state:
+                continue
+            addr, hexport = cols[1].rsplit(":", 1)
+            address, port = _address(addr), int(hexport, 16)
+            if address == ENGINE_DNS:
+                continue
+            name = str(port) if proto == "tcp" else f"udp:{port}"
+            if name not in allowed:
+                owners = socket_owners(int(cols[9]))
+                raise Refused(f"Something else listens on {proto} port {port} ({address}, process {' '.join(map(str, owners)) or '?'}): only the service belongs on this host.")
+    for table in ("raw", "raw6", "packet"):
+        try:
+            with open(f"/proc/1/net/{table}") as f:
+                if len(f.read().strip().splitlines()) > 1:
+                    raise Refused("A process holds a raw network socket: grading does not trust a host that can answer in a service's place.")
+        except FileNotFoundError:
+            continue
+
+
 def socket_owners(inode):
     needle = f"socket:[{inode}]"
     owners = []
@@ -420,6 +454,8 @@ def main(args):
         want_argv, configs = _options(rest[2:])
         for pid in verify_listener(port, want, want_argv, configs):
             out.write(f"{pid}\n".encode())
+    elif cmd == "quiet-net":
+        quiet_net(set(rest))
     elif cmd == "pristine":
         for path in rest:
             pristine(path)

@@ -14,6 +14,18 @@ __FL_PY__
 fl() { /usr/bin/python3 -I -S /tmp/fl.py "$@"; }
 # refuse MESSAGE: the check's answer is "not fixed", with MESSAGE as the feedback.
 refuse() { printf '%s\n' "$@"; exit 1; }
+# answer_mentions TEXT: the player's written answer (FL_SUBMISSION) names TEXT, case-insensitively,
+# as a whole word. Bash builtins only: an external grep would show TEXT in the target's `ps`.
+answer_mentions() {
+  local words=" ${FL_SUBMISSION:-} " want="$1" found=1
+  words=${words//[^[:alnum:]_.\/:@-]/ }
+  # A sentence's full stop or colon is not part of the word before it ("it was deploy.").
+  words=${words//. / }; words=${words//: / }; words=${words//, / }
+  shopt -s nocasematch
+  [[ " $words " == *" $want "* ]] && found=0
+  shopt -u nocasematch
+  return $found
+}
 # Every check: a system that preloads libraries into every program is not graded.
 gate_msg=$(fl gate) || refuse "$gate_msg"
 unset gate_msg
