@@ -71,7 +71,7 @@ export function debianMirror(): string {
     const m = /^deb\s+(?:\[[^\]]*\]\s+)?(\S+)\s+\S+/m.exec(readFileSync("/etc/apt/sources.list", "utf8"));
     if (m && !/security/.test(m[1]!)) return m[1]!;
   }
-  return "http://deb.debian.org/debian";
+  throw new Error(`no Debian mirror for ${SUITE} in this machine's apt sources: set FAULTLINE_DEBIAN_MIRROR`);
 }
 
 function runShown(cmd: string, argv: string[], prefix: string): Promise<void> {

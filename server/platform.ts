@@ -19,7 +19,7 @@ import { createWebSessions } from "./core/web-sessions.ts";
 import { openDatabase } from "./db/index.ts";
 import { createLogger } from "./logger.ts";
 import { createMailer } from "./mail/mailer.ts";
-import { loadChallenges } from "./runtime/challenges.ts";
+import { loadLibrary } from "./runtime/challenges.ts";
 import { createDockerRuntime } from "./runtime/docker.ts";
 import { startWorker } from "./worker.ts";
 
@@ -34,7 +34,9 @@ export async function createPlatform(config: Config) {
   const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring, webSessions });
   const oauth = createOAuth({ db, tokens, accounts, providers: config.oauth, publicUrl: config.publicUrl, limiter });
 
-  const challengeList = loadChallenges(config.challengesDir);
+  // A broken challenge folder is reported and left out; the rest of the library stays in service.
+  const { challenges: challengeList, problems } = loadLibrary(config.challengesDir);
+  for (const p of problems) log.error(`challenge not loaded: ${p.message}`);
   const challenges = new Map(challengeList.map((c) => [c.id, c]));
   const catalogue = createCatalogue({ db, challenges: challengeList });
   await catalogue.sync();

@@ -4,10 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { ChallengeError, loadChallenge, loadChallenges } from "./challenges.ts";
+import { ChallengeError, loadChallenge, loadChallenges, loadLibrary } from "./challenges.ts";
 import { clampLimits, defaultLimits, maxLimits, parseSize } from "./policy.ts";
 import { valueEnv } from "./scenario.ts";
 import { filterTar, firstEntry, packFile } from "./tar.ts";
+
+const minimalYaml = "title: Demo\ncategory: linux\ndifficulty: easy\npoints: 10\ndescription: A demo challenge that is long enough to cut.\n";
 
 describe("challenge catalogue", () => {
   it("loads the shipped challenges with their scripts and runtime needs", () => {
@@ -32,7 +34,7 @@ describe("challenge catalogue", () => {
     for (const [n, c] of Object.entries(files)) writeFileSync(join(dir, "demo", n), c);
     return join(dir, "demo");
   }
-  const minimal = "title: Demo\ncategory: linux\ndifficulty: easy\npoints: 10\ndescription: A demo challenge that is long enough to cut.\n";
+  const minimal = minimalYaml;
 
   it("fills defaults: time 30 minutes, short description from the description, target check", () => {
     const c = loadChallenge(folder(minimal), "demo");
@@ -45,6 +47,23 @@ describe("challenge catalogue", () => {
     expect(() => loadChallenge(folder(minimal + "colour: red\n"), "demo")).toThrow(ChallengeError);
     expect(() => loadChallenge(folder(minimal + "runtime:\n  capabilities: [SYS_ADMIN]\n"), "demo")).toThrow(/runtime.capabilities/);
     expect(() => loadChallenge(folder(minimal, { Dockerfile: "FROM x", "solution.sh": "" }), "demo")).toThrow(/check.sh is missing/);
+  });
+});
+
+describe("the library", () => {
+  it("keeps the good challenges in service and reports a broken one with its file and field", () => {
+    const root = mkdtempSync(join(tmpdir(), "fl-library-"));
+    const files = { Dockerfile: "FROM x", "check.sh": "#!/bin/bash\n", "solution.sh": "#!/bin/bash\n" };
+    for (const [id, yaml] of [["good", minimalYaml], ["broken", minimalYaml.replace("points: 10", "points: lots")]] as const) {
+      mkdirSync(join(root, id));
+      writeFileSync(join(root, id, "challenge.yaml"), yaml);
+      for (const [n, c] of Object.entries(files)) writeFileSync(join(root, id, n), c);
+    }
+    const { challenges, problems } = loadLibrary(root);
+    expect(challenges.map((c) => c.id)).toEqual(["good"]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.message).toMatch(/broken\/challenge\.yaml:\n\s+points:/);
+    expect(() => loadChallenges(root)).toThrow(/points/);
   });
 });
 

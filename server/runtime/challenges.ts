@@ -160,11 +160,27 @@ export function loadChallenge(dir: string, id: string): Challenge {
 
 export const CHALLENGES_DIR = join(import.meta.dirname, "..", "..", "challenges");
 
-/** Every folder of `dir` that has a challenge.yaml, sorted by id. */
+/** Every folder of `dir` that has a challenge.yaml, sorted by id; a folder that does not load is
+ *  reported in `problems` (its file and field named) and leaves the others in service. */
+export function loadLibrary(dir = CHALLENGES_DIR): { challenges: Challenge[]; problems: ChallengeError[] } {
+  const challenges: Challenge[] = [];
+  const problems: ChallengeError[] = [];
+  if (!existsSync(dir)) return { challenges, problems };
+  for (const d of readdirSync(dir, { withFileTypes: true })) {
+    if (!d.isDirectory() || !/^[a-z0-9][a-z0-9-]*$/.test(d.name) || !existsSync(join(dir, d.name, "challenge.yaml"))) continue;
+    try {
+      challenges.push(loadChallenge(join(dir, d.name), d.name));
+    } catch (e) {
+      problems.push(e instanceof ChallengeError ? e : new ChallengeError(`${join(dir, d.name)}: ${(e as Error).message}`));
+    }
+  }
+  challenges.sort((a, b) => a.id.localeCompare(b.id));
+  return { challenges, problems };
+}
+
+/** The whole library, refusing any broken folder (tests and the image build want all or nothing). */
 export function loadChallenges(dir = CHALLENGES_DIR): Challenge[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && /^[a-z0-9][a-z0-9-]*$/.test(d.name) && existsSync(join(dir, d.name, "challenge.yaml")))
-    .map((d) => loadChallenge(join(dir, d.name), d.name))
-    .sort((a, b) => a.id.localeCompare(b.id));
+  const { challenges, problems } = loadLibrary(dir);
+  if (problems.length) throw new ChallengeError(problems.map((p) => p.message).join("\n"));
+  return challenges;
 }
