@@ -1,0 +1,173 @@
+// The built web behind the real server (server.ts with build/: `npm run build` first; the test
+// script builds it): the CSP nonce on every inline script (review L7), redirects after sign-in
+// that stay on the site (A1), the OAuth callback's fixed error text (L5), info pages for names
+// of Object.prototype members (L11) and the body cap on a page's action (W1).
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unique } from "../support/platform.ts";
+
+let base: string;
+let close: () => Promise<void>;
+
+// server.ts in a process of its own, as in production: loading the web build into vitest's
+// module graph would give React Router two copies (ESM here, CommonJS in the Express adapter).
+beforeAll(async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "faultline-web-"));
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      SSH_PORT: "0",
+      RUNTIME: "none",
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      PUBLIC_URL: "http://127.0.0.1:3999",
+      LOG_LEVEL: "info",
+      GITHUB_CLIENT_ID: "test-client",
+      GITHUB_CLIENT_SECRET: "test-secret",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  const port = await new Promise<number>((resolve, reject) => {
+    const onData = (c: Buffer) => {
+      log += c;
+      const m = /faultline listening on http:\/\/[^:]+:(\d+)/.exec(log);
+      if (m) resolve(Number(m[1]));
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`server exited (${code}) before listening:\n${log}`)));
+  });
+  base = `http://127.0.0.1:${port}`;
+  close = async () => {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+});
+afterAll(async () => {
+  await close?.();
+});
+
+describe("Content-Security-Policy on pages (review L7)", () => {
+  it("gives every inline script of a page the nonce of its CSP header, fresh per request", async () => {
+    const seen = new Set<string>();
+    for (const path of ["/", "/login", "/challenges", "/leaderboard"]) {
+      const res = await fetch(`${base}${path}`);
+      expect(res.status, path).toBe(200);
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+      expect(nonce, path).toBeTruthy();
+      expect(seen.has(nonce!)).toBe(false);
+      seen.add(nonce!);
+      const html = await res.text();
+      const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+      expect(scripts.length, path).toBeGreaterThan(0);
+      for (const tag of scripts) {
+        // External module scripts come from our own origin; inline ones must carry the nonce.
+        if (/\bsrc=/.test(tag)) expect(tag).toMatch(/src="\//);
+        else expect(tag, `${path}: ${tag}`).toContain(`nonce="${nonce}"`);
+      }
+    }
+  });
+});
+
+describe("where sign-in sends the browser (review A1)", () => {
+  let user: { username: string; password: string };
+  beforeAll(async () => {
+    const username = unique("redir");
+    user = { username, password: `pw-${username}-long enough` };
+    const res = await fetch(`${base}/api/v1/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username, email: `${username}@example.test`, password: user.password }),
+    });
+    expect(res.status).toBe(201);
+  });
+
+  async function signInTo(redirectTo: string): Promise<string | null> {
+    const res = await fetch(`${base}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
+      body: new URLSearchParams({ username: user.username, password: user.password, redirectTo }).toString(),
+    });
+    expect([302, 303], await res.clone().text().then((t) => t.slice(0, 200))).toContain(res.status);
+    return res.headers.get("location");
+  }
+
+  it("keeps a local redirectTo, and sends anything that could leave the site to /profile", async () => {
+    expect(await signInTo("/challenges?category=linux")).toBe("/challenges?category=linux");
+    for (const hostile of ["/\t/evil.example", "/\n/evil.example", "//evil.example", "/\\evil.example", "https://evil.example/"]) {
+      const location = await signInTo(hostile);
+      expect(location, JSON.stringify(hostile)).toBe("/profile");
+      expect(new URL(location!, "https://faultline.example/login").origin).toBe("https://faultline.example");
+    }
+  });
+});
+
+describe("the OAuth callback page (review L5)", () => {
+  it("shows the fixed 'Authentication failed', never the error_description from the link", async () => {
+    const lure = "Your account is locked. Call +1 555 0100 to unlock it.";
+    const res = await fetch(`${base}/auth/oauth/github/callback?error=access_denied&error_description=${encodeURIComponent(lure)}&state=x`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("Authentication failed");
+    expect(html).not.toContain("Your account is locked");
+    expect(html).not.toContain("555 0100");
+  });
+});
+
+describe("info pages (review L11)", () => {
+  it("answers 404, not 500, for names of Object.prototype members", async () => {
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
+      expect((await fetch(`${base}/${name}`)).status, name).toBe(404);
+    }
+    expect((await fetch(`${base}/privacy`)).status).toBe(200);
+  });
+});
+
+describe("body cap on a page's action (review W1)", () => {
+  it("cuts off a chunked form post to /login past the cap with 413", async () => {
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      let answered = false;
+      const req = httpRequest(`${base}/login`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "transfer-encoding": "chunked", origin: base },
+      }, (r) => {
+        answered = true;
+        let body = "";
+        r.setEncoding("utf8");
+        r.on("data", (c) => (body += c));
+        r.on("end", () => resolve({ status: r.statusCode!, body }));
+        r.on("error", () => resolve({ status: r.statusCode!, body }));
+      });
+      req.on("error", (e) => !answered && reject(e));
+      const chunk = Buffer.alloc(64 * 1024, "a");
+      req.write("username=");
+      let sent = 0;
+      const pump = () => {
+        while (!answered && sent < 32 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once("drain", pump);
+        }
+        if (!answered) req.end();
+      };
+      pump();
+    });
+    expect(res.status).toBe(413);
+    expect(res.body).toContain("Request too large");
+    // The site still answers.
+    expect((await fetch(`${base}/login`)).status).toBe(200);
+  });
+});
