@@ -129,9 +129,25 @@ test("register, verify by e-mail, 2FA, login with the code, SSH key", async ({ p
     await expect(page.getByRole("button", { name: "Save key" })).toBeVisible();
   });
 
-  await test.step("disable 2FA after confirming; login no longer asks for a code", async () => {
+  await test.step("disable 2FA: only with the current password, after confirming; login no longer asks for a code", async () => {
+    const section = page.getByTestId("twofa-section");
+    // Neither password nor code: refused before anything is sent (step-up).
     onNextConfirm(page, DISABLE_2FA, true);
-    await page.getByRole("button", { name: "Disable 2FA" }).click();
+    await section.getByRole("button", { name: "Disable 2FA" }).click();
+    await expect(section.getByTestId("twofa-disable-error")).toHaveText("Confirm with your current password or a code from your authenticator app");
+    // A wrong password: the server says so, 2FA stays on.
+    await section.getByLabel("Current password").fill("not my password");
+    onNextConfirm(page, DISABLE_2FA, true);
+    await section.getByRole("button", { name: "Disable 2FA" }).click();
+    await expect(section.getByTestId("twofa-error")).toHaveText("Current password is incorrect");
+    await expect(page.getByText("2FA is enabled")).toBeVisible();
+    // "Cancel" in the dialog keeps it on.
+    await section.getByLabel("Current password").fill(user.password);
+    onNextConfirm(page, DISABLE_2FA, false);
+    await section.getByRole("button", { name: "Disable 2FA" }).click();
+    await expect(page.getByText("2FA is enabled")).toBeVisible();
+    onNextConfirm(page, DISABLE_2FA, true);
+    await section.getByRole("button", { name: "Disable 2FA" }).click();
     await expect(page.getByRole("button", { name: "Enable 2FA" })).toBeVisible();
     await logout(page);
     await loginViaForm(page, user);

@@ -6,7 +6,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
-import { api, apiLogin, createUser, loginViaForm, screenshots, sshKeyPair, type TestUser } from "./support.ts";
+import WebSocket from "ws";
+import { api, apiLogin, createUser, loginViaForm, logout, screenshots, sshKeyPair, type TestUser } from "./support.ts";
 
 const NGINX = "nginx-broken-config";
 const DISK = "disk-full-deleted-log";
@@ -300,17 +301,94 @@ test.describe("when the live channel is unavailable", () => {
     }
   });
 
-  test("the real live channel refuses a socket without a valid token with 'Authentication required'", async ({ page }) => {
+  test("the real live channel takes the sign-in cookie from this site's pages only; anything else is 'Authentication required'", async ({ page }) => {
+    const NOBODYS = "00000000-0000-4000-8000-000000000000";
+    /** Opens the channel from the page (the browser sends its cookie and the page's Origin). */
+    const fromPage = (query = "") =>
+      page.evaluate(
+        ([id, q]) =>
+          new Promise<{ code: number; reason: string }>((resolve) => {
+            const ws = new WebSocket(`ws://${location.host}/ws/deployments/${id}${q}`);
+            ws.onclose = (e) => resolve({ code: e.code, reason: e.reason });
+          }),
+        [NOBODYS, query] as const,
+      );
+    // Signed out: no cookie, and a token in the URL is not a way in either.
     await page.goto("/faq");
-    const closed = await page.evaluate(
-      () =>
-        new Promise<{ code: number; reason: string }>((resolve) => {
-          const ws = new WebSocket(`ws://${location.host}/ws/deployments/00000000-0000-4000-8000-000000000000?token=not-a-token`);
-          ws.onclose = (e) => resolve({ code: e.code, reason: e.reason });
-        }),
-    );
-    expect(closed.reason).toBe("Authentication required");
-    expect(closed.code).not.toBe(1000);
+    expect(await fromPage()).toEqual({ code: 4401, reason: "Authentication required" });
+    const user = await createUser({ prefix: "cws" });
+    const token = await apiLogin(user);
+    expect(await fromPage(`?token=${encodeURIComponent(token)}`)).toEqual({ code: 4401, reason: "Authentication required" });
+
+    // Signed in: the cookie gets past authentication (an unknown deployment is then 4404).
+    await loginViaForm(page, user);
+    await page.goto("/faq");
+    expect(await fromPage()).toEqual({ code: 4404, reason: "Deployment not found" });
+
+    // The same cookie from a page elsewhere, or with no Origin: refused.
+    const cookie = (await page.context().cookies()).filter((c) => c.name.includes("faultline")).map((c) => `${c.name}=${c.value}`).join("; ");
+    expect(cookie).toMatch(/^__faultline=/);
+    const fromElsewhere = (headers: Record<string, string>) =>
+      new Promise<{ code: number; reason: string }>((resolve) => {
+        const ws = new WebSocket(`ws://localhost:3100/ws/deployments/${NOBODYS}`, { headers });
+        ws.on("close", (code, reason) => resolve({ code, reason: String(reason) }));
+        ws.on("error", () => {});
+      });
+    expect(await fromElsewhere({ cookie, origin: "http://evil.example" })).toEqual({ code: 4401, reason: "Authentication required" });
+    expect(await fromElsewhere({ cookie, origin: "http://127.0.0.1:3100" })).toEqual({ code: 4401, reason: "Authentication required" });
+    expect(await fromElsewhere({ cookie })).toEqual({ code: 4401, reason: "Authentication required" });
+    expect(await fromElsewhere({ cookie: "__faultline=forged", origin: "http://localhost:3100" })).toEqual({ code: 4401, reason: "Authentication required" });
+    expect(await fromElsewhere({ cookie, origin: "http://localhost:3100" })).toEqual({ code: 4404, reason: "Deployment not found" });
+  });
+
+  test("no access token or JWT in the challenge page, its loader data or the status route", async ({ page }) => {
+    const user = await createUser({ prefix: "cnotoken" });
+    await loginViaForm(page, user);
+    await page.goto(`/challenges/${DISK}`);
+    await expect(page.getByTestId("session-panel")).toBeVisible();
+    const answers = {
+      dom: await page.content(),
+      html: await (await page.request.get(`/challenges/${DISK}`)).text(),
+      loaderData: await (await page.request.get(`/challenges/${DISK}.data`)).text(),
+      status: await (await page.request.get(`/challenges/${DISK}/status`)).text(),
+    };
+    expect(JSON.parse(answers.status)).toEqual({ session: expect.objectContaining({ status: "idle" }) });
+    expect(answers.html).toContain("session");
+    for (const [what, text] of Object.entries(answers)) {
+      // Every JWT starts with a base64url JSON header: "eyJ".
+      expect(text, what).not.toContain("eyJ");
+      expect(text, what).not.toMatch(/"token"|access_token|refresh_token/);
+    }
+  });
+});
+
+test.describe("the live channel and the sign-in", () => {
+  test("signing out (in another tab) closes the page's live socket", async ({ browser }) => {
+    test.setTimeout(120_000);
+    const { user, keys, token } = await player("cout");
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await loginViaForm(page, user);
+      await page.goto(`/challenges/${DISK}`);
+      const sockets: { closed: Promise<void> }[] = [];
+      page.on("websocket", (ws) => sockets.push({ closed: new Promise((resolve) => ws.on("close", () => resolve())) }));
+      await page.getByTestId("start-button").click();
+      await expect(status(page)).toHaveAttribute("data-status", "ready", { timeout: 90_000 });
+      await expect(page.getByTestId("live-mode")).toHaveAttribute("data-mode", "live");
+      expect(sockets).toHaveLength(1);
+
+      const other = await context.newPage();
+      await other.goto("/faq");
+      await logout(other);
+      // The server closes it at once (the session it was opened under ended).
+      await Promise.race([sockets[0]!.closed, new Promise((_, reject) => setTimeout(() => reject(new Error("socket still open 5 s after sign-out")), 5_000))]);
+      await expect(page.getByTestId("live-notice")).toContainText("Authentication required");
+    } finally {
+      await api("POST", `/challenges/${DISK}/session/terminate`, {}, token);
+      await context.close();
+      rmSync(keys.dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -117,7 +117,7 @@ test("register, verify and log in without JavaScript; duplicates and wrong passw
   await expect(page).toHaveURL("/profile");
 });
 
-test("the second factor works without JavaScript, and a wrong code says so", async ({ page }) => {
+test("the second factor works without JavaScript, and a wrong code says so; turning it off needs the password", async ({ page }) => {
   // 2FA switched on through the API, as another client would.
   const user = await createUser({ prefix: "nojs2fa" });
   const login = await api("POST", "/auth/login", { username_or_email: user.username, password: user.password });
@@ -144,4 +144,18 @@ test("the second factor works without JavaScript, and a wrong code says so", asy
   await page.getByRole("button", { name: "verify" }).click();
   await expect(page).toHaveURL("/profile");
   await expect(page.getByTestId("nav-username").first()).toHaveText(`~${user.username}`);
+
+  // Turning it off asks for the password (or a code); the spec's question stands above the button.
+  await page.goto("/profile/settings?tab=security");
+  const section = page.getByTestId("twofa-section");
+  await expect(section).toContainText("Are you sure you want to disable 2FA? This will make your account less secure.");
+  await section.getByRole("button", { name: "Disable 2FA" }).click();
+  await expect(section.getByTestId("twofa-disable-error")).toHaveText("Confirm with your current password or a code from your authenticator app");
+  await section.getByLabel("Current password").fill("not the password");
+  await section.getByRole("button", { name: "Disable 2FA" }).click();
+  await expect(section.getByTestId("twofa-error")).toHaveText("Current password is incorrect");
+  await expect(section.getByTestId("twofa-state")).toContainText("2FA is enabled");
+  await section.getByLabel("Current password").fill(user.password);
+  await section.getByRole("button", { name: "Disable 2FA" }).click();
+  await expect(section.getByRole("button", { name: "Enable 2FA" })).toBeVisible();
 });
