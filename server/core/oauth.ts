@@ -30,6 +30,8 @@ export interface ProviderProfile {
 }
 
 export const providerLabel = (p: OAuthProviderName) => (p === "github" ? "GitHub" : "Google");
+export const unverifiedEmail = (p: OAuthProviderName) =>
+  `${providerLabel(p)} has not verified the e-mail address of your account. Verify it with ${providerLabel(p)} first, or register with a password.`;
 
 export function createOAuth(deps: {
   db: Db;
@@ -177,12 +179,13 @@ export function createOAuth(deps: {
     if (linked) return (await accounts.byId(linked.user_id))!;
 
     const email = prof.email?.toLowerCase() ?? null;
+    // An address the provider does not vouch for is refused whether or not an account has it:
+    // refusing only when one exists told anyone with a provider account which addresses are
+    // registered here (review L4), and an address nobody proved must not make an account.
+    if (email && !prof.emailVerified) throw badRequest(unverifiedEmail(p));
     if (email) {
       const existing = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
       if (existing) {
-        if (!prof.emailVerified) {
-          throw new ApiError(409, `An account with this e-mail exists. Sign in to it, then connect ${providerLabel(p)}.`);
-        }
         await link(existing, p, prof);
         return (await accounts.byId(existing.id))!;
       }

@@ -98,8 +98,9 @@ for (const provider of ["github", "google"] as const) {
       await nextOAuthProfile(provider, { login: unique("mallory"), email: user.email, emailVerified: false });
       await signInWith(page, provider);
       await expect(page.getByRole("heading", { name: "Authentication failed" })).toBeVisible();
+      // The same text whether or not an account has the address (review L4).
       await expect(page.getByRole("alert")).toHaveText(
-        `An account with this e-mail exists. Sign in to it, then connect ${LABEL[provider]}.`,
+        `${LABEL[provider]} has not verified the e-mail address of your account. Verify it with ${LABEL[provider]} first, or register with a password.`,
       );
       await expectSignedOut(page);
     });

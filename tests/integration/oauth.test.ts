@@ -9,6 +9,8 @@ import { expectError, expectNoSecrets } from "./assertions.ts";
 
 const INVALID_STATE = "Invalid state parameter - possible CSRF attack";
 const MISSING = "Missing authorization code or state parameter";
+const UNVERIFIED = (label: string) =>
+  `${label} has not verified the e-mail address of your account. Verify it with ${label} first, or register with a password.`;
 // The provider accepts loopback redirect URIs only, as a registered OAuth app would.
 const PUBLIC_URL = "http://127.0.0.1:3000";
 
@@ -137,10 +139,18 @@ describe.each(DATABASES)("OAuth sign-in on %s", (kind) => {
       expect(google.res.body.user.username).toContain("jane-doe-x");
     });
 
-    it("leaves a new user unverified when the provider does not vouch for the e-mail", async () => {
-      const { res } = await signIn("google", { email: `${unique("unv")}@mail.example.test`, emailVerified: false });
-      expect(res.status).toBe(200);
-      expect(res.body.user.is_verified).toBe(false);
+    it("refuses an e-mail the provider does not vouch for with the same answer, whether or not an account has it (review L4)", async () => {
+      const owner = await t.registerVerified();
+      const fresh = `${unique("unv")}@mail.example.test`;
+      const taken = await signIn("google", { email: owner.email, emailVerified: false });
+      const free = await signIn("google", { email: fresh, emailVerified: false });
+      expectError(taken.res, 400, UNVERIFIED("Google"));
+      expect(free.res.status).toBe(taken.res.status);
+      expect(free.res.body).toEqual(taken.res.body);
+      // Nothing was made or linked.
+      expect(await usersWithEmail(fresh)).toHaveLength(0);
+      expect(await usersWithEmail(owner.email)).toHaveLength(1);
+      expect((await t.login(owner)).user.connected_accounts).toEqual([]);
     });
 
     it("links an existing account with the same verified e-mail instead of duplicating it", async () => {
@@ -178,10 +188,11 @@ describe.each(DATABASES)("OAuth sign-in on %s", (kind) => {
     });
 
     it("ends every credential an unproven party set on the account it takes over", async () => {
-      // Someone signs up first with the victim's address (never verified), adds a GitHub identity
-      // whose e-mail GitHub does not vouch for, 2FA and an SSH key...
+      // Someone signs up first with the victim's address (never verified), with a password, 2FA
+      // and an SSH key...
       const victimEmail = `${unique("victim")}@mail.example.test`;
-      const squat = await signIn("google", { email: victimEmail, emailVerified: false });
+      const squatter = await t.register({ email: victimEmail });
+      const squat = { res: { body: await t.login(squatter) } };
       expect(squat.res.body.user.is_verified).toBe(false);
       const token = squat.res.body.access_token;
       const { secret } = (await t.call("POST", "/auth/2fa/setup", { token })).body;
@@ -204,16 +215,18 @@ describe.each(DATABASES)("OAuth sign-in on %s", (kind) => {
         oauth_provider: "github",
         connected_accounts: ["github"],
       });
-      // The squatter's Google identity no longer opens the account.
-      const back = await signIn("google", { id: squat.profile.id, email: victimEmail, emailVerified: false });
-      expect(back.res.status).toBe(409);
+      // The squatter's password no longer opens the account, nor does their refresh token.
+      expectError(
+        await t.call("POST", "/auth/login", { body: { username_or_email: squatter.username, password: squatter.password }, ip: freshIp() }),
+        401,
+      );
       expectError(await t.call("POST", "/auth/refresh", { body: { refresh_token: squat.res.body.refresh_token } }), 401);
     });
 
     it("refuses to link when the provider does not vouch for the e-mail", async () => {
       const owner = await t.registerVerified();
       const { res } = await signIn("github", { login: unique("nolink"), email: owner.email, emailVerified: false });
-      expectError(res, 409, /Sign in to it, then connect GitHub/);
+      expectError(res, 400, UNVERIFIED("GitHub"));
       expect(await usersWithEmail(owner.email)).toHaveLength(1);
       expect((await t.login(owner)).user.connected_accounts).toEqual([]);
     });
