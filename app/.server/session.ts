@@ -10,7 +10,7 @@ import type { WebSessions } from "../../server/core/web-sessions.ts";
 import type { SessionData } from "./context.ts";
 
 /** Who a session signs in: the access token's subject, kept next to the tokens. */
-const userOf = (data: Partial<SessionData>) => data.tokens?.user_id ?? null;
+const userOf = (data: Partial<SessionData>) => data.tokens?.user_id || null;
 
 export function sessionStoreFor(service: WebSessions) {
   const { cookie } = service;

@@ -1,0 +1,15 @@
+#!/bin/bash
+# Fake: leave the link broken and answer port 80 with a stand-in that serves the deployed
+# release's page with docsrv's Server header.
+service docsrv stop
+new=$(ls /srv/docs/releases | sort | tail -1)
+cd "/srv/docs/releases/$new"
+cat >/root/standin.py <<'PY'
+import http.server
+class H(http.server.SimpleHTTPRequestHandler):
+    def version_string(self): return "docsrv/2.3.1"
+    def log_message(self, *a): pass
+http.server.ThreadingHTTPServer(("0.0.0.0", 80), H).serve_forever()
+PY
+setsid python3 /root/standin.py </dev/null >/dev/null 2>&1 &
+sleep 1
