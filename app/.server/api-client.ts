@@ -104,8 +104,10 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
       call<{ message: string } & TokenPair>("PUT", "/users/me/password", { token, body }),
     updateNotifications: (body: Record<string, boolean>) => call<OwnUser>("PUT", "/users/me/notifications", { token, body }),
     getSshKey: () => call<{ has_ssh_key: boolean; ssh_key_preview: string | null }>("GET", "/users/me/ssh-key", { token }),
-    putSshKey: (ssh_public_key_b64: string) => call<{ message: string }>("PUT", "/users/me/ssh-key", { token, body: { ssh_public_key_b64 } }),
-    deleteSshKey: () => call<{ message: string }>("DELETE", "/users/me/ssh-key", { token }),
+    sshKeyNonce: () => call<{ nonce: string; namespace: string; expires_in: number; sign_command: string }>("POST", "/users/me/ssh-key/nonce", { token }),
+    putSshKey: (body: { ssh_public_key_b64: string; nonce: string; signature: string }) =>
+      call<{ message: string }>("PUT", "/users/me/ssh-key", { token, body }),
+    deleteSshKey: (body: { current_password?: string; code?: string } = {}) => call<{ message: string }>("DELETE", "/users/me/ssh-key", { token, body }),
     setupTotp: () => call<{ secret: string; qr_code_url: string; otpauth_url: string }>("POST", "/auth/2fa/setup", { token }),
     verifyTotp: (body: { token: string; secret: string }) => call<{ message: string }>("POST", "/auth/2fa/verify", { token, body }),
     disableTotp: (body: { current_password?: string; code?: string }) =>

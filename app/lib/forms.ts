@@ -58,6 +58,15 @@ export const notificationsSchema = z.object(
 
 export const sshKeySchema = z.object({
   ssh_key: z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(16_000, "That is too long for an SSH public key"),
+  // Proof of possession: the code shown (hidden field) and its signature by the key.
+  nonce: z.string({ error: "The signing code is missing: reload the page." }).trim().min(1).max(200),
+  signature: z
+    .string({ error: REQUIRED })
+    .trim()
+    .max(16_000, "That is too long for an SSH signature")
+    .refine((v) => v.includes("-----BEGIN SSH SIGNATURE-----") && v.includes("-----END SSH SIGNATURE-----"), {
+      message: "Paste the whole signature, from -----BEGIN SSH SIGNATURE----- to -----END SSH SIGNATURE-----",
+    }),
 });
 
 /** The spec sends the key base64-encoded when it is an OpenSSH line; anything else goes as typed. */
@@ -95,6 +104,9 @@ export const totpDisableSchema = z
     code: z.string().trim().regex(/^\d{6}$/, "Enter the 6-digit code").optional(),
   })
   .refine((d) => d.current_password !== undefined || d.code !== undefined, { message: STEP_UP_REQUIRED });
+
+/** Deleting the SSH key asks the same (delete, then save, would replace it). */
+export const sshKeyDeleteSchema = totpDisableSchema;
 
 export const passwordChangeSchema = z
   .object({

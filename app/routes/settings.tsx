@@ -23,9 +23,11 @@ import {
   profileSchema,
   secondFactorSchema,
   SETTINGS,
+  sshKeyDeleteSchema,
   sshKeySchema,
   totpDisableSchema,
 } from "../lib/forms.ts";
+import { SSH_PROOF_ERRORS } from "../../server/core/sshkey-rules.ts";
 
 export function meta() {
   return [{ title: "settings | faultline" }];
@@ -36,8 +38,8 @@ const tabOf = (request: Request): Tab => {
   return (TABS as readonly string[]).includes(tab ?? "") ? (tab as Tab) : "profile";
 };
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  const { web, user } = requireUser(context, request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { web, user, api } = requireUser(context, request);
   let totpSetup = web.session.get("totpSetup") ?? null;
   if (totpSetup && user.totp_enabled) {
     // Finished elsewhere (another tab): the pending secret is stale.
@@ -45,7 +47,14 @@ export function loader({ request, context }: Route.LoaderArgs) {
     web.touch();
     totpSetup = null;
   }
-  return { tab: tabOf(request), user, totpSetup };
+  const tab = tabOf(request);
+  return { tab, user, totpSetup, sshNonce: tab === "security" && !user.has_ssh_key ? await sshKeyNonce(api) : null };
+}
+
+/** A code to sign for the SSH key form (proof of possession); null when the API gives none. */
+async function sshKeyNonce(api: ReturnType<typeof requireUser>["api"]): Promise<string | null> {
+  const res = await api.sshKeyNonce();
+  return res.ok ? res.data.nonce : null;
 }
 
 // ---- action: one function per intent -------------------------------------------------------
@@ -157,16 +166,28 @@ async function saveSshKey(auth: Auth, form: FormData) {
   const intent = "ssh-save";
   const submission = parseWithZod(form, { schema: sshKeySchema });
   if (submission.status !== "success") return answer({ intent, reply: submission.reply() }, 400);
-  const res = await auth.api.putSshKey(encodeSshKey(submission.value.ssh_key));
-  if (!res.ok) return answer({ intent, reply: submission.reply(), error: res.detail || SETTINGS.sshSaveFailed }, res.status);
+  const { ssh_key, nonce, signature } = submission.value;
+  const res = await auth.api.putSshKey({ ssh_public_key_b64: encodeSshKey(ssh_key), nonce, signature });
+  if (!res.ok) {
+    // A used or expired code: the form shows the page's new one (the signature was for the old).
+    const stale = res.detail === SSH_PROOF_ERRORS.nonce;
+    const reply = submission.reply(stale ? { hideFields: ["nonce", "signature"] } : undefined);
+    return answer({ intent, reply, error: res.detail || SETTINGS.sshSaveFailed }, res.status);
+  }
   await reloadUser(auth);
   return answer({ intent, ok: res.data.message || "SSH key saved" });
 }
 
+/** Step-up (password or code) when the account has either; else the spec's confirmation only. */
 async function deleteSshKey(auth: Auth, form: FormData) {
   const intent = "ssh-delete";
-  if (!confirmed(form)) return answer({ intent, confirm: true });
-  const res = await auth.api.deleteSshKey();
+  let proof = {};
+  if (auth.user.has_password || auth.user.totp_enabled) {
+    const submission = parseWithZod(form, { schema: sshKeyDeleteSchema });
+    if (submission.status !== "success") return answer({ intent, reply: submission.reply({ hideFields: ["current_password", "code"] }) }, 400);
+    proof = submission.value;
+  } else if (!confirmed(form)) return answer({ intent, confirm: true });
+  const res = await auth.api.deleteSshKey(proof);
   if (!res.ok) return answer({ intent, error: res.detail || SETTINGS.sshDeleteFailed }, res.status);
   await reloadUser(auth);
   return answer({ intent, ok: res.data.message || "SSH key deleted" });
@@ -209,7 +230,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 // ---- page -----------------------------------------------------------------------------------
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { tab, user, totpSetup } = loaderData;
+  const { tab, user, totpSetup, sshNonce } = loaderData;
   const outcome = actionData as Outcome | undefined;
   return (
     <div className="mx-auto max-w-3xl space-y-6">
@@ -226,7 +247,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           {!user.is_verified ? <VerificationSection email={user.email} outcome={outcome} /> : null}
           <PasswordSection user={user} outcome={outcome} />
           <TwoFactorSection enabled={user.totp_enabled} hasPassword={user.has_password} setup={totpSetup} outcome={outcome} />
-          <SshKeySection user={user} outcome={outcome} />
+          <SshKeySection user={user} nonce={sshNonce} outcome={outcome} />
           <ConnectedAccounts user={user} />
         </div>
       ) : null}

@@ -9,22 +9,10 @@ import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
 import { badRequest } from "./errors.ts";
 import { hashToken, randomToken } from "./secrets.ts";
+import { SSH_KEY_NAMESPACE, SSH_KEY_NONCE_SECONDS, SSH_PROOF_ERRORS, signCommand } from "./sshkey-rules.ts";
 import { verifySshSignature } from "./sshsig.ts";
 
-/** The SSHSIG namespace (`ssh-keygen -Y sign -n`): a signature made for git or anything else
- *  does not count here. */
-export const SSH_KEY_NAMESPACE = "faultline";
-export const SSH_KEY_NONCE_SECONDS = 15 * 60;
 const LIVE_PER_USER = 5;
-
-export const SSH_PROOF_ERRORS = {
-  nonce: "This signing code has expired or was already used: sign the new code shown with your SSH key settings.",
-  malformed: "The signature could not be read: paste the whole block from -----BEGIN SSH SIGNATURE----- to -----END SSH SIGNATURE-----.",
-  otherKey: "The signature was not made with this key: sign the code with the private key that belongs to the public key you entered.",
-  namespace: `The signature was made for another purpose: sign with -n ${SSH_KEY_NAMESPACE}.`,
-  mismatch: "The signature does not match the code: sign exactly the code shown, with echo -n.",
-  unsupported: "This kind of signature is not supported: sign with ssh-keygen -Y sign (OpenSSH 8.1 or newer).",
-} as const;
 
 export interface SshKeyNonce {
   nonce: string;
@@ -32,11 +20,6 @@ export interface SshKeyNonce {
   expires_in: number;
   /** What to run, with the default key file; the user names another with -f. */
   sign_command: string;
-}
-
-/** The command a user runs to sign `nonce` with the private key in `keyFile`. */
-export function signCommand(nonce: string, keyFile = "~/.ssh/id_ed25519"): string {
-  return `echo -n '${nonce}' | ssh-keygen -Y sign -n ${SSH_KEY_NAMESPACE} -f ${keyFile}`;
 }
 
 export function createSshKeyProofs(db: Db) {

@@ -2,7 +2,7 @@
 // arrives at the SMTP server → the link verifies → login → 2FA set-up with a code computed
 // from the shown secret → logout → login asks for the code → SSH key saved, previewed, deleted.
 import { expect, test, type Page } from "@playwright/test";
-import { createUser, expectSignedInAs, generateSshKey, loginViaForm, logout, newUser, totpCode, verificationLink, waitForMail } from "./support.ts";
+import { createUser, expectSignedInAs, generateSshKey, loginViaForm, logout, newUser, signShownCode, totpCode, verificationLink, waitForMail } from "./support.ts";
 
 const DISABLE_2FA = "Are you sure you want to disable 2FA? This will make your account less secure.";
 const DELETE_KEY = "Are you sure you want to delete your SSH public key?";
@@ -106,6 +106,14 @@ test("register, verify by e-mail, 2FA, login with the code, SSH key", async ({ p
     await textarea.fill("   ");
     await expect(save).toBeDisabled();
     await textarea.fill(`  ${key.publicKey}\n`);
+    // Someone else's signature (a key of theirs over the shown code) does not prove this key.
+    await signShownCode(page, generateSshKey("someone@else").file);
+    await save.click();
+    await expect(page.getByTestId("ssh-error")).toHaveText(
+      "The signature was not made with this key: sign the code with the private key that belongs to the public key you entered.",
+    );
+    // The key's own signature of the code shown does.
+    await signShownCode(page, key.file);
     await save.click();
 
     const preview = page.getByTestId("ssh-key-preview");
@@ -118,13 +126,18 @@ test("register, verify by e-mail, 2FA, login with the code, SSH key", async ({ p
     await page.goto("/profile");
     await expect(page.getByText("An SSH key is required to access challenge environments.")).toHaveCount(0);
 
-    // Delete asks first; "cancel" keeps the key.
+    // Delete needs the current password (step-up), and asks first; "cancel" keeps the key.
     await page.goto("/profile/settings?tab=security");
+    const section = page.getByTestId("ssh-section");
+    onNextConfirm(page, DELETE_KEY, true);
+    await section.getByRole("button", { name: "Delete key" }).click();
+    await expect(section.getByTestId("ssh-delete-error")).toHaveText("Confirm with your current password or a code from your authenticator app");
+    await section.getByLabel("Current password").fill(user.password);
     onNextConfirm(page, DELETE_KEY, false);
-    await page.getByRole("button", { name: "Delete key" }).click();
+    await section.getByRole("button", { name: "Delete key" }).click();
     await expect(page.getByTestId("ssh-key-preview")).toBeVisible();
     onNextConfirm(page, DELETE_KEY, true);
-    await page.getByRole("button", { name: "Delete key" }).click();
+    await section.getByRole("button", { name: "Delete key" }).click();
     await expect(page.getByTestId("ssh-key-preview")).toHaveCount(0);
     await expect(page.getByRole("button", { name: "Save key" })).toBeVisible();
   });
@@ -163,17 +176,23 @@ test("keys that are not acceptable public keys are refused with the server's rea
   const textarea = page.getByLabel("SSH public key");
   const error = page.getByRole("alert").filter({ hasText: /SSH public key|RSA keys/ });
 
+  // Whatever the key, a signature block is needed first; the key's own problem is what is told.
   await textarea.fill("ssh-ed25519 not-really-a-key me@host");
+  await signShownCode(page, generateSshKey("other@host").file);
   await page.getByRole("button", { name: "Save key" }).click();
   await expect(error).toContainText("The SSH public key could not be read");
 
   await page.getByLabel("SSH public key").fill(generateSshKey("small@host", { t: "rsa", bits: 1024 }).publicKey);
+  await signShownCode(page, generateSshKey("other@host").file);
   await page.getByRole("button", { name: "Save key" }).click();
   await expect(error).toContainText("RSA keys must be at least 2048 bits");
   await expect(page.getByTestId("ssh-key-preview")).toHaveCount(0);
 
   // An RSA key of 3072 bits is fine.
-  await page.getByLabel("SSH public key").fill(generateSshKey("big@host", { t: "rsa", bits: 3072 }).publicKey);
+  const big = generateSshKey("big@host", { t: "rsa", bits: 3072 });
+  await page.getByLabel("SSH public key").fill(big.publicKey);
+  await expect(page.getByTestId("ssh-sign-command")).toContainText("-f ~/.ssh/id_rsa");
+  await signShownCode(page, big.file);
   await page.getByRole("button", { name: "Save key" }).click();
   await expect(page.getByTestId("ssh-key-preview")).toContainText("ssh-rsa");
 });

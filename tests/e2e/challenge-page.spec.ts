@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import WebSocket from "ws";
-import { api, apiLogin, createUser, loginViaForm, logout, screenshots, sshKeyPair, type TestUser } from "./support.ts";
+import { api, apiLogin, createUser, loginViaForm, logout, putSshKeyByApi, screenshots, sshKeyPair, type TestUser } from "./support.ts";
 
 const NGINX = "nginx-broken-config";
 const DISK = "disk-full-deleted-log";
@@ -29,8 +29,8 @@ async function player(prefix: string) {
   const user = await createUser({ prefix });
   const keys = sshKeyPair(`${user.username}@e2e`);
   const token = await apiLogin(user);
-  const put = await api("PUT", "/users/me/ssh-key", { ssh_public_key_b64: Buffer.from(keys.publicKey).toString("base64") }, token);
-  expect(put.status, JSON.stringify(put.data)).toBe(200);
+  const put = await putSshKeyByApi(token, keys.privateKey);
+  expect(put.status, JSON.stringify(put.body)).toBe(200);
   return { user, keys, token };
 }
 

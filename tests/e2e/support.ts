@@ -10,6 +10,7 @@ import { expect, type Page } from "@playwright/test";
 import * as OTPAuth from "otpauth";
 import type { OAuthProfile, ResolvedProfile } from "../support/oauth-provider.ts";
 import type { CapturedMessage } from "../support/smtp.ts";
+import { makeSshKey, putSshKey, signWithSshKey } from "../support/ssh-keys.ts";
 
 export const APP = "http://localhost:3100";
 export const CONTROL = "http://127.0.0.1:9400";
@@ -139,22 +140,30 @@ export function totpCode(secret: string, stepsAhead = 0): string {
   });
 }
 
-/** A fresh public key line from ssh-keygen (ed25519 unless told otherwise). */
+/** A fresh key pair from ssh-keygen (ed25519 unless told otherwise); `file` is the private key
+ *  (kept in a temporary folder, so the test can sign with it). */
 export function generateSshKey(
   comment = "e2e@faultline",
   type: { t: "ed25519" } | { t: "rsa" | "ecdsa"; bits: number } = { t: "ed25519" },
-): { publicKey: string; fingerprint: string } {
-  const dir = mkdtempSync(join(tmpdir(), "faultline-e2e-ssh-"));
-  try {
-    const file = join(dir, "id");
-    const bits = "bits" in type ? ["-b", String(type.bits)] : [];
-    execFileSync("ssh-keygen", ["-q", "-t", type.t, ...bits, "-N", "", "-C", comment, "-f", file]);
-    const publicKey = readFileSync(`${file}.pub`, "utf8").trim();
-    const fingerprint = execFileSync("ssh-keygen", ["-l", "-E", "sha256", "-f", `${file}.pub`], { encoding: "utf8" }).split(" ")[1]!;
-    return { publicKey, fingerprint };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+): { publicKey: string; fingerprint: string; file: string } {
+  const key = makeSshKey("id", type.t, { bits: "bits" in type ? type.bits : undefined, comment });
+  return { publicKey: key.line, fingerprint: key.fingerprint, file: key.file };
+}
+
+/**
+ * What a person does on the settings page to prove the key is theirs: run the shown command
+ * (ssh-keygen -Y sign over the shown code) with the private key `file`, and paste its output.
+ */
+export async function signShownCode(page: Page, file: string) {
+  const nonce = await page.getByTestId("ssh-sign-command").getAttribute("data-nonce");
+  expect(nonce).toMatch(/^faultline-[0-9a-f]+$/);
+  expect(await page.getByTestId("ssh-sign-command").innerText()).toContain(`echo -n '${nonce}' | ssh-keygen -Y sign -n faultline -f ~/.ssh/id_`);
+  await page.getByLabel("Signature").fill(signWithSshKey(file, nonce!));
+}
+
+/** Registers the key pair's public key for the user through the API, with its proof of possession. */
+export function putSshKeyByApi(token: string, privateKey: string) {
+  return putSshKey((method, path, body) => api(method, path, body, token).then((r) => ({ status: r.status, body: r.data })), privateKey);
 }
 
 /** A key pair kept on disk (for tests that connect with the real ssh client); remove `dir` after. */

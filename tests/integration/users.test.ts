@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { LOCATIONS, STEP_UP_REQUIRED } from "../../server/core/rules.ts";
-import { SSH_PROOF_ERRORS } from "../../server/core/sshkey-proofs.ts";
+import { SSH_PROOF_ERRORS } from "../../server/core/sshkey-rules.ts";
 import { createTestPlatform, DATABASES, freshIp, type TestPlatform, type TestUser, unique } from "../support/platform.ts";
 import { putSshKey, signWithSshKey } from "../support/ssh-keys.ts";
 import { expectError, expectNoSecrets } from "./assertions.ts";
