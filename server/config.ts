@@ -2,6 +2,7 @@
 // process with a message that names the variable, instead of failing later at first use.
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { CHALLENGES_DIR } from "./runtime/challenges.ts";
@@ -56,6 +57,13 @@ const envSchema = z.object({
   MAX_CONCURRENT_DEPLOYMENTS: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1).max(100).default(1),
   DEPLOYMENT_GATEWAY_API_KEY: optional.pipe(z.string().min(24, "must be at least 24 characters").optional()),
   RUNTIME: z.enum(["docker", "none"]).default("docker"),
+  // The OCI runtime of deployment containers: runc (default) or runsc (gVisor, registered by
+  // scripts/docker.sh; docs/decisions/007-sandboxing.md).
+  DEPLOYMENT_RUNTIME: z.enum(["runc", "runsc"], { error: "must be runc or runsc" }).default("runc"),
+  // Admission control: the memory limits of all active deployments (plus their overhead) stay
+  // within this share of the host's memory, or within CAPACITY_MEMORY_MB when given.
+  CAPACITY_MEMORY_PERCENT: z.coerce.number({ error: "must be a percentage" }).min(1, "must be at least 1").max(100, "must be at most 100").default(75),
+  CAPACITY_MEMORY_MB: z.coerce.number({ error: "must be a number of MiB" }).int("must be a whole number").positive("must be more than 0").optional(),
   CHALLENGES_DIR: optional,
 });
 
@@ -96,6 +104,10 @@ export interface Config {
     maxConcurrentPerUser: number;
     /** X-API-Key for services polling GET /deployments/{id}; none = owners only. */
     gatewayApiKey?: string;
+    /** The OCI runtime deployment containers run under. */
+    ociRuntime: "runc" | "runsc";
+    /** Bytes of memory all active deployments may take together (admission control). */
+    capacityBytes: number;
   };
 }
 
@@ -161,6 +173,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxLifetimeSeconds: Math.round(Math.max(e.MAX_DEPLOYMENT_MINUTES, e.SESSION_DURATION_MINUTES) * 60),
       maxConcurrentPerUser: e.MAX_CONCURRENT_DEPLOYMENTS,
       gatewayApiKey: e.DEPLOYMENT_GATEWAY_API_KEY,
+      ociRuntime: e.DEPLOYMENT_RUNTIME,
+      capacityBytes: e.CAPACITY_MEMORY_MB !== undefined ? e.CAPACITY_MEMORY_MB * 1024 * 1024 : Math.floor((totalmem() * e.CAPACITY_MEMORY_PERCENT) / 100),
     },
   };
 }

@@ -42,7 +42,10 @@ export async function createPlatform(config: Config) {
   await catalogue.sync();
 
   // dockerode connects lazily: creating the driver costs nothing when no deployment starts.
-  const runtime = config.deployments.runtime === "docker" ? createDockerRuntime({ log: (m) => log.info(`runtime: ${m}`) }) : null;
+  const runtime =
+    config.deployments.runtime === "docker"
+      ? createDockerRuntime({ log: (m) => log.info(`runtime: ${m}`), warn: (m) => log.error(`runtime: ${m}`), ociRuntime: config.deployments.ociRuntime })
+      : null;
   const deployments = createDeployments({
     db,
     runtime,
@@ -54,6 +57,7 @@ export async function createPlatform(config: Config) {
     durationSeconds: config.deployments.durationSeconds,
     maxLifetimeSeconds: config.deployments.maxLifetimeSeconds,
     maxConcurrentPerUser: config.deployments.maxConcurrentPerUser,
+    capacityBytes: config.deployments.capacityBytes,
   });
   const grading = createGrading({ db, runtime, deployments, challenges, scoring, limiter, log });
 

@@ -29,6 +29,8 @@ export async function sweepOverdue(runtime: Runtime, log: Pick<Logger, "warn">, 
 }
 
 export async function startWorker({ deployments, log, runtime }: { deployments: Deployments; log: Logger; runtime?: Runtime | null }) {
+  // Said at start (loudly when it is missing), not first when a challenge needs it.
+  await runtime?.hostGuardActive?.().catch((e) => log.error("checking the host guard failed", e));
   try {
     await deployments.reconcile({ resume: true });
   } catch (e) {

@@ -14,6 +14,7 @@ import type { Challenge } from "../runtime/challenges.ts";
 import { LABEL } from "../runtime/policy.ts";
 import { type Environment, provision, runSetup, type ScenarioValues } from "../runtime/scenario.ts";
 import { RuntimeError, type Owner, type Runtime } from "../runtime/types.ts";
+import { deploymentCost, fullMessage } from "./capacity.ts";
 import { ApiError, badRequest, conflict, forbidden, notFound } from "./errors.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import { VERIFY_TO_START } from "./rules.ts";
@@ -75,11 +76,16 @@ const toError = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export function createDeployments(deps: DeploymentsDeps) {
   const { db, runtime, challenges, log, instance } = deps;
   let ssh = deps.ssh;
+  /** Bytes of memory all active deployments may take together (admission control, capacity.ts);
+   *  undefined: no limit. */
+  capacityBytes?: number;
   /** Per-deployment live messages ("message:<id>") and endings ("ended", id) for the gateway. */
   const events = new EventEmitter();
   events.setMaxListeners(0);
   /** Background deploy jobs in flight, so shutdown and tests can wait for them. */
   const jobs = new Map<string, Promise<void>>();
+/** The key of the platform-wide start lock (user ids are UUIDs: no user has this one). */
+const CAPACITY_LOCK = "\0capacity";
   /** Starts of one user are serialised: the concurrency cap is checked and taken atomically. */
   const userLocks = new Map<string, Promise<unknown>>();
 
@@ -163,9 +169,9 @@ export function createDeployments(deps: DeploymentsDeps) {
       throw badRequest("An SSH key is required to access challenge environments. Add your public key in Settings → Security first.");
     }
     deps.limiter.consume(`start:${userId}`, STARTS_PER_USER);
-    if (!runtime) throw new ApiError(503, "The challenge runtime is not available right now. Please try again later.");
 
-    const row = await withUserLock(userId, async () => {
+    // The user's lock, then the platform-wide one: the capacity is checked and taken atomically.
+    const row = await withUserLock(userId, () => withUserLock(CAPACITY_LOCK, async () => {
       const active = await db.selectFrom("deployments").select(["id", "challenge_id"]).where("user_id", "=", userId).where("status", "in", ACTIVE).execute();
       if (active.some((d) => d.challenge_id === challengeId)) throw conflict("You already have an active deployment for this challenge.");
       if (active.length >= deps.maxConcurrentPerUser) {
@@ -190,6 +196,8 @@ export function createDeployments(deps: DeploymentsDeps) {
         ready_at: null,
         expires_at: now + deps.durationSeconds,
         ended_at: null,
+      await admit(challenge);
+      if (!runtime) throw new ApiError(503, "The challenge runtime is not available right now. Please try again later.");
         updated_at: now,
       };
       try {
@@ -200,7 +208,7 @@ export function createDeployments(deps: DeploymentsDeps) {
         throw e;
       }
       return values;
-    });
+    }));
     launch(row);
     return {
       expires_at: iso(row.expires_at),
@@ -224,6 +232,17 @@ export function createDeployments(deps: DeploymentsDeps) {
       let current = await transition(row.id, ["queued"], { status: "deploying" });
       if (!current) return;
       progress(current, "deploying", 20, `Creating the environment for ${challenge.title}`);
+  /** Admission control: refuses a start (503) when the memory limits of the active deployments
+   *  and this one, each with its overhead, would exceed the capacity. */
+  async function admit(challenge: Challenge) {
+    if (deps.capacityBytes === undefined) return;
+    const active = await db.selectFrom("deployments").select(["challenge_id", "expires_at"]).where("status", "in", ACTIVE).execute();
+    const taken = active.reduce((sum, d) => sum + deploymentCost(challenges.get(d.challenge_id)), 0);
+    if (taken + deploymentCost(challenge) <= deps.capacityBytes) return;
+    log.warn(`start refused: capacity full (${active.length} active deployments, ${Math.round(taken / 2 ** 20)} of ${Math.round(deps.capacityBytes / 2 ** 20)} MiB)`);
+    throw new ApiError(503, fullMessage(active.map((d) => d.expires_at), nowSeconds()));
+  }
+
       // The engine's own hard stop: the longest this deployment may live, plus a minute of grace.
       const hardExpiry = new Date((row.created_at + deps.maxLifetimeSeconds + 60) * 1000);
       const env = await provision(rt, challenge, owner(row), hardExpiry);

@@ -46,10 +46,15 @@ export interface DockerRuntimeOptions {
   docker?: Docker;
   /** Where deployment networks take their /28 subnets from (default 172.30.0.0/16). */
   subnetPool?: string;
-  /** Install the host firewall rule that drops what deployment bridges send to the host
-   *  (needs root and iptables on the engine's host; default: when the engine is local). */
+  /** Look for the host firewall rule that drops what deployment bridges send to the host
+   *  (scripts/docker.sh installs it; false: consider it absent). Default: when the engine is local. */
   hostGuard?: boolean;
   log?: (message: string) => void;
+  /** Where problems an operator must act on go (default: standard error). */
+  warn?: (message: string) => void;
+  /** The OCI runtime of deployment containers: "runc" (the engine's default) or "runsc" (gVisor,
+   *  registered with the engine by scripts/docker.sh; docs/decisions/007-sandboxing.md). */
+  ociRuntime?: "runc" | "runsc";
 }
 
 let seccompJson: string | undefined;
@@ -72,9 +77,18 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
   let guard: Promise<boolean> | null = null;
   const execs = createExecWatcher(docker, [`${LABEL.managed}=1`], log);
 
+  const warn = options.warn ?? ((m: string) => console.error(`faultline: ${m}`));
+  let guardCheckedAt = 0;
+
+  /** Whether the host guard is in place. Read-only: the rule is installed by scripts/docker.sh
+   *  (as root), never by this process, which may run unprivileged. Looked at again when the last
+   *  look is a minute old (an operator may add or flush rules); a missing rule is said loudly. */
   function hostGuardActive(): Promise<boolean> {
     if (options.hostGuard === false || !local) return Promise.resolve(false);
-    guard ??= ensureHostGuard(log);
+    if (!guard || Date.now() - guardCheckedAt > 60_000) {
+      guardCheckedAt = Date.now();
+      guard = checkHostGuard(warn);
+    }
     return guard;
   }
 
@@ -238,6 +252,7 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
         Labels: labels,
         StopSignal: "SIGKILL",
         HostConfig: {
+          ...(options.ociRuntime === "runsc" ? { Runtime: "runsc" } : {}),
           Init: true,
           Privileged: false,
           ReadonlyRootfs: true,
@@ -792,24 +807,28 @@ function startTimeOf(pid: number): string | null {
   return statOf(pid)?.start ?? null;
 }
 
-/** Drops everything deployment bridges send to the host itself (defence in depth behind the
- *  address-less bridge; it matters once a challenge is granted NET_ADMIN or NET_RAW). */
-async function ensureHostGuard(log: (m: string) => void): Promise<boolean> {
-  if (process.getuid?.() !== 0) return false;
-  let ok = true;
+/** The host guard: `iptables -I INPUT -i fl-+ -j DROP` (and ip6tables) drops everything
+ *  deployment bridges send to the host itself (defence in depth behind the address-less bridge;
+ *  it matters once a challenge is granted NET_ADMIN or NET_RAW). Checked with `-C`, which changes
+ *  nothing but needs CAP_NET_ADMIN: an unprivileged server cannot see the firewall, so for it the
+ *  guard counts as absent (fail closed: those capabilities are refused). */
+export async function checkHostGuard(warn: (m: string) => void): Promise<boolean> {
+  const rule = ["INPUT", "-i", `${BRIDGE_PREFIX}+`, "-j", "DROP"];
+  const missing: string[] = [];
   for (const bin of ["iptables", "ip6tables"]) {
-    const rule = ["INPUT", "-i", `${BRIDGE_PREFIX}+`, "-j", "DROP"];
     try {
       await run(bin, ["-w", "-C", ...rule]);
-    } catch {
-      try {
-        await run(bin, ["-w", "-I", ...rule]);
-        log(`${bin}: added INPUT -i ${BRIDGE_PREFIX}+ -j DROP`);
-      } catch (e) {
-        log(`${bin}: could not install the host guard: ${(e as Error).message}`);
-        ok = false;
-      }
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException & { stderr?: string };
+      if (err.code === "ENOENT") missing.push(`${bin} is not installed`);
+      else if (/permission denied|you must be root/i.test(err.stderr ?? "")) missing.push(`${bin} cannot be read by this user (uid ${process.getuid?.()})`);
+      else missing.push(`${bin} has no rule "${rule.join(" ")}"`);
     }
   }
-  return ok;
+  if (!missing.length) return true;
+  warn(
+    `HOST GUARD NOT ACTIVE (${missing.join("; ")}). Deployments still cannot reach the host (their bridges have no address), ` +
+      `but challenges that need NET_ADMIN or NET_RAW will be refused. Install it as root: bash -c 'source scripts/lib.sh && host_guard_ensure'.`,
+  );
+  return false;
 }

@@ -132,6 +132,9 @@ export interface Runtime {
   readonly name: string;
   /** Fails with a clear message when the engine cannot be reached. */
   ping(): Promise<void>;
+  /** Whether the host-side protection that NET_ADMIN/NET_RAW challenges need is in place (drivers
+   *  whose isolation has one); says loudly when it is not. The worker asks at start. */
+  hostGuardActive?(): Promise<boolean>;
 
   /** A private network for one deployment: no route to the host, other deployments or outside. */
   createNetwork(owner: Owner): Promise<NetworkInfo>;

@@ -1,11 +1,12 @@
 // The conformance suite against the Docker driver and the local dockerd (scripts/docker.sh
 // starts it; npm run images builds the base image).
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import Docker from "dockerode";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCommand } from "../../server/runtime/exec.ts";
 import { sweepOverdue } from "../../server/worker.ts";
-import { createDockerRuntime } from "../../server/runtime/docker.ts";
+import { checkHostGuard, createDockerRuntime } from "../../server/runtime/docker.ts";
 import { BASE_IMAGE } from "../../server/runtime/images.ts";
 import { LABEL } from "../../server/runtime/policy.ts";
 import { runtimeConformance } from "./conformance.ts";
@@ -115,5 +116,50 @@ describe("hard expiry from outside", () => {
     } finally {
       await runtime.removeDeployment(owner.deploymentId);
     }
+  });
+});
+
+// R1: the server may run unprivileged, so it never touches the firewall itself: scripts/docker.sh
+// installs the host guard, the server only looks for it and says loudly when it is missing.
+describe("host guard", () => {
+  const asRoot = process.getuid?.() === 0;
+  const iptables = (...args: string[]) => execFileSync("iptables", ["-w", ...args], { stdio: "pipe" });
+  const present = () => {
+    try {
+      iptables("-C", "INPUT", "-i", "fl-+", "-j", "DROP");
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it.skipIf(!asRoot)("is installed by the setup script, only checked by the server, and missing is said loudly", async () => {
+    execFileSync("bash", ["-c", "source scripts/lib.sh && host_guard_ensure"], { stdio: "pipe" });
+    expect(present()).toBe(true);
+    const quiet: string[] = [];
+    expect(await checkHostGuard((m) => quiet.push(m))).toBe(true);
+    expect(quiet).toEqual([]);
+    // Taken away for a moment (IPv4 only; the IPv6 rule stays): the server notices, refuses the
+    // capabilities that need it, and does not put it back by itself.
+    while (present()) iptables("-D", "INPUT", "-i", "fl-+", "-j", "DROP");
+    try {
+      const warnings: string[] = [];
+      const runtime = createDockerRuntime({ docker: new Docker(), warn: (m) => warnings.push(m) });
+      expect(await runtime.hostGuardActive()).toBe(false);
+      expect(warnings.join("\n")).toMatch(/HOST GUARD NOT ACTIVE \(iptables has no rule "INPUT -i fl-\+ -j DROP"\).*NET_ADMIN or NET_RAW will be refused/);
+      const owner = { deploymentId: `hg${randomBytes(3).toString("hex")}`, userId: "u", challengeId: "docker-specifics" };
+      const network = await runtime.createNetwork(owner);
+      try {
+        await expect(
+          runtime.createContainer({ owner, role: "target", image: BASE_IMAGE, hostname: "box", network: network.name, expiresAt: new Date(Date.now() + 60_000), extraCapabilities: ["NET_ADMIN"] }),
+        ).rejects.toThrow(/NET_ADMIN needs the host guard/);
+      } finally {
+        await runtime.removeDeployment(owner.deploymentId);
+      }
+      expect(present()).toBe(false);
+    } finally {
+      execFileSync("bash", ["-c", "source scripts/lib.sh && host_guard_ensure"], { stdio: "pipe" });
+    }
+    expect(present()).toBe(true);
   });
 });

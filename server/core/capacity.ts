@@ -1,0 +1,24 @@
+// Admission control (security review R1): free accounts are cheap, host memory is not. The memory
+// limits of all active deployments, plus what each costs the host outside its limit, must fit in
+// the configured capacity (CAPACITY_MEMORY_PERCENT of the host's memory, or CAPACITY_MEMORY_MB).
+// Limits, not current use, are what is added up: a deployment may grow to its limit at any time
+// (its writable directories are tmpfs, counted in the same limit).
+import type { Challenge } from "../runtime/challenges.ts";
+import { clampLimits } from "../runtime/policy.ts";
+
+const MiB = 1024 * 1024;
+/** Host memory an idle deployment takes outside its memory limit (containerd shim, network
+ *  namespace and bridge, volume mounts, engine bookkeeping): measured at about 10 MiB. */
+export const DEPLOYMENT_OVERHEAD_BYTES = 10 * MiB;
+
+/** What one deployment of `challenge` may take from the host at most. */
+export function deploymentCost(challenge: Pick<Challenge, "limits"> | undefined): number {
+  return clampLimits(challenge?.limits).memoryBytes + DEPLOYMENT_OVERHEAD_BYTES;
+}
+
+/** The refusal when the host is full: when to come back is the earliest end of a deployment. */
+export function fullMessage(expiries: number[], now: number): string {
+  const soonest = expiries.length ? Math.min(...expiries) : now;
+  const minutes = Math.max(1, Math.ceil((soonest - now) / 60));
+  return `faultline is full right now. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
