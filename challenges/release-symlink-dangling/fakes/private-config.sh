@@ -3,6 +3,6 @@
 # release, with the site's link left broken.
 service docsrv stop
 new=$(ls /srv/docs/releases | sort | tail -1)
-sed "s|^root = .*|root = /srv/docs/releases/$new|" /etc/docsrv/docsrv.conf >/root/docsrv.conf
-setsid start-stop-daemon --start --background --chuid www-data:www-data --startas /usr/bin/python3 -- -I -S /usr/lib/docsrv/docsrv.py /root/docsrv.conf
+sed "s|^root = .*|root = /srv/docs/releases/$new|" /etc/docsrv/docsrv.conf >/tmp/docsrv.conf
+start-stop-daemon --start --background --make-pidfile --pidfile /tmp/private.pid --chuid www-data:www-data --startas /usr/bin/python3 -- -I -S /usr/lib/docsrv/docsrv.py /tmp/docsrv.conf
 sleep 1
