@@ -118,7 +118,7 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
       log,
     });
     sshPort = await gateway.listen();
-    platform.deployments.advertiseSsh({ host: config.ssh.host, port: sshPort });
+    platform.deployments.advertiseSsh({ host: config.ssh.host, port: sshPort, hostKeyFingerprint: gateway.hostKeyFingerprint, hostPublicKey: gateway.hostPublicKey });
     const g = gateway;
     platform.deployments.onEnded((id) => g.closeDeployment(id));
     await platform.runtime.ping().catch((e) => log.warn(`${(e as Error).message} Deployments will fail until it answers.`));

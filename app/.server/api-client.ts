@@ -149,6 +149,9 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
       call<{ challenges: SolvedChallenge[] }>("GET", `/users/${encodeURIComponent(username)}/challenges/`),
     userActivity: (username: string) => call<{ activity: Activity[] }>("GET", `/users/${encodeURIComponent(username)}/activity`),
     homeStats: () => call<HomeStats>("GET", "/stats"),
+    /** The SSH gateway's host key (503 without a gateway). */
+    sshHostKey: () =>
+      call<{ ssh_host: string; ssh_port: number; host_key_fingerprint: string; host_public_key: string; known_hosts: string }>("GET", "/challenges/config/ssh"),
   };
 }
 export type ApiClient = ReturnType<typeof createApiClient>;

@@ -101,6 +101,8 @@ export interface SshDetails {
   ssh_host: string;
   ssh_port?: number | null;
   ssh_user?: string | null;
+  /** The gateway's host key fingerprint ("SHA256:..."), shown to check the first connection. */
+  host_key_fingerprint?: string | null;
 }
 export const DEFAULT_SSH_PORT = 22;
 export const DEFAULT_SSH_USER = "ubuntu";
@@ -191,6 +193,9 @@ function validSsh(d: unknown): SshDetails | null {
     ssh_host: s.ssh_host,
     ssh_port: typeof s.ssh_port === "number" ? s.ssh_port : null,
     ssh_user: typeof s.ssh_user === "string" ? s.ssh_user : null,
+    ...(typeof s.host_key_fingerprint === "string" && /^SHA256:[A-Za-z0-9+/]+$/.test(s.host_key_fingerprint)
+      ? { host_key_fingerprint: s.host_key_fingerprint }
+      : {}),
   };
 }
 

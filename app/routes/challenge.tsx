@@ -412,7 +412,7 @@ function SessionPanel({
       {isStarting(status) ? <Progress view={view} /> : null}
       <ExpiryWarning seconds={canTerminate(status) ? seconds : null} />
 
-      {view.ssh && status === "ready" ? <SshBox command={sshCommand(view.ssh)} /> : null}
+      {view.ssh && status === "ready" ? <SshBox command={sshCommand(view.ssh)} hostKey={view.ssh.host_key_fingerprint} /> : null}
 
       <div className="flex flex-wrap items-center gap-3">
         {status !== "failed" ? (

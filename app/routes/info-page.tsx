@@ -1,6 +1,7 @@
 // The footer's information pages.
 import { data } from "react-router";
 import type { Route } from "./+types/info-page";
+import { getWeb } from "../.server/guards.ts";
 import { SUPPORT_EMAIL } from "../components/footer.tsx";
 
 const PAGES: Record<string, { title: string; body: string[] }> = {
@@ -18,10 +19,13 @@ export function pageFor(name: string): { title: string; body: string[] } | undef
   return Object.hasOwn(PAGES, name) ? PAGES[name] : undefined;
 }
 
-export function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
   const page = pageFor(params.page);
   if (!page) throw data(null, { status: 404 });
-  return page;
+  // /docs also shows the SSH gateway's host key, to check the first connection against.
+  if (params.page !== "docs") return { ...page, hostKey: null };
+  const res = await getWeb(context).api.sshHostKey();
+  return { ...page, hostKey: res.ok ? { fingerprint: res.data.host_key_fingerprint, knownHosts: res.data.known_hosts } : null };
 }
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.title ?? "faultline"} | faultline` }];
@@ -35,6 +39,19 @@ export default function InfoPage({ loaderData }: Route.ComponentProps) {
           {p}
         </p>
       ))}
+      {loaderData.hostKey ? (
+        <div className="mt-6 space-y-2" data-testid="docs-host-key">
+          <h2 className="font-bold">The SSH server&apos;s key</h2>
+          <p>
+            The first time you connect, ssh asks whether to trust the server&apos;s key. Go on only if the fingerprint it shows
+            is <code data-testid="ssh-host-key">{loaderData.hostKey.fingerprint}</code>. Or add this line to{" "}
+            <code>~/.ssh/known_hosts</code> beforehand:
+          </p>
+          <code className="block select-all break-all rounded bg-zinc-100 px-3 py-2 text-xs dark:bg-zinc-900" data-testid="ssh-known-hosts">
+            {loaderData.hostKey.knownHosts}
+          </code>
+        </div>
+      ) : null}
     </section>
   );
 }

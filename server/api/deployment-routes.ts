@@ -2,7 +2,7 @@
 // fallback polling endpoint). Registered before the catalogue's /challenges/:id routes, since
 // the router matches in order and "active-session" and "config" are not challenge ids.
 import type { Deployments } from "../core/deployments.ts";
-import { unauthorized } from "../core/errors.ts";
+import { ApiError, unauthorized } from "../core/errors.ts";
 import type { Grading } from "../core/grading.ts";
 import { safeEqual } from "../core/secrets.ts";
 import { type Ctx, json, parse, type Router } from "./router.ts";
@@ -21,6 +21,20 @@ export function deploymentRoutes(r: Router, { deployments, grading, durationSeco
   const challengeId = (c: Ctx) => parse(s.challengeIdParam, c.params.id);
 
   r.get("/challenges/config/session-duration", async () => ({ duration_minutes: durationSeconds / 60 }));
+  // The SSH gateway's host key, so people can check the fingerprint OpenSSH shows on a first
+  // connection (or add the known_hosts line beforehand) instead of trusting it blindly.
+  r.get("/challenges/config/ssh", async () => {
+    const ssh = deployments.sshEndpoint();
+    if (!ssh?.hostKeyFingerprint || !ssh.hostPublicKey) throw new ApiError(503, "The SSH gateway is not running.");
+    const hostField = ssh.port === 22 ? ssh.host : `[${ssh.host}]:${ssh.port}`;
+    return {
+      ssh_host: ssh.host,
+      ssh_port: ssh.port,
+      host_key_fingerprint: ssh.hostKeyFingerprint,
+      host_public_key: ssh.hostPublicKey,
+      known_hosts: `${hostField} ${ssh.hostPublicKey}`,
+    };
+  });
   r.get("/challenges/active-session", async (c) => deployments.activeSession(await userId(c)));
   r.get("/challenges/:id/active-session", async (c) => deployments.forChallenge(await userId(c), challengeId(c)));
   r.post("/challenges/:id/session/start", async (c) => json(await deployments.start(await userId(c), challengeId(c)), 201));

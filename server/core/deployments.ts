@@ -28,6 +28,18 @@ export interface SshDetails {
   ssh_host: string;
   ssh_port: number;
   ssh_user: string;
+  /** The gateway's host key as `ssh-keygen -l` prints it ("SHA256:..."), so a first connection
+   *  can be checked instead of trusted blindly; absent until the gateway listens. */
+  host_key_fingerprint?: string;
+}
+
+/** Where the SSH gateway listens and which host key it presents. */
+export interface SshEndpoint {
+  host: string;
+  port: number;
+  hostKeyFingerprint?: string;
+  /** "ssh-ed25519 AAAA..." */
+  hostPublicKey?: string;
 }
 
 /** What the owner sees of a deployment (never the scenario's values). */
@@ -60,7 +72,7 @@ export interface DeploymentsDeps {
   limiter: RateLimiter;
   /** This installation's id: labels every container so reconciliation removes only its own. */
   instance: string;
-  ssh: { host: string; port: number };
+  ssh: SshEndpoint;
   durationSeconds: number;
   maxLifetimeSeconds: number;
   maxConcurrentPerUser: number;
@@ -75,7 +87,7 @@ const toError = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export function createDeployments(deps: DeploymentsDeps) {
   const { db, runtime, challenges, log, instance } = deps;
-  let ssh = deps.ssh;
+  let ssh: SshEndpoint = deps.ssh;
   /** Bytes of memory all active deployments may take together (admission control, capacity.ts);
    *  undefined: no limit. */
   capacityBytes?: number;
@@ -92,7 +104,10 @@ const CAPACITY_LOCK = "\0capacity";
   const byId = (id: string) => db.selectFrom("deployments").selectAll().where("id", "=", id).executeTakeFirst();
 
   function sshDetails(row: DeploymentRow): SshDetails | null {
-    return row.status === "ready" ? { ssh_host: ssh.host, ssh_port: ssh.port, ssh_user: row.ssh_user } : null;
+    if (row.status !== "ready") return null;
+    const details: SshDetails = { ssh_host: ssh.host, ssh_port: ssh.port, ssh_user: row.ssh_user };
+    if (ssh.hostKeyFingerprint) details.host_key_fingerprint = ssh.hostKeyFingerprint;
+    return details;
   }
 
   function view(row: DeploymentRow): DeploymentView {
@@ -467,8 +482,12 @@ const CAPACITY_LOCK = "\0capacity";
   return {
     events,
     /** Where users are told to connect (the gateway's port is known once it listens). */
-    advertiseSsh(endpoint: { host: string; port: number }) {
+    advertiseSsh(endpoint: SshEndpoint) {
       ssh = endpoint;
+    },
+    /** The gateway's address and host key (null before it listens: no engine, no gateway). */
+    sshEndpoint(): SshEndpoint | null {
+      return ssh.hostKeyFingerprint ? { ...ssh } : null;
     },
     start,
     extend,

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import WebSocket from "ws";
-import { api, apiLogin, createUser, loginViaForm, logout, putSshKeyByApi, screenshots, sshKeyPair, type TestUser } from "./support.ts";
+import { api, apiLogin, createUser, gatewayHostKeyFingerprint, loginViaForm, logout, putSshKeyByApi, screenshots, sshKeyPair, type TestUser } from "./support.ts";
 
 const NGINX = "nginx-broken-config";
 const DISK = "disk-full-deleted-log";
@@ -109,6 +109,8 @@ test.describe("with JavaScript", () => {
       await expect(page.getByTestId("terminate-button")).toBeEnabled();
       const command = (await page.getByTestId("ssh-command").textContent())!.trim();
       expect(command).toMatch(/^ssh -p \d+ \S+@\S+$/);
+      // The server's key to check the first connection against: the gateway's own (L12).
+      await expect(page.getByTestId("ssh-host-key")).toHaveText(gatewayHostKeyFingerprint());
       await expect(page.getByTestId("countdown")).toHaveText(/^(29|30):\d\d$/);
       await expect(page.getByTestId("countdown")).toHaveAttribute("data-warning", "false");
       await expect(page.getByTestId("instructions")).toContainText("You are root on web01");

@@ -166,6 +166,11 @@ export function putSshKeyByApi(token: string, privateKey: string) {
   return putSshKey((method, path, body) => api(method, path, body, token).then((r) => ({ status: r.status, body: r.data })), privateKey);
 }
 
+/** The SSH gateway's host key fingerprint as `ssh-keygen -lf` prints it for its key file. */
+export function gatewayHostKeyFingerprint(): string {
+  return execFileSync("ssh-keygen", ["-l", "-f", join(DATA_DIR, "ssh_host_ed25519_key")], { encoding: "utf8" }).split(" ")[1]!;
+}
+
 /** A key pair kept on disk (for tests that connect with the real ssh client); remove `dir` after. */
 export function sshKeyPair(comment = "e2e@faultline"): { dir: string; privateKey: string; publicKey: string } {
   const dir = mkdtempSync(join(tmpdir(), "faultline-e2e-sshpair-"));

@@ -47,6 +47,8 @@ describe.each(DATABASES)("deployments API on %s", (kind) => {
 
   it("the session duration comes from the configuration", async () => {
     expect((await t.call("GET", "/challenges/config/session-duration")).body).toEqual({ duration_minutes: 45 });
+    // No engine, no SSH gateway: its host key cannot be shown (GET /challenges/config/ssh).
+    expectError(await t.call("GET", "/challenges/config/ssh"), 503, "The SSH gateway is not running.");
   });
 
   it("starting needs a verified e-mail (the spec's banner text), then an SSH key; unknown challenges are 404", async () => {

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { useHydrated } from "../../hooks/use-hydrated.ts";
 
-export function SshBox({ command }: { command: string }) {
+export function SshBox({ command, hostKey }: { command: string; hostKey?: string | null }) {
   const hydrated = useHydrated();
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
   async function copy() {
@@ -35,6 +35,11 @@ export function SshBox({ command }: { command: string }) {
         ) : null}
       </div>
       <p className="text-xs text-zinc-500">Use the SSH key saved in your settings.</p>
+      {hostKey ? (
+        <p className="break-all text-xs text-zinc-500">
+          On the first connection, ssh shows the server&apos;s key: it must be <code data-testid="ssh-host-key">{hostKey}</code>.
+        </p>
+      ) : null}
     </div>
   );
 }
