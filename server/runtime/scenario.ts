@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Challenge } from "./challenges.ts";
 import { runCommand, type RunResult } from "./exec.ts";
+import { graderCapabilities } from "./policy.ts";
 import { RuntimeError, type ContainerInfo, type NetworkInfo, type Owner, type Runtime } from "./types.ts";
 
 export interface Environment {
@@ -94,7 +95,7 @@ export async function runCheck(runtime: Runtime, challenge: Challenge, env: Envi
     network: env.network.name,
     expiresAt: new Date(Date.now() + (challenge.check.timeoutSeconds + 30) * 1000),
     pidNamespaceOf: env.target.id,
-    extraCapabilities: ["SYS_PTRACE", "DAC_READ_SEARCH"],
+    extraCapabilities: graderCapabilities,
   });
   let result: RunResult;
   try {
