@@ -14,6 +14,7 @@ import { activeDeploymentFor } from "./.server/active-deployment.ts";
 import { getWeb } from "./.server/guards.ts";
 import { webMiddleware } from "./.server/web.ts";
 import "./app.css";
+import { EasterEgg } from "./components/easter-egg.tsx";
 import { Footer } from "./components/footer.tsx";
 import { GlobalBanner } from "./components/global-banner.tsx";
 import { NavBar } from "./components/nav-bar.tsx";
@@ -63,6 +64,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <GlobalBanner deployment={root?.activeDeployment ?? null} />
         <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">{children}</main>
         <Footer />
+        <EasterEgg />
         <ScrollRestoration />
         <Scripts />
       </body>
