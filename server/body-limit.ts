@@ -20,10 +20,18 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 const page = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Request too large | faultline</title><h1>Request too large</h1><p>${BODY_TOO_LARGE}</p><p><a href="/">faultline</a></p></html>`;
 
 /**
+ * After a 413, the rest of an upload is read and thrown away for at most this long and this
+ * much, then the connection is closed. Closing at once would make the kernel answer the client's
+ * next bytes with a reset, and a client still sending often loses the 413 it was about to read.
+ */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 1024 * 1024;
+
+/**
  * Express middleware in front of the API and the web: refuses a declared Content-Length above
  * the cap without reading, and counts the bytes of every body as it streams (chunked uploads
- * have no length) and answers 413 the moment the count passes the cap. The connection is closed
- * after the answer, so the rest of the upload is never read.
+ * have no length), answering 413 the moment the count passes the cap. The handler reading the
+ * body gets an error (never a cut-off body), and the connection closes after the answer.
  */
 export function limitBodies(opts: { isApi: (path: string) => boolean; maxBytes?: number }) {
   const max = opts.maxBytes ?? MAX_BODY_BYTES;
@@ -34,6 +42,7 @@ export function limitBodies(opts: { isApi: (path: string) => boolean; maxBytes?:
         req.socket.destroy();
         return;
       }
+      closeAfterAnswer(req);
       res.setHeader("Connection", "close");
       res.status(413);
       if (opts.isApi(req.originalUrl)) res.json({ detail: BODY_TOO_LARGE });
@@ -42,18 +51,47 @@ export function limitBodies(opts: { isApi: (path: string) => boolean; maxBytes?:
     const declared = Number(req.headers["content-length"] ?? 0);
     if (declared > max) return refuse();
     let seen = 0;
-    let refused = false;
+    const count = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen <= max) return;
+      req.off("data", count);
+      // Readers (the API's and React Router's body streams) get no more data, then an error.
+      // Not at once: this chunk is still being handed to them (emit works on a copy of the
+      // listener list), and a reader that failed first would throw on it.
+      for (const reader of req.listeners("data")) req.off("data", reader as (c: Buffer) => void);
+      process.nextTick(() => {
+        if (req.listenerCount("error") > 0) req.emit("error", new Error(BODY_TOO_LARGE));
+      });
+      refuse();
+    };
     // Paused first: a 'data' listener would otherwise start the flow before the handler reads,
     // and the handler would miss the first chunks. Readers resume the stream when they pull.
     req.pause();
-    req.on("data", (chunk: Buffer) => {
-      seen += chunk.length;
-      if (seen > max && !refused) {
-        refused = true;
-        refuse();
-      }
-    });
+    req.on("data", count);
     next();
+  };
+}
+
+/** Once the answer is out, half-close, drain a little of the upload, then close (LINGER_*). */
+function closeAfterAnswer(req: ExpressRequest) {
+  const socket = req.socket;
+  // Node calls destroySoon() when a `Connection: close` answer has been written.
+  socket.destroySoon = () => {
+    let drained = 0;
+    const close = () => {
+      clearTimeout(timer);
+      socket.destroy();
+    };
+    const timer = setTimeout(close, LINGER_MS);
+    socket.once("close", () => clearTimeout(timer));
+    socket.end();
+    if (req.complete) return void setImmediate(close);
+    req.on("data", (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > LINGER_BYTES) close();
+    });
+    req.once("end", close);
+    req.resume();
   };
 }
 

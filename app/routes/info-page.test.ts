@@ -9,12 +9,12 @@ describe("info pages", () => {
     }
   });
 
-  it("answers 404, not a 500, for names inherited from Object.prototype", () => {
+  it("answers 404, not a 500, for names inherited from Object.prototype", async () => {
     for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "__defineGetter__", "nope"]) {
       expect(pageFor(name), name).toBeUndefined();
       let thrown: unknown;
       try {
-        loader({ params: { page: name } } as never);
+        await loader({ params: { page: name } } as never);
       } catch (e) {
         thrown = e;
       }
