@@ -138,3 +138,34 @@ test.describe("cross-site form posts", () => {
     expect(apiRes.status()).toBe(401);
   });
 });
+
+test.describe("Content-Security-Policy (review L7)", () => {
+  test("pages hydrate under the policy: no violation, and links navigate without reloading the page", async ({ page }) => {
+    const violations: string[] = [];
+    page.on("console", (m) => {
+      if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+    });
+    await page.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (e) => {
+        (window as unknown as { __cspViolations: string[] }).__cspViolations ??= [];
+        (window as unknown as { __cspViolations: string[] }).__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`);
+      });
+    });
+    const user = await createUser({ prefix: "csp" });
+    await loginViaForm(page, user);
+    for (const path of ["/", "/challenges", "/leaderboard", "/profile/settings?tab=security"]) {
+      const res = await page.goto(path);
+      expect(res?.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-/);
+      await page.waitForLoadState("networkidle");
+    }
+    // A client-side navigation keeps the window: the page was hydrated (its scripts ran).
+    await page.goto("/");
+    await page.waitForLoadState("networkidle");
+    await page.evaluate(() => ((window as unknown as { __stayed: boolean }).__stayed = true));
+    await page.getByTestId("pricing-button").first().click();
+    await expect(page).toHaveURL("/pricing");
+    expect(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed)).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? [])).toEqual([]);
+    expect(violations).toEqual([]);
+  });
+});
