@@ -19,9 +19,16 @@ fi
 
 pids=$(fl find-argv '["/bin/bash","/usr/sbin/tallyd"]')
 [ -n "$pids" ] || refuse "Something writes the heartbeat, but tallyd is not running."
+verified=0
 for pid in $pids; do
-  msg=$(fl process "$pid" /usr/bin/bash --argv '["/bin/bash","/usr/sbin/tallyd"]' --config /etc/default/tallyd) || refuse "$msg"
-  user=$(fl user "$pid") || refuse "$user"
+  # A fork of tallyd that has not run its command yet shows the same arguments and may be gone.
+  msg=$(fl process "$pid" /usr/bin/bash --argv '["/bin/bash","/usr/sbin/tallyd"]' --config /etc/default/tallyd) || {
+    [ -e "/proc/$pid" ] || continue
+    refuse "$msg"
+  }
+  user=$(fl user "$pid") || { [ -e "/proc/$pid" ] || continue; refuse "$user"; }
   [ "$user" = "$FL_USER" ] || refuse "tallyd runs as $user: it must run as its own unprivileged user, the owner of its data."
+  verified=$((verified + 1))
 done
+[ "$verified" -gt 0 ] || refuse "Something writes the heartbeat, but tallyd is not running."
 echo "tallyd runs as its own user again and its data is intact."
