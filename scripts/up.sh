@@ -3,6 +3,12 @@
 # the challenge images, then the server (web + API on $PORT, default 3000; SSH gateway on
 # $SSH_PORT, default 2222). Data lives in $DATA_DIR (default ./data). RUNTIME=none skips Docker
 # (the site runs; starting a challenge answers 503).
+#
+# What needs root (apt, dockerd, the host guard's firewall rule, registering gVisor) happens here,
+# in the setup steps. The server itself needs no root: with FAULTLINE_USER=<name> (when this
+# script runs as root) it runs as that user, created as a system user when missing and added to
+# the docker group (docs/decisions/007-sandboxing.md). Run as an ordinary user in the docker group,
+# the setup steps use sudo and the server runs as that user.
 source "$(dirname "$0")/lib.sh"
 npm_ensure
 build_web
@@ -10,6 +16,28 @@ if [ "${RUNTIME:-docker}" != none ]; then
   docker_ensure
   log "building challenge images (skips what is up to date)"
   npm run images
+fi
+
+server_user="${FAULTLINE_USER:-}"
+if [ -n "$server_user" ] && [ "$(id -u)" -eq 0 ] && [ "$server_user" != root ]; then
+  if ! id "$server_user" >/dev/null 2>&1; then
+    log "creating the system user $server_user"
+    useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$server_user"
+  fi
+  if [ "${RUNTIME:-docker}" != none ] && ! id -nG "$server_user" | tr ' ' '\n' | grep -qx docker; then
+    log "adding $server_user to the docker group (the engine's socket)"
+    usermod -aG docker "$server_user"
+  fi
+  data_dir="${DATA_DIR:-./data}"
+  mkdir -p "$data_dir"
+  chown -R "$server_user:" "$data_dir"
+  log "starting faultline as $server_user on ${PUBLIC_URL:-http://localhost:${PORT:-3000}}"
+  # runuser: the user's groups (docker) from the group database, no login shell, no password.
+  # HOME: tsx keeps a compile cache there; the data directory is the one place that user writes.
+  exec runuser -u "$server_user" -- env NODE_ENV=production HOME="$(cd "$data_dir" && pwd)" node_modules/.bin/tsx server.ts
+fi
+if [ "$(id -u)" -eq 0 ] && [ "${RUNTIME:-docker}" != none ]; then
+  log "the server runs as root: FAULTLINE_USER=faultline runs it as an unprivileged user in the docker group instead"
 fi
 log "starting faultline on ${PUBLIC_URL:-http://localhost:${PORT:-3000}}"
 exec env NODE_ENV=production npx tsx server.ts

@@ -544,6 +544,9 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
       },
       async signal(signal = "SIGKILL") {
         if (!local) throw new RuntimeError("signalling an exec needs the engine on this host (its /proc)", "invalid");
+        // Under gVisor the host PID the engine reports is runsc's, not the process's: nothing of
+        // the exec's session can be reached from the host (docs/decisions/007-sandboxing.md).
+        if (options.ociRuntime === "runsc") throw new RuntimeError("signalling an exec is not supported under gVisor (runsc)", "invalid");
         if (!leader) await learnLeader();
         if (!leader) return;
         if (!target) {
@@ -565,7 +568,10 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
       AttachStdout: false,
       AttachStderr: false,
     });
-    await ex.start({ Detach: true });
+    // Detached: the engine has started it when it answers; the answer's stream would keep a
+    // connection (and this process) alive.
+    const answer = (await ex.start({ Detach: true })) as unknown as Readable | undefined;
+    answer?.destroy?.();
   }
 
   // ---------------------------------------------------------------- files
