@@ -2,7 +2,7 @@
 // arrives at the SMTP server → the link verifies → login → 2FA set-up with a code computed
 // from the shown secret → logout → login asks for the code → SSH key saved, previewed, deleted.
 import { expect, test, type Page } from "@playwright/test";
-import { createUser, expectSignedInAs, generateSshKey, loginViaForm, logout, newUser, signShownCode, totpCode, verificationLink, waitForMail } from "./support.ts";
+import { createUser, expectSignedInAs, generateSshKey, loginViaForm, logout, newUser, screenshots, signShownCode, totpCode, verificationLink, waitForMail } from "./support.ts";
 
 const DISABLE_2FA = "Are you sure you want to disable 2FA? This will make your account less secure.";
 const DELETE_KEY = "Are you sure you want to delete your SSH public key?";
@@ -114,6 +114,7 @@ test("register, verify by e-mail, 2FA, login with the code, SSH key", async ({ p
     );
     // The key's own signature of the code shown does.
     await signShownCode(page, key.file);
+    await screenshots(page, "settings-ssh-key-proof");
     await save.click();
 
     const preview = page.getByTestId("ssh-key-preview");

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { api, gatewayHostKeyFingerprint } from "./support.ts";
+import { api, gatewayHostKeyFingerprint, screenshots } from "./support.ts";
 
 test("/docs shows the gateway's host key fingerprint and a known_hosts line that matches what it presents", async ({ page }) => {
   const fingerprint = gatewayHostKeyFingerprint();
@@ -14,6 +14,7 @@ test("/docs shows the gateway's host key fingerprint and a known_hosts line that
   await page.goto("/docs");
   await expect(page.getByTestId("ssh-host-key")).toHaveText(fingerprint);
   const line = (await page.getByTestId("ssh-known-hosts").innerText()).trim();
+  await screenshots(page, "docs-host-key");
 
   // The same through the API, for programs.
   const config = await api("GET", "/challenges/config/ssh");
