@@ -16,6 +16,7 @@ import { createDockerRuntime } from "../../server/runtime/docker.ts";
 import { runCommand } from "../../server/runtime/exec.ts";
 import { BASE_IMAGE } from "../../server/runtime/images.ts";
 import type { ContainerInfo, Runtime } from "../../server/runtime/types.ts";
+import { craftedRsaPublicKey } from "../support/ssh-keys.ts";
 import { clientOptions, createTmux, killClients, makeKey, percentile, runClient, startClient, waitFor, type ClientKey } from "./support.ts";
 
 const run = `gw${randomBytes(3).toString("hex")}`;
@@ -387,7 +388,7 @@ describe("ssh gateway: protocol-level refusals (ssh2 client)", () => {
   it("refuses an offered RSA key with a huge public exponent without looking at it further", async () => {
     const calls = resolveCalls.length;
     const checks = gw.stats().signatureChecks;
-    const crafted = hugeExponentRsaKey();
+    const crafted = craftedRsaPublicKey(3072, 3064);
     const agent = new SigningAgent({ line: crafted }, { forge: true });
     const r = await connect({ agent });
     expect(r.error?.message).toMatch(/authentication methods failed/);
@@ -596,24 +597,6 @@ class SigningAgent extends ssh2.BaseAgent {
     const sig = priv.sign(data, hash);
     return sig instanceof Error ? callback(sig) : callback(undefined, sig);
   }
-}
-
-/** An `ssh-rsa` public key with a 3072-bit modulus and a 3064-bit public exponent (no private key
- *  exists for it: only its cost to verify matters). */
-function hugeExponentRsaKey(): string {
-  const mpint = (bits: number) => {
-    const b = randomBytes(bits / 8);
-    b[0]! |= 0x40;
-    b[0]! &= 0x7f;
-    b[b.length - 1]! |= 1;
-    return b;
-  };
-  const str = (b: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(b.length);
-    return Buffer.concat([len, b]);
-  };
-  return `ssh-rsa ${Buffer.concat([str(Buffer.from("ssh-rsa")), str(mpint(3064)), str(mpint(3072))]).toString("base64")}`;
 }
 
 describe("ssh gateway: host key, limits and time-outs", () => {

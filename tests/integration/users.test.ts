@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { LOCATIONS, STEP_UP_REQUIRED } from "../../server/core/rules.ts";
 import { SSH_PROOF_ERRORS } from "../../server/core/sshkey-rules.ts";
 import { createTestPlatform, DATABASES, freshIp, type TestPlatform, type TestUser, unique } from "../support/platform.ts";
-import { putSshKey, signWithSshKey } from "../support/ssh-keys.ts";
+import { craftedRsaPublicKey, putSshKey, signWithSshKey } from "../support/ssh-keys.ts";
 import { expectError, expectNoSecrets } from "./assertions.ts";
 
 interface Key {
@@ -184,6 +184,14 @@ describe.each(DATABASES)("users on %s", (kind) => {
         const res = await putKey(u.token, value);
         expectError(res, 400, /2048/);
       }
+      expect((await me(u.token)).has_ssh_key).toBe(false);
+    });
+
+    it("refuses RSA keys that are costly to verify (a public exponent above 2^32, a modulus above 8192 bits), saying why", async () => {
+      // Issue 7 (S1): anyone can write such a key; the gateway would spend ~100x the CPU on it.
+      const u = await signedIn();
+      expectError(await putKey(u.token, b64(craftedRsaPublicKey(3072, 3064))), 400, "This RSA key's public exponent is unusually large (more than 2^32): make a normal key with ssh-keygen.");
+      expectError(await putKey(u.token, craftedRsaPublicKey(9000, 17)), 400, "RSA keys must be at most 8192 bits (this one has 9000).");
       expect((await me(u.token)).has_ssh_key).toBe(false);
     });
 

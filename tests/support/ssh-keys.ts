@@ -2,6 +2,7 @@
 // `ssh-keygen -Y sign -n faultline`, send the public key with the signature
 // (docs/api.md, "SSH key"). Works with any of the test harnesses' callers through `Send`.
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -47,4 +48,25 @@ export async function putSshKey(send: Send, signer: string, opts: { value?: stri
   const signature = opts.sign ? opts.sign(nonce) : signWithSshKey(signer, nonce);
   const value = opts.value ?? Buffer.from(readFileSync(`${signer}.pub`, "utf8").trim()).toString("base64");
   return send("PUT", "/users/me/ssh-key", { ssh_public_key_b64: value, nonce, signature, ...opts.extra });
+}
+
+/**
+ * An `ssh-rsa` public key line with a random odd modulus of `bits` bits and a public exponent of
+ * `exponentBits` bits. No private key exists for it: anyone can write one, and with a huge
+ * exponent every signature check with it costs ~100 times a normal key's.
+ */
+export function craftedRsaPublicKey(bits: number, exponentBits: number): string {
+  const mpint = (n: number) => {
+    const b = randomBytes(Math.ceil(n / 8));
+    b[0]! &= 0xff >> (b.length * 8 - n);
+    b[0]! |= 1 << ((n - 1) % 8);
+    b[b.length - 1]! |= 1;
+    return b[0]! & 0x80 ? Buffer.concat([Buffer.alloc(1), b]) : b;
+  };
+  const str = (b: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(b.length);
+    return Buffer.concat([len, b]);
+  };
+  return `ssh-rsa ${Buffer.concat([str(Buffer.from("ssh-rsa")), str(mpint(exponentBits)), str(mpint(bits))]).toString("base64")} crafted`;
 }

@@ -105,7 +105,7 @@ function SshKeyForm({ nonce: pageNonce, outcome }: { nonce: string | null; outco
           <p className="label">Prove the key is yours</p>
           <p className="text-sm">Sign this one-time code with the private key, where it lives:</p>
           <code
-            className="block select-all break-all rounded border border-zinc-300 bg-zinc-100 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-black dark:text-term-green"
+            className="block select-all break-words rounded border border-zinc-300 bg-zinc-100 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-black dark:text-term-green"
             data-testid="ssh-sign-command"
             data-nonce={nonce}
           >
