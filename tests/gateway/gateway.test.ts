@@ -317,11 +317,13 @@ describe("ssh gateway: protocol-level refusals (ssh2 client)", () => {
     await gw?.close();
   });
 
-  function connect(config: Partial<ssh2.ConnectConfig>): Promise<{ client: ssh2.Client; error?: Error }> {
+  function connect(config: Partial<ssh2.ConnectConfig>): Promise<{ client: ssh2.Client; error?: Error; banners: string[] }> {
     return new Promise((r) => {
       const client = new ssh2.Client();
-      client.on("ready", () => r({ client }));
-      client.on("error", (error) => r({ client, error }));
+      const banners: string[] = [];
+      client.on("banner", (m: string) => banners.push(m));
+      client.on("ready", () => r({ client, banners }));
+      client.on("error", (error) => r({ client, error, banners }));
       client.connect({ host: HOST, port, username: "root", readyTimeout: 10_000, ...config });
     });
   }
@@ -383,6 +385,17 @@ describe("ssh gateway: protocol-level refusals (ssh2 client)", () => {
       expect(agent.asked).toBe(1);
     }
     expect(resolveCalls.length).toBe(calls);
+
+    // A forged signature for a key whose owner has a deployment being set up learns nothing of
+    // it: the generic refusal, as for an unknown key. The owner, signing for real, is told.
+    const forged = await connect({ agent: new SigningAgent(keys.pending, { forge: true }) });
+    forged.client.end();
+    expect(forged.banners.join("")).toContain(MESSAGES.noDeployment);
+    expect(forged.banners.join("")).not.toContain("still being set up");
+    const owner = await connect({ agent: new SigningAgent(keys.pending) });
+    owner.client.end();
+    expect(owner.error).toBeDefined();
+    expect(owner.banners.join("")).toContain("Your deployment is still being set up");
   });
 
   it("refuses an offered RSA key with a huge public exponent without looking at it further", async () => {
