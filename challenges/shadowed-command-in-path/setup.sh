@@ -1,0 +1,57 @@
+#!/bin/bash
+# Injects the fault when a deployment starts (run as root inside the deployment, fed on stdin,
+# never stored there). A leftover wrapper shadows one of the system's tools (random: curl, dig,
+# tar, python3) in a root login shell. Where it sits is the variant (FAULTLINE_FAULT forces it):
+#   local_bin    a script in /usr/local/bin or /usr/local/sbin, already on PATH;
+#   profile_d    a vendor directory under /opt put first on PATH by an /etc/profile.d snippet;
+#   root_bashrc  a directory in root's home put first on PATH by /root/.bashrc.
+# Names of the vendor, snippet and directories are random. The ticket in /root names the tool.
+# Prints the values the check needs as JSON on its last line.
+set -euo pipefail
+faults=(local_bin profile_d root_bashrc)
+fault=${FAULTLINE_FAULT:-${faults[RANDOM % ${#faults[@]}]}}
+tools=(curl dig tar python3)
+tool=${tools[RANDOM % ${#tools[@]}]}
+vendors=(netpulse acme-agent dbtoolkit logshipper perfkit secscan)
+vendor=${vendors[RANDOM % ${#vendors[@]}]}
+who=$(shuf -n1 -e "migration to dc2" "vendor onboarding" "PCI audit" "the old proxy rollout" "a debugging session")
+
+case "$tool" in
+  curl) body='exec /usr/bin/curl --proxy http://proxy.dc1.corp.invalid:3128 "$@"'
+        symptom='curl -sI https://ops01/ fails with "Could not resolve proxy"' ;;
+  dig) body='exec /usr/bin/dig @10.255.0.53 +time=1 +tries=1 "$@"'
+       symptom='dig times out on every name ("no servers could be reached"), while getent hosts works' ;;
+  tar) body='exec /usr/bin/tar --exclude-from=/etc/backup/tar-excludes "$@"'
+       symptom='tar fails at once with "/etc/backup/tar-excludes: Cannot open"' ;;
+  python3) body='exec /opt/python3.8/bin/python3 "$@"'
+           symptom='python3 says "No such file or directory", yet /usr/bin/python3 is there' ;;
+esac
+
+case "$fault" in
+  local_bin)
+    dir=$(shuf -n1 -e /usr/local/bin /usr/local/sbin); startup="" ;;
+  profile_d)
+    dir=/opt/$vendor/bin; startup=/etc/profile.d/$(shuf -n1 -e "$vendor" "zz-$vendor" "$vendor-env" "00-$vendor").sh
+    printf '# %s: put the agent tools first (added during %s)\nexport PATH="%s:$PATH"\n' "$vendor" "$who" "$dir" >"$startup" ;;
+  root_bashrc)
+    sub=$(shuf -n1 -e bin .local/bin tools scripts "$vendor/bin"); dir=/root/$sub; startup=/root/.bashrc
+    printf '\n# %s\nexport PATH="$HOME/%s:$PATH"\n' "$who" "$sub" >>"$startup" ;;
+  *) echo "unknown fault: $fault" >&2; exit 2 ;;
+esac
+mkdir -p "$dir"
+wrapper=$dir/$tool
+printf '#!/bin/sh\n# %s wrapper (%s). Remove when done.\n%s\n' "$tool" "$who" "$body" >"$wrapper"
+chmod 0755 "$wrapper"
+# Other harmless tools of the same kind beside it, as such directories have.
+for other in "$vendor-status" "$vendor-ctl"; do
+  printf '#!/bin/sh\necho "%s: ok"\n' "$other" >"$dir/$other"; chmod 0755 "$dir/$other"
+done
+cat >/root/TICKET <<TXT
+INC-$((4000 + RANDOM % 5000))  ops01: $tool broken for root
+Reported by: release team
+Since yesterday, in a root shell on ops01, $symptom.
+The release runbook needs it. Same command works on ops02.
+Please find out why $tool misbehaves only here, fix it, and tell us which file(s) caused it.
+TXT
+wsha=$(sha256sum "$wrapper" | cut -d' ' -f1)
+printf '{"fault":"%s","tool":"%s","wrapper":"%s","startup":"%s","wrapper_sha":"%s"}\n' "$fault" "$tool" "$wrapper" "$startup" "$wsha"
