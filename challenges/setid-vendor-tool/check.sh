@@ -9,10 +9,11 @@ tools=(/opt/acme-backup/bin/acme-tar /opt/acme-backup/bin/acme-find /opt/acme-ba
        /usr/local/bin/logview /usr/local/bin/envrun /usr/local/bin/fastawk /usr/local/sbin/confedit)
 
 # inspect: one line per set-id regular file found under the writable directories ("setid PATH"),
-# then "mode PATH OCTAL" for each path given (or "mode PATH missing").
+# then "mode PATH OCTAL" for each path given (or "mode PATH missing"), then "digest HEX" of their
+# contents (one python run: each fl call costs an interpreter start).
 inspect() {
   python3 -I -S - "$@" <<'PY'
-import os, stat, sys
+import hashlib, os, stat, sys
 sys.path.insert(0, "/tmp")
 import fl
 budget = 300000
@@ -52,6 +53,13 @@ try:
             print(f"mode {p} {stat.S_IMODE(fl.stat_path(p).st_mode):o}")
         except (FileNotFoundError, NotADirectoryError):
             print(f"mode {p} missing")
+    h = hashlib.sha256()
+    for p in sys.argv[1:]:
+        try:
+            h.update(fl.read_file(p))
+        except (FileNotFoundError, NotADirectoryError):
+            h.update(b"\0missing")
+    print(f"digest {h.hexdigest()}")
 except fl.Refused as e:
     print(f"refused {e}")
 except OSError as e:
@@ -66,12 +74,14 @@ while read -r kind rest; do
     setid) refuse "A program on build02 still runs with its owner's or its group's privileges for whoever starts it (a set-user-ID or set-group-ID bit)." ;;
   esac
 done <<<"$report"
+# Every tool's line comes last: without all of them the walk did not finish.
+[ "$(grep -c '^mode ' <<<"$report")" = "${#tools[@]}" ] || refuse "The grader could not look at build02's files."
 while read -r kind path mode; do
   [ "$kind" = mode ] || continue
   [ "$mode" != missing ] || refuse "$path is gone: the jobs still need it. Take the privilege away, not the tool."
   (( 8#$mode & 0100 )) || refuse "$path cannot be executed any more: the jobs still need to run it."
 done <<<"$report"
-digest=$(for t in "${tools[@]}"; do fl read "$t" || exit 1; done | sha256sum | cut -d' ' -f1)
+digest=$(sed -n 's/^digest //p' <<<"$report")
 [ "$digest" = "$FL_TOOLS" ] || refuse "The tools in /opt/acme-backup/bin and /usr/local are not the ones the jobs were set up with: keep them unchanged."
 
 if ! answer_mentions "$FL_PATH" && ! answer_mentions "${FL_PATH##*/}"; then
