@@ -1,9 +1,10 @@
 #!/bin/bash
 # Injects the fault when a deployment starts (run as root inside the deployment, fed on stdin,
-# never stored there). shorturl's links are random per deployment; last night's restore, done as
-# root, left one of shorturl's places owned by root (FAULTLINE_FAULT forces which): its data
-# directory, its link store, its run directory or its log file. Then the service is restarted
-# and fails. Prints the values the check needs as JSON on its last line.
+# never stored there). shorturl's links are random per deployment; one of last night's chores,
+# done as root, left one of shorturl's places owned by root (FAULTLINE_FAULT forces which): its
+# data directory (a plain copy to a new volume), its link store (a spam clean-up through a
+# temporary file), its run directory (made by hand after a reboot) or its log file (rotated by
+# hand). Then the service is restarted and fails. Prints the values the check needs as JSON on its last line.
 set -euo pipefail
 faults=(data_dir links_file run_dir log_file)
 fault=${FAULTLINE_FAULT:-${faults[RANDOM % ${#faults[@]}]}}
@@ -25,17 +26,27 @@ chmod 0640 "$lib/links.tsv"
 echo "$(date '+%d/%b/%Y %H:%M:%S' -d '-1 day') shorturl 2.3.1 listening on 0.0.0.0:8080 with $((n - 3)) links" >/var/log/shorturl/shorturl.log
 chown shorturl:shorturl /var/log/shorturl/shorturl.log
 
-# The restore, done as root.
+# Last night's small chores, done as root (each leaves its trace in root's history).
 case "$fault" in
-  data_dir) chown -R root:root "$lib"; chmod 0755 "$lib"; chmod 0644 "$lib/links.tsv" ;;
-  links_file) cp -p "$lib/links.tsv" /root/links.tsv.restore; chown root:root /root/links.tsv.restore
-              mv /root/links.tsv.restore "$lib/links.tsv"; chmod 0644 "$lib/links.tsv" ;;
-  run_dir) rm -rf /run/shorturl; install -d -o root -g root -m 0755 /run/shorturl ;;
-  log_file) mv /var/log/shorturl/shorturl.log /var/log/shorturl/shorturl.log.1
-            install -o root -g adm -m 0640 /dev/null /var/log/shorturl/shorturl.log ;;
+  data_dir)  # moved to a new volume with a plain copy: everything now belongs to root
+    cp -r "$lib" /var/lib/shorturl.new && mv "$lib" /var/lib/shorturl.old && mv /var/lib/shorturl.new "$lib"
+    chmod 0644 "$lib/links.tsv"
+    hist='df -h /var/lib\ncp -r /var/lib/shorturl /var/lib/shorturl.new\nmv /var/lib/shorturl /var/lib/shorturl.old\nmv /var/lib/shorturl.new /var/lib/shorturl' ;;
+  links_file)  # spam links cleaned out through a temporary file
+    spam=$(shuf -n1 -e casino crypto-bonus free-prize)
+    grep -v "$spam" "$lib/links.tsv" >/root/links.clean && mv /root/links.clean "$lib/links.tsv"
+    chmod 0644 "$lib/links.tsv"
+    hist="grep -c $spam /var/lib/shorturl/links.tsv\ngrep -v $spam /var/lib/shorturl/links.tsv > /root/links.clean\nmv /root/links.clean /var/lib/shorturl/links.tsv" ;;
+  run_dir)  # after the reboot, /run was empty and the directory was made by hand
+    rm -rf /run/shorturl; mkdir -p /run/shorturl
+    hist='reboot\nmkdir -p /run/shorturl' ;;
+  log_file)  # the log rotated by hand
+    mv /var/log/shorturl/shorturl.log /var/log/shorturl/shorturl.log.1 && touch /var/log/shorturl/shorturl.log
+    chmod 0640 /var/log/shorturl/shorturl.log
+    hist='du -sh /var/log/shorturl\nmv /var/log/shorturl/shorturl.log /var/log/shorturl/shorturl.log.1\ntouch /var/log/shorturl/shorturl.log' ;;
   *) echo "unknown fault: $fault" >&2; exit 2 ;;
 esac
-printf 'cd /var/lib/shorturl\ntar -xzpf /root/shorturl-backup.tgz --same-owner\nservice shorturl restart\nexit\n' >/root/.bash_history
+printf "${hist}\nservice shorturl restart\nexit\n" >/root/.bash_history
 service shorturl start >/dev/null 2>&1 || true
 if curl -s --max-time 2 -o /dev/null "http://127.0.0.1:8080/health"; then
   echo "setup: fault $fault left shorturl running" >&2; exit 1
