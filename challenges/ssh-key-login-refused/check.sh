@@ -51,4 +51,7 @@ same=$(fl pristine /etc/ssh/sshd_config.d /etc/default/ssh /etc/pam.d) || same=c
 if [ "$same" = changed ] || [ "$(norm <<<"$config")" != "$(norm </etc/ssh/sshd_config)" ]; then
   refuse "The backup server gets in, but sshd's configuration is not as installed: keep the standard settings (StrictModes on, keys from ~/.ssh/authorized_keys) and repair the account's files instead."
 fi
+# ... and through the account as it is: not a home moved somewhere fresh.
+accounts=$(fl pristine /etc/passwd /etc/group) ||
+  refuse "The backup server gets in, but the accounts in /etc/passwd or /etc/group are not as they were: repair the account's own home and key files instead."
 echo "The backup server logs in to db02 with its key again, through the system's sshd and its standard configuration."
