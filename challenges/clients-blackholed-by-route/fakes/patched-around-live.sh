@@ -7,4 +7,3 @@ int2ip() { echo "$(($1 >> 24 & 255)).$(($1 >> 16 & 255)).$(($1 >> 8 & 255)).$(($
 bits=${cidr#*/}; size=$((1 << (32 - bits))); base=$(($(ip2int "${cidr%/*}") & ~(size - 1) & 0xffffffff))
 for i in $(seq 1 $((size - 2))); do ip route replace "$(int2ip $((base + i)))/32" dev eth0 2>/dev/null; done
 ip rule add to "$(int2ip "$base")/$bits" lookup main priority 5
-ip route flush cache

@@ -2,4 +2,3 @@
 # Fake: take every static route and rule out of the live tables (the clients get through), and
 # leave the files as they are for the next boot.
 service static-routes stop
-ip route flush cache
