@@ -515,19 +515,24 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
     stream.on("close", () => watched.outputEnded());
     stream.on("end", () => watched.outputEnded());
 
-    let leader: { pid: number; start: string } | null = null;
+    let leader: ProcessId | null = null;
     let target: { id: string; initPid: number } | undefined;
-    /** The exec's host PID and its start time (the process's identity: a PID can be reused). */
+    /** The exec's host PID and its start time (the process's identity: a PID can be reused),
+     *  learned when first needed. The engine keeps an ended exec's PID in its record, so the
+     *  session of a leader that has ended (background jobs of a shell that exited) is found too. */
     async function learnLeader() {
-      for (let i = 0; i < 50 && !leader; i++) {
+      // Until the engine has created the process its PID reads 0: ask again, backing off (a
+      // loaded engine can take a second or more).
+      for (let i = 0, delay = 10; i < 12 && !leader; i++, delay = Math.min(delay * 2, 1000)) {
         const info = await ex.inspect().catch(() => null);
-        if (!info || (!info.Running && info.ExitCode !== null)) return;
+        if (!info) return;
         if (info.Pid) {
-          const start = startTimeOf(info.Pid);
-          if (start) leader = { pid: info.Pid, start };
+          const st = info.Running ? statOf(info.Pid) : null;
+          leader = { pid: info.Pid, start: st?.start ?? null };
           return;
         }
-        await sleep(10);
+        if (!info.Running && info.ExitCode !== null) return;
+        await sleep(delay);
       }
     }
 
@@ -731,8 +736,9 @@ function parsePool(cidr: string) {
 
 interface ProcessId {
   pid: number;
-  /** Field 22 of /proc/<pid>/stat: with the PID, it names one process (PIDs are reused). */
-  start: string;
+  /** Field 22 of /proc/<pid>/stat: with the PID, it names one process (PIDs are reused). null:
+   *  the process had already ended when its PID was learned. */
+  start: string | null;
 }
 
 /** Signals an exec'd process and every process of its session (the engine makes each exec a
@@ -744,12 +750,13 @@ interface ProcessId {
  *  the PIDs are handed over with their numbers inside the container's PID namespace. */
 async function killSession(leader: ProcessId, container: { id: string; initPid: number }, signal: NodeJS.Signals, denied: (nsPids: number[]) => Promise<void>) {
   const now = statOf(leader.pid);
-  // The leader's PID names another process now: the kernel reuses a PID only once no process uses
-  // it as its session id any more, so nothing of this exec's session is left to signal.
-  if (now && now.start !== leader.start) return;
+  // The leader's PID names another process now (or, for a leader known to have ended, any live
+  // process): the kernel reuses a PID only once no process uses it as its session id any more,
+  // so nothing of this exec's session is left to signal.
+  if (now && (leader.start === null ? now.state !== "Z" : now.start !== leader.start)) return;
   const members = (await cgroupMembers(leader.pid, container.id)) ?? (await cgroupMembers(container.initPid, container.id));
   const candidates = members ?? (await readdir("/proc")).filter((n) => /^\d+$/.test(n)).map(Number);
-  const targets: ProcessId[] = [];
+  const targets: { pid: number; start: string }[] = [];
   for (const pid of candidates) {
     const st = statOf(pid);
     if (!st || st.session !== leader.pid) continue;
@@ -776,11 +783,11 @@ async function killSession(leader: ProcessId, container: { id: string; initPid: 
   }
 }
 
-function statOf(pid: number): { session: number; start: string } | null {
+function statOf(pid: number): { state: string; session: number; start: string } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { session: Number(fields[3]), start: fields[19]! };
+    return { state: fields[0]!, session: Number(fields[3]), start: fields[19]! };
   } catch {
     return null;
   }
@@ -807,10 +814,6 @@ function nsPidOf(pid: number): number | null {
   } catch {
     return null;
   }
-}
-
-function startTimeOf(pid: number): string | null {
-  return statOf(pid)?.start ?? null;
 }
 
 /** The host guard: `iptables -I INPUT -i fl-+ -j DROP` (and ip6tables) drops everything
