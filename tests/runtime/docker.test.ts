@@ -102,10 +102,14 @@ describe("hard expiry from outside", () => {
     const owner = { deploymentId: `sw${randomBytes(3).toString("hex")}`, userId: "u", challengeId: "docker-specifics" };
     const network = await runtime.createNetwork(owner);
     try {
-      const c = await runtime.createContainer({ owner, role: "target", image: BASE_IMAGE, hostname: "box", network: network.name, expiresAt: new Date(Date.now() + 3000) });
-      const frozen = await runCommand(runtime, c.id, ["bash", "-c", "kill -STOP $(pgrep -x timeout) && grep State /proc/$(pgrep -x timeout)/status"]);
+      const c = await runtime.createContainer({ owner, role: "target", image: BASE_IMAGE, hostname: "box", network: network.name, expiresAt: new Date(Date.now() + 8000) });
+      const frozen = await runCommand(runtime, c.id, [
+        "bash",
+        "-c",
+        "p=$(pgrep -x timeout); kill -STOP $p; for i in $(seq 50); do grep -q 'State:.*stopped' /proc/$p/status && break; sleep 0.1; done; grep State /proc/$p/status",
+      ]);
       expect(frozen.stdout).toMatch(/stopped/);
-      await new Promise((r) => setTimeout(r, 4500));
+      await new Promise((r) => setTimeout(r, Math.max(0, c.expiresAt!.getTime() + 2000 - Date.now())));
       // The engine's stop did not happen: the container still runs past its expiry.
       expect((await runtime.inspect(c.id))?.state).toBe("running");
       const warnings: string[] = [];
