@@ -17,22 +17,49 @@ for pid in $pids; do
   [ "$u" = pricing ] || refuse "pricing-api runs as $u: start it with its service script, as the user pricing."
 done
 
-# Gone, not stopped: no process still runs the program, or the thing that restarts it. The
-# grader shares api01's PID namespace, so /proc here is the kernel's account of api01's processes
-# (the grader's own, in another cgroup, are skipped).
-own=$(cat /proc/self/cgroup)
-states=""; procs=""
-for d in /proc/[0-9]*; do
-  [ "$(cat "$d/cgroup" 2>/dev/null)" = "$own" ] && continue
-  args=$(tr '\0' ' ' <"$d/cmdline" 2>/dev/null) || continue
-  procs+="$args"$'\n'
-  [[ "$args" == *"$FL_BURNER"* ]] && states+=" $(awk '{print $3}' "$d/stat" 2>/dev/null | tail -c 2)"
-done
-if [ -n "$states" ]; then
-  [[ "$states" =~ [^\ T] ]] && refuse "A process on api01 still keeps a CPU busy."
+# One look at api01's processes, through the kernel's account: the grader shares api01's PID
+# namespace, so /proc here lists them (the grader's own, in another cgroup, are skipped). The
+# deployment's values come through the environment, never the command line (ps shows it).
+#   burner: states of the processes still running the program ("" when none, T = stopped)
+#   respawner: 1 when a process still runs the watchdog
+#   hot: how many processes used more than a tenth of a CPU over 3 s (even on a crowded machine
+#        a busy loop gets that; an idle service stays far below)
+read -r burner respawner hot < <(python3 -I -S - <<'PY'
+import os, time
+own = open("/proc/self/cgroup", "rb").read()
+burner = os.environ["FL_BURNER"].encode()
+watchdog = os.environ["FL_RESPAWNER"].encode() if os.environ.get("FL_FAULT") == "watchdog" else None
+def scan():
+    ticks, states, respawn = {}, "", 0
+    for p in os.listdir("/proc"):
+        if not p.isdigit():
+            continue
+        try:
+            if open(f"/proc/{p}/cgroup", "rb").read() == own:
+                continue
+            args = open(f"/proc/{p}/cmdline", "rb").read().replace(b"\0", b" ")
+            f = open(f"/proc/{p}/stat", "rb").read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        ticks[p] = int(f[11]) + int(f[12])
+        if burner in args:
+            states += f[0].decode()
+        if watchdog and watchdog in args:
+            respawn = 1
+    return ticks, states, respawn
+a, states, respawn = scan()
+time.sleep(3)
+b, states2, respawn2 = scan()
+hz = os.sysconf("SC_CLK_TCK")
+hot = sum(1 for p in b if b[p] - a.get(p, b[p]) > 0.1 * 3 * hz)
+print(states + states2 or "-", max(respawn, respawn2), hot)
+PY
+)
+if [ "${burner:--}" != - ]; then
+  [[ "$burner" =~ [^T] ]] && refuse "A process on api01 still keeps a CPU busy."
   refuse "The CPU is quiet, but the runaway program is still there (stopped is not gone)."
 fi
-if [ "$FL_FAULT" = watchdog ] && grep -qF -- "$FL_RESPAWNER" <<<"$procs"; then
+if [ "${respawner:-1}" != 0 ]; then
   refuse "The CPU is quiet for now, but what started the runaway program again is still there."
 fi
 if [ "$FL_FAULT" = user_crontab ] && tab=$(fl read "/var/spool/cron/crontabs/$FL_USER" 2>/dev/null); then
@@ -40,31 +67,6 @@ if [ "$FL_FAULT" = user_crontab ] && tab=$(fl read "/var/spool/cron/crontabs/$FL
     refuse "The CPU is quiet for now, but what started the runaway program again is still scheduled."
   fi
 fi
-
-# Nothing else spins either (a copy under another name): CPU ticks of api01's processes, 3 s apart.
-hot=$(python3 -I -S - <<'PY'
-import os, time
-own = open("/proc/self/cgroup", "rb").read()
-def ticks():
-    out = {}
-    for p in os.listdir("/proc"):
-        if not p.isdigit():
-            continue
-        try:
-            if open(f"/proc/{p}/cgroup", "rb").read() == own:
-                continue
-            f = open(f"/proc/{p}/stat", "rb").read().rsplit(b")", 1)[1].split()
-            out[p] = int(f[11]) + int(f[12])
-        except OSError:
-            continue
-    return out
-a = ticks(); time.sleep(3); b = ticks()
-hz = os.sysconf("SC_CLK_TCK")
-# A tenth of a tick per tick of wall time: an idle service stays far below, a busy loop, even on a
-# crowded machine, above.
-print(sum(1 for p in b if b[p] - a.get(p, b[p]) > 0.1 * 3 * hz))
-PY
-)
 [ "${hot:-1}" = 0 ] || refuse "Something on api01 still keeps a CPU busy."
 
 # The written answer: which program, and who started it.

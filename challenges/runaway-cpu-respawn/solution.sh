@@ -4,7 +4,10 @@
 # back (other processes of that user, its crontab), remove both, and watch the CPU settle.
 set -uo pipefail
 ps -eo pid,ppid,user,pcpu,stat,comm,args --sort=-pcpu | head -n 8
-read -r pid user < <(ps -eo pid=,user=,pcpu= --sort=-pcpu | awk '$1 != '"$$"' {print $1, $2; exit}')
+# ps's %CPU is an average over each process's life; top measures over an interval.
+top -b -n 2 -d 2 -w 200 -o %CPU | awk '/^top -/ {frame++} frame == 2' | head -n 12
+pid=$(top -b -n 2 -d 2 -w 200 -o %CPU | awk '/^top -/ {frame++} frame == 2 && $1 ~ /^[0-9]+$/ {print $1; exit}')
+user=$(ps -o user= -p "$pid")
 args=$(tr '\0' ' ' </proc/"$pid"/cmdline)
 # The program is the script the interpreter runs (bash or python3 show it as their argument).
 path=$(awk '{for (i = 1; i <= NF; i++) if ($i ~ /^\//) last = $i; print last}' <<<"$args")
