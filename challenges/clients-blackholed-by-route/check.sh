@@ -46,16 +46,17 @@ for f in $files; do
   text=$(fl read "$dir/$f") || refuse "$dir/$f cannot be read: $text"
   for prefix in $FL_BAD; do
     if norm <<<"$text" | grep -qwF -- "$prefix"; then
-      refuse "The API answers now, but $dir/$f still routes the front ends' network away: the next boot or \`service static-routes start\` would cut them off again."
+      # The file is not named: which file it is, is the written answer.
+      refuse "The API answers now, but a file of $dir still routes the front ends' network away: the next boot or \`service static-routes start\` would cut them off again."
     fi
   done
 done
 same=$(fl pristine "$dir/10-datacenter.conf") || refuse "$same"
 if [ -n "$FL_KEEP" ]; then
-  text=$(fl read "$dir/$FL_FILE" 2>/dev/null) || refuse "$dir/$FL_FILE is gone: only the entries that catch the front ends' network had to go, the rest of it is still needed."
+  text=$(fl read "$dir/$FL_FILE" 2>/dev/null) || refuse "A file of $dir that held other teams' routes is gone: only the entries that catch the front ends' network had to go, the rest of it is still needed."
   bads=(); for prefix in $FL_BAD; do bads+=(-e "$prefix"); done
   [ "$(norm <<<"$text" | grep -vwF "${bads[@]}" | sort | sha256sum | cut -d' ' -f1)" = "$FL_KEEP" ] ||
-    refuse "$dir/$FL_FILE lost more than the entries that catch the front ends' network: the rest of it is still needed."
+    refuse "A file of $dir lost more than the entries that catch the front ends' network: the rest of it is still needed."
 fi
 if ! answer_mentions "$FL_FILE" && ! answer_mentions "$dir/$FL_FILE"; then
   refuse "The front ends reach billing-api again. Your answer does not name the file the bad routing came from: which was it?"
