@@ -7,8 +7,9 @@
 # What needs root (apt, dockerd, the host guard's firewall rule, registering gVisor) happens here,
 # in the setup steps. The server itself needs no root: with FAULTLINE_USER=<name> (when this
 # script runs as root) it runs as that user, created as a system user when missing and added to
-# the docker group (docs/decisions/007-sandboxing.md). Run as an ordinary user in the docker group,
-# the setup steps use sudo and the server runs as that user.
+# the docker group (docs/decisions/007-sandboxing.md), and allowed to run, through sudo, only the
+# read-only check of the host guard. Run as an ordinary user in the docker group, the setup steps
+# use sudo and the server runs as that user.
 source "$(dirname "$0")/lib.sh"
 npm_ensure
 build_web
@@ -27,6 +28,20 @@ if [ -n "$server_user" ] && [ "$(id -u)" -eq 0 ] && [ "$server_user" != root ]; 
   if [ "${RUNTIME:-docker}" != none ] && ! id -nG "$server_user" | tr ' ' '\n' | grep -qx docker; then
     log "adding $server_user to the docker group (the engine's socket)"
     usermod -aG docker "$server_user"
+  fi
+  if [ "${RUNTIME:-docker}" != none ]; then
+    # The server checks (never changes) the host guard; reading the firewall needs root, so the
+    # user may run exactly that check through sudo, nothing else.
+    apt_ensure sudo sudo
+    rule="$server_user ALL=(root) NOPASSWD: /usr/sbin/iptables -w -C INPUT -i fl-+ -j DROP, /usr/sbin/ip6tables -w -C INPUT -i fl-+ -j DROP"
+    printf '# Written by faultline scripts/up.sh: %s may check the host guard, nothing more.\n%s\n' "$server_user" "$rule" >/etc/sudoers.d/faultline-host-guard.new
+    chmod 0440 /etc/sudoers.d/faultline-host-guard.new
+    if visudo -cqf /etc/sudoers.d/faultline-host-guard.new; then
+      mv /etc/sudoers.d/faultline-host-guard.new /etc/sudoers.d/faultline-host-guard
+    else
+      rm -f /etc/sudoers.d/faultline-host-guard.new
+      echo "warning: could not write the sudoers rule for the host guard check" >&2
+    fi
   fi
   data_dir="${DATA_DIR:-./data}"
   mkdir -p "$data_dir"

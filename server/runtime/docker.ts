@@ -819,19 +819,23 @@ function nsPidOf(pid: number): number | null {
 /** The host guard: `iptables -I INPUT -i fl-+ -j DROP` (and ip6tables) drops everything
  *  deployment bridges send to the host itself (defence in depth behind the address-less bridge;
  *  it matters once a challenge is granted NET_ADMIN or NET_RAW). Checked with `-C`, which changes
- *  nothing but needs CAP_NET_ADMIN: an unprivileged server cannot see the firewall, so for it the
- *  guard counts as absent (fail closed: those capabilities are refused). */
+ *  nothing but needs CAP_NET_ADMIN: an unprivileged server asks `sudo -n` for exactly that check
+ *  (scripts/up.sh installs a sudoers rule for FAULTLINE_USER allowing only it); without such a
+ *  rule it cannot see the firewall and the guard counts as absent (fail closed). */
 export async function checkHostGuard(warn: (m: string) => void): Promise<boolean> {
   const rule = ["INPUT", "-i", `${BRIDGE_PREFIX}+`, "-j", "DROP"];
+  const asRoot = process.getuid?.() === 0;
   const missing: string[] = [];
   for (const bin of ["iptables", "ip6tables"]) {
     try {
-      await run(bin, ["-w", "-C", ...rule]);
+      if (asRoot) await run(bin, ["-w", "-C", ...rule]);
+      else await run("sudo", ["-n", bin, "-w", "-C", ...rule]);
     } catch (e) {
       const err = e as NodeJS.ErrnoException & { stderr?: string };
-      if (err.code === "ENOENT") missing.push(`${bin} is not installed`);
-      else if (/permission denied|you must be root/i.test(err.stderr ?? "")) missing.push(`${bin} cannot be read by this user (uid ${process.getuid?.()})`);
-      else missing.push(`${bin} has no rule "${rule.join(" ")}"`);
+      if (err.code === "ENOENT") missing.push(`${asRoot ? bin : "sudo"} is not installed`);
+      else if (/permission denied|you must be root|password is required|not allowed|sudoers/i.test(err.stderr ?? "")) {
+        missing.push(`${bin} cannot be read by this user (uid ${process.getuid?.()}; scripts/up.sh with FAULTLINE_USER allows it)`);
+      } else missing.push(`${bin} has no rule "${rule.join(" ")}"`);
     }
   }
   if (!missing.length) return true;
