@@ -56,7 +56,7 @@ chown -R migrate:migrate "$old"
 printf 'sudo rsync -a --numeric-ids old-edge01:/var/spool/ingestd/ /var/spool/ingestd/\ncd %s\npython3 bin/ingestd-legacy.py --port 7070 &\ncurl -s localhost:7070/\nexit\n' "$old" >/home/migrate/.bash_history
 chown migrate:migrate /home/migrate/.bash_history
 su -s /bin/bash migrate -c "cd $old; setsid python3 bin/ingestd-legacy.py --port 7070 </dev/null >/dev/null 2>&1 &"
-for _ in $(seq 100); do ss -Hltn 'sport = :7070' | grep -q . && break; sleep 0.05; done
+for _ in $(seq 300); do ss -Hltn 'sport = :7070' | grep -q . && break; sleep 0.05; done
 ss -Hltn 'sport = :7070' | grep -q . || { echo "setup: the old version did not start" >&2; exit 1; }
 
 printf 'service ingestd start\ncat /var/log/ingestd/startup.log\nexit\n' >/root/.bash_history

@@ -6,7 +6,15 @@ set -uo pipefail
 log=/var/log/ingestd/startup.log
 for round in 1 2 3 4 5; do
   : >"$log"
-  if service ingestd start; then break; fi
+  service ingestd start
+  # Up, or dead? (On a loaded host the service script's half-second look can be too early.)
+  up=""
+  for _ in $(seq 20); do
+    if curl -s --max-time 1 -o /dev/null http://127.0.0.1:7070/ && [ -s /run/ingestd.pid ] && kill -0 "$(cat /run/ingestd.pid)" 2>/dev/null; then up=1; break; fi
+    grep -q . "$log" && grep -qv 'listening on' "$log" && break
+    sleep 0.5
+  done
+  [ -n "$up" ] && break
   err=$(grep -v '^$' "$log" | tail -n1); echo "round $round: $err"
   case "$err" in
     *"error while loading shared libraries"*)
@@ -29,4 +37,6 @@ for round in 1 2 3 4 5; do
     *) echo "unknown failure"; exit 1 ;;
   esac
 done
-curl -sS --max-time 3 -d batch=test http://127.0.0.1:7070/
+# Wait until it answers (a loaded host may take a few seconds to start it).
+for _ in $(seq 40); do curl -sS --max-time 2 -d batch=test http://127.0.0.1:7070/ && exit 0; sleep 0.5; done
+exit 1

@@ -16,4 +16,6 @@ for p in /var/lib/shorturl /var/lib/shorturl/links.tsv /run/shorturl /var/log/sh
   if [ "$owner" != "$user" ]; then echo "$p belongs to $owner, not $user"; chown "$user:$user" "$p"; fi
 done
 service shorturl restart || exit 1
-curl -sS --max-time 3 http://127.0.0.1:8080/health
+# Wait until it answers (a loaded host may take a few seconds to start it).
+for _ in $(seq 40); do curl -sS --max-time 2 http://127.0.0.1:8080/health && exit 0; sleep 0.5; done
+exit 1

@@ -27,5 +27,6 @@ else
 fi
 kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
 service invoiced start || exit 1
-curl -sS --max-time 3 http://127.0.0.1:8080/health
+# Wait until it answers (a loaded host may take a few seconds to start it).
+for _ in $(seq 40); do curl -sS --max-time 2 http://127.0.0.1:8080/health && break; sleep 0.5; done
 echo "ANSWER: the ledger lock $lock was held by $name, PID $pid (state $state); ended it and started invoiced."

@@ -20,4 +20,6 @@ grep -rl stockd /etc/ld.so.conf.d/*.conf | while read -r f; do sed -i "\\|^/.*st
 ldconfig
 ldconfig -p | grep "$lib"
 service stockd restart || exit 1
-curl -sS --max-time 3 http://127.0.0.1:9100/
+# Wait until it answers (a loaded host may take a few seconds to start it).
+for _ in $(seq 40); do curl -sS --max-time 2 http://127.0.0.1:9100/ && exit 0; sleep 0.5; done
+exit 1
