@@ -52,6 +52,16 @@ if [ "$(printf '%s' "$kept" | sha256sum | cut -d' ' -f1)" != "$FL_SHADOW" ]; the
   refuse "/etc/shadow does not hold the team's passwords as they were: the team's own accounts must keep working."
 fi
 
+# Naming every possible account is not an answer (the same lists setup.sh picks from). Service
+# accounts' names are also plain words ("list", "backup", "news"): one of them is allowed.
+others=0
+for a in sysmaint svc-update ntpsync cachemgr dbus-agent mon-agent pkgsync netcfg logrotd kmsync; do
+  [ "$a" != "$FL_ACCOUNT" ] && answer_mentions "$a" && others=2
+done
+for a in games lp news uucp proxy list irc backup; do
+  [ "$a" != "$FL_ACCOUNT" ] && answer_mentions "$a" && others=$((others + 1))
+done
+[ "$others" -lt 2 ] || refuse "bastion01 is clean, but your report also names accounts the intruder did not use: name only the one they logged in with."
 if ! answer_mentions "$FL_ACCOUNT"; then
   refuse "bastion01 is clean, but your report does not name the account the intruder logged in with."
 fi

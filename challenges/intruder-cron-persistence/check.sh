@@ -134,6 +134,17 @@ for pid in $pids; do
   msg=$(fl process "$pid" /usr/sbin/cron --argv '["/usr/sbin/cron"]') || refuse "$msg"
 done
 
+# Naming every candidate is not an answer (the same lists setup.sh picks from).
+for a in sysupd kworkerd dbus-daemon1 systemd-cron nscd-agent pulse-sync apt-helper; do
+  [ "$a" = "$FL_ACCOUNT" ] && continue
+  answer_mentions "$a" && refuse "jobs02 is clean, but your report also names accounts the intruder did not keep: name only theirs."
+done
+for s in "${scripts[@]}"; do
+  [ "$s" = "$FL_JOB" ] && continue
+  if answer_mentions "$s" || answer_mentions "${s##*/}"; then
+    refuse "jobs02 is clean, but your report also names jobs the intruder did not use: name only the one they came back through."
+  fi
+done
 answer_mentions "$FL_ACCOUNT" || refuse "jobs02 is clean, but your report does not name the account the intruder kept for themselves."
 answer_mentions "$FL_JOB" || answer_mentions "${FL_JOB##*/}" ||
   refuse "jobs02 is clean, but your report does not name the job (its script) the intruder used to come back."

@@ -112,6 +112,13 @@ case "$found" in
   *) refuse "${found:-The grader could not search the files of billing01.}" ;;
 esac
 
+# Naming every account is not an answer (one other may come up in passing: "reporting" is a
+# plain word too).
+others=0
+for a in shop-frontend invoice-worker reporting partner-acme mobile-app; do
+  [ "$a" != "$FL_ACCOUNT" ] && answer_mentions "$a" && others=$((others + 1))
+done
+[ "$others" -lt 2 ] || refuse "billing01 is clean, but your report also names accounts whose tokens did not leak: name only the one that did."
 answer_mentions "$FL_ACCOUNT" || refuse "billing01 is clean, but your report does not name the account whose token leaked."
 answer_mentions "$FL_LEAK" || answer_mentions "${FL_LEAK##*/}" || refuse "billing01 is clean, but your report does not name the file the token leaked from."
 echo "The leaked token is dead and gone from billing01, its account has a new one, and every other client still works."

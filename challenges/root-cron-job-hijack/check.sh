@@ -66,6 +66,13 @@ for pid in $pids; do
   msg=$(fl process "$pid" /usr/sbin/cron --argv '["/usr/sbin/cron"]') || refuse "$msg"
 done
 
+# Naming every job is not an answer: only the one that could be taken over.
+for s in "${scripts[@]}"; do
+  [ "$s" = "$FL_JOB" ] && continue
+  if answer_mentions "$s" || answer_mentions "${s##*/}"; then
+    refuse "jobs01 is safe, but your report also names jobs that could not be taken over: name only the one that could."
+  fi
+done
 if ! answer_mentions "$FL_JOB" && ! answer_mentions "${FL_JOB##*/}" && ! answer_mentions "$FL_FILE"; then
   refuse "jobs01 is safe, but your report does not name the root job that could be taken over."
 fi

@@ -84,6 +84,13 @@ done <<<"$report"
 digest=$(sed -n 's/^digest //p' <<<"$report")
 [ "$digest" = "$FL_TOOLS" ] || refuse "The tools in /opt/acme-backup/bin and /usr/local are not the ones the jobs were set up with: keep them unchanged."
 
+# Naming every tool is not an answer: the report must name the one that had the bit, and only it.
+for t in "${tools[@]}"; do
+  [ "$t" = "$FL_PATH" ] && continue
+  if answer_mentions "$t" || answer_mentions "${t##*/}"; then
+    refuse "build02 is clean, but your report also names programs that never had the privilege: name only the one that did."
+  fi
+done
 if ! answer_mentions "$FL_PATH" && ! answer_mentions "${FL_PATH##*/}"; then
   refuse "build02 is clean, but your report does not name the program that had the privilege."
 fi

@@ -47,5 +47,12 @@ for n in $names; do
   refuse "$d holds a file that is not one of the reviewed rules ($n): even a file sudo skips does not belong there."
 done
 
+# Naming every service account is not an answer (one other may come up in passing: "deploy" and
+# "monitor" are plain words too).
+others=0
+for u in deploy ci-runner reportsync monitor; do
+  [ "$u" != "$FL_USER" ] && answer_mentions "$u" && others=$((others + 1))
+done
+[ "$others" -lt 2 ] || refuse "sudo is safe again, but your report also names accounts that could not become root: name only the one that could."
 answer_mentions "$FL_USER" || refuse "sudo is safe again, but your report does not name the account that could become root."
 echo "No sudo rule on ops03 leads to root any more, and the reviewed and on-call rules work as before."
