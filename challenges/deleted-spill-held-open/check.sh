@@ -4,9 +4,37 @@
 #   /srv has room again and the database's blocks are intact;
 #   tsdbd was not restarted (it was never the culprit, and a restart cuts its clients off), is the
 #     system's program and writes its heartbeat again;
-#   every other background job still runs (the system's job runner, as started by its script);
+#   every background job runs (the system's job runner, as started by its script), the one that
+#     held the space started again;
 #   the written answer names the job that held the space and its spill file.
 # Environment: FL_HOLDER, FL_SPILL, FL_JOBS, FL_BLOCKS, FL_DIGEST, FL_SETUP_AT; FL_SUBMISSION.
+
+# main_pids ARG...: the target's processes with exactly these arguments (the grader shares its
+# PID namespace, so /proc is the kernel's own list), leaving out a fork of such a process that
+# has not run its own command yet: for a moment it shows its parent's arguments, then it becomes
+# another program (sleep, mv...), which fl would rightly refuse.
+main_pids() {
+  python3 -I -S -c '
+import os, sys
+want = [a.encode() for a in sys.argv[1:]]
+def argv(p):
+    with open(f"/proc/{p}/cmdline", "rb") as f:
+        return f.read().split(b"\0")[:-1]
+for p in os.listdir("/proc"):
+    if not p.isdigit():
+        continue
+    try:
+        if argv(p) != want:
+            continue
+        parent = open(f"/proc/{p}/stat", "rb").read().rsplit(b")", 1)[1].split()[1].decode()
+        if parent != "0" and argv(parent) == want:
+            continue
+    except OSError:
+        continue
+    print(p)
+' "$@"
+}
+
 read -r free _ < <(fl df /srv) || refuse "The grader could not measure /srv."
 [ "${free:-0}" -ge 16384 ] || refuse "/srv has only $((${free:-0} / 1024)) MiB free: the space is not back yet."
 data=/srv/tsdb/data
@@ -17,12 +45,12 @@ if [ "$count" != "$FL_BLOCKS" ] || [ "$digest" != "$FL_DIGEST" ]; then
   refuse "The database's blocks in /srv/tsdb/data are not what they were: they must be kept."
 fi
 
-pids=$(fl find-argv '["/bin/bash","/usr/sbin/tsdbd"]')
+pids=$(main_pids /bin/bash /usr/sbin/tsdbd)
 [ -n "$pids" ] || refuse "tsdbd is not running."
 verified=0
 for pid in $pids; do
   msg=$(fl process "$pid" /usr/bin/bash --argv '["/bin/bash","/usr/sbin/tsdbd"]') || {
-    [ -e "/proc/$pid" ] || continue  # a fork that has not run its command yet, gone since
+    [ -e "/proc/$pid" ] || continue  # ended since it was listed
     refuse "$msg"
   }
   started=$(fl started "$pid") || { [ -e "/proc/$pid" ] || continue; refuse "$started"; }
@@ -44,6 +72,9 @@ for p in os.listdir("/proc"):
     if p.isdigit():
         try:
             a = open(f"/proc/{p}/cmdline", "rb").read().split(b"\0")[:-1]
+            parent = open(f"/proc/{p}/stat", "rb").read().rsplit(b")", 1)[1].split()[1].decode()
+            if open(f"/proc/{parent}/cmdline", "rb").read().split(b"\0")[:-1] == a:
+                continue  # a fork of its parent that has not run its command yet
         except OSError:
             continue
         if len(a) == 5 and a[:4] == [b"/usr/bin/python3", b"-I", b"-S", b"/usr/lib/tsdb/tsdb-job"]:
@@ -51,10 +82,9 @@ for p in os.listdir("/proc"):
 ')
 for j in $FL_JOBS; do
   jp=$(awk -v j="$j" '$2 == j {print $1}' <<<"$running")
-  if [ -z "$jp" ]; then
-    [ "$j" = "$FL_HOLDER" ] && continue
-    refuse "The background job $j is not running: it had nothing to do with the space, and the database needs it."
-  fi
+  # Every job, the one that held the space too (started again, idle): naming only the others
+  # would tell, by elimination, which one it was.
+  [ -n "$jp" ] || refuse "The background job $j is not running: every job must run (service tsdb-jobs status)."
   for pid in $jp; do
     msg=$(fl process "$pid" /usr/bin/python3.11 --argv "[\"/usr/bin/python3\",\"-I\",\"-S\",\"/usr/lib/tsdb/tsdb-job\",\"$j\"]") || refuse "$msg"
   done

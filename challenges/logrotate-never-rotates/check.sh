@@ -9,6 +9,33 @@
 #     copy of it in debug mode, which runs nothing), covers the log pricefeed writes, makes
 #     pricefeed reopen it (or copies and truncates), and logrotate's state knows that log.
 # Environment: FL_LOG (pricefeed's log) and FL_MARKER chosen by setup.sh. Exit 0 = fixed.
+
+# main_pids ARG...: the target's processes with exactly these arguments (the grader shares its
+# PID namespace, so /proc is the kernel's own list), leaving out a fork of such a process that
+# has not run its own command yet: for a moment it shows its parent's arguments, then it becomes
+# another program (sleep, mv...), which fl would rightly refuse.
+main_pids() {
+  python3 -I -S -c '
+import os, sys
+want = [a.encode() for a in sys.argv[1:]]
+def argv(p):
+    with open(f"/proc/{p}/cmdline", "rb") as f:
+        return f.read().split(b"\0")[:-1]
+for p in os.listdir("/proc"):
+    if not p.isdigit():
+        continue
+    try:
+        if argv(p) != want:
+            continue
+        parent = open(f"/proc/{p}/stat", "rb").read().rsplit(b")", 1)[1].split()[1].decode()
+        if parent != "0" and argv(parent) == want:
+            continue
+    except OSError:
+        continue
+    print(p)
+' "$@"
+}
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 dir=${FL_LOG%/*}
@@ -31,12 +58,12 @@ for f in $(fl ls "$dir"); do
 done
 [ -n "$kept" ] || refuse "The weeks of log that were in $FL_LOG are not in a rotated file beside it: rotate old logs, do not throw them away."
 
-pids=$(fl find-argv '["/bin/bash","/usr/sbin/pricefeed"]')
+pids=$(main_pids /bin/bash /usr/sbin/pricefeed)
 [ -n "$pids" ] || refuse "pricefeed is not running."
 verified=0
 for pid in $pids; do
   msg=$(fl process "$pid" /usr/bin/bash --argv '["/bin/bash","/usr/sbin/pricefeed"]' --config /etc/default/pricefeed) || {
-    [ -e "/proc/$pid" ] || continue  # a fork that has not run its command yet, gone since
+    [ -e "/proc/$pid" ] || continue  # ended since it was listed
     refuse "$msg"
   }
   user=$(fl user "$pid") || { [ -e "/proc/$pid" ] || continue; refuse "$user"; }
