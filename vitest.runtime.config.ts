@@ -8,7 +8,8 @@ export default defineConfig({
   test: {
     include: ["tests/runtime/**/*.test.ts", "tests/gateway/**/*.test.ts"],
     environment: "node",
-    testTimeout: 90_000,
+    // A proof deploys, sets up, checks twice and cleans up; three run at once on 2 cores.
+    testTimeout: 240_000,
     hookTimeout: 180_000,
     pool: "forks",
     // Both files start containers; on 2 cores they are faster one after the other.

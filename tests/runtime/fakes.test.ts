@@ -11,7 +11,7 @@ import Docker from "dockerode";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadChallenges, type Challenge } from "../../server/runtime/challenges.ts";
 import { createDockerRuntime } from "../../server/runtime/docker.ts";
-import { provision, runAsUser, runCheck, runSetup, runSolution, type Environment, type ScenarioValues } from "../../server/runtime/scenario.ts";
+import { provision, referenceAnswer, runAsUser, runCheck, runSetup, runSolution, type Environment, type ScenarioValues } from "../../server/runtime/scenario.ts";
 
 const docker = new Docker();
 const runtime = createDockerRuntime({ docker });
@@ -92,12 +92,13 @@ for (const challenge of challenges) {
       try {
         const fix = await runSolution(runtime, challenge, env);
         expect(fix.exitCode, `${fix.stdout}\n${fix.stderr}`).toBe(0);
+        const answer = referenceAnswer(fix.stdout);
         await asUser(env, "echo /usr/local/lib/libhook.so >/etc/ld.so.preload");
-        const preloaded = await runCheck(runtime, challenge, env, values, "fixed");
+        const preloaded = await runCheck(runtime, challenge, env, values, answer);
         expect(preloaded.passed).toBe(false);
         expect(preloaded.feedback).toMatch(/ld\.so\.preload/);
         await asUser(env, "rm /etc/ld.so.preload");
-        const clean = await runCheck(runtime, challenge, env, values, "fixed");
+        const clean = await runCheck(runtime, challenge, env, values, answer);
         expect(clean.passed, clean.feedback).toBe(true);
       } finally {
         await runtime.removeDeployment(env.owner.deploymentId);
