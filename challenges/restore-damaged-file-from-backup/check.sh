@@ -8,7 +8,7 @@
 #   what was restored: the manifest is the live one (not rewritten to fit, not rolled back) and
 #     every file is the version it records: the damaged one repaired, the others not rolled back;
 #   the written answer names the damaged file and an archive that held its good copy.
-# Environment: FL_TARGET, FL_DAMAGED, FL_MANIFEST, FL_VALID, FL_DIGESTS; FL_SUBMISSION.
+# Environment: FL_TARGET, FL_DAMAGED, FL_MANIFEST, FL_VALID, FL_ARCHIVES, FL_DIGESTS; FL_SUBMISSION.
 url="http://${FL_TARGET}:8080/v1/status"
 if ! body=$(curl -sS --max-time 5 "$url" 2>&1); then
   refuse "Nothing answers at $url (${body#curl: }). catalogd's log says why it is not running."
@@ -37,12 +37,21 @@ for entry in $FL_DIGESTS; do
   fi
 done
 
-answer_mentions "$FL_DAMAGED" || answer_mentions "/var/lib/catalogd/$FL_DAMAGED" ||
+# An answer that lists every candidate names nothing: one file, and not every archive.
+mentions() { answer_mentions "$2" || answer_mentions "$1/$2"; }
+files=0
+for entry in $FL_DIGESTS; do mentions /var/lib/catalogd "${entry%%:*}" && files=$((files + 1)); done
+mentions /var/lib/catalogd "$FL_DAMAGED" ||
   refuse "The catalogue is back. Your answer does not name the file that was damaged."
-archive=0
-for a in $FL_VALID; do
-  answer_mentions "$a" || answer_mentions "/var/backups/catalog/$a" && archive=1
+[ "$files" = 1 ] || refuse "The catalogue is back. Your answer names several of its files: say which one was damaged."
+good=0; named=0; total=0
+for a in $FL_ARCHIVES; do
+  total=$((total + 1))
+  mentions /var/backups/catalog "$a" || continue
+  named=$((named + 1))
+  [[ " $FL_VALID " == *" $a "* ]] && good=1
 done
-[ "$archive" = 1 ] ||
+[ "$good" = 1 ] ||
   refuse "The catalogue is back. Your answer does not name a backup archive that held the damaged file's good copy."
+[ "$named" -lt "$total" ] || refuse "The catalogue is back. Your answer names every archive: say which one you restored from."
 echo "catalogd serves today's catalogue again, with the damaged file restored from a good backup."

@@ -124,6 +124,7 @@ print(json.dumps({
     "damaged": damaged,
     "manifest": hashlib.sha256(manifest).hexdigest(),
     "valid": " ".join(archives[d] for d in valid),
+    "archives": " ".join(archives[d] for d in range(5, 0, -1)),
     "digests": " ".join(f"{n}:{hashlib.sha256(versions[n][-1][1]).hexdigest()}" for n in names),
 }), file=open("/run/catalog-setup.json", "w"))
 PY
