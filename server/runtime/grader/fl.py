@@ -423,6 +423,11 @@ def main(args):
         out.write((hashlib.sha256(read_file(rest[0])).hexdigest() + "\n").encode())
     elif cmd == "ls":
         out.write("".join(n + "\n" for n in list_dir(rest[0])).encode())
+    elif cmd == "stat":
+        # stat PATH: type (file, dir, fifo, socket, other), octal mode with set-id bits, uid, gid, size.
+        st = stat_path(rest[0])
+        kind = "dir" if stat.S_ISDIR(st.st_mode) else "file" if stat.S_ISREG(st.st_mode) else "fifo" if stat.S_ISFIFO(st.st_mode) else "socket" if stat.S_ISSOCK(st.st_mode) else "other"
+        out.write(f"{kind} {stat.S_IMODE(st.st_mode):04o} {st.st_uid} {st.st_gid} {st.st_size}\n".encode())
     elif cmd == "ctime":
         out.write(f"{stat_path(rest[0]).st_ctime:.3f}\n".encode())
     elif cmd == "df":
