@@ -76,11 +76,16 @@ export interface DeploymentsDeps {
   durationSeconds: number;
   maxLifetimeSeconds: number;
   maxConcurrentPerUser: number;
+  /** Bytes of memory all active deployments may take together (admission control, capacity.ts);
+   *  undefined: no limit. */
+  capacityBytes?: number;
 }
 
 // Each start builds a network and a container: a hostile user looping start/terminate would keep
 // the engine busy for everyone. Far more than a person starts while practising.
 const STARTS_PER_USER = { max: 20, windowSeconds: 10 * 60 };
+/** The key of the platform-wide start lock (user ids are UUIDs: no user has this one). */
+const CAPACITY_LOCK = "\0capacity";
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 const toError = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -88,16 +93,11 @@ const toError = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export function createDeployments(deps: DeploymentsDeps) {
   const { db, runtime, challenges, log, instance } = deps;
   let ssh: SshEndpoint = deps.ssh;
-  /** Bytes of memory all active deployments may take together (admission control, capacity.ts);
-   *  undefined: no limit. */
-  capacityBytes?: number;
   /** Per-deployment live messages ("message:<id>") and endings ("ended", id) for the gateway. */
   const events = new EventEmitter();
   events.setMaxListeners(0);
   /** Background deploy jobs in flight, so shutdown and tests can wait for them. */
   const jobs = new Map<string, Promise<void>>();
-/** The key of the platform-wide start lock (user ids are UUIDs: no user has this one). */
-const CAPACITY_LOCK = "\0capacity";
   /** Starts of one user are serialised: the concurrency cap is checked and taken atomically. */
   const userLocks = new Map<string, Promise<unknown>>();
 
@@ -196,6 +196,8 @@ const CAPACITY_LOCK = "\0capacity";
           `You can run ${deps.maxConcurrentPerUser} deployment${deps.maxConcurrentPerUser === 1 ? "" : "s"} at a time. Terminate your deployment of "${titles}" first.`,
         );
       }
+      await admit(challenge);
+      if (!runtime) throw new ApiError(503, "The challenge runtime is not available right now. Please try again later.");
       const now = nowSeconds();
       const values: DeploymentRow = {
         id: randomUUID(),
@@ -211,8 +213,6 @@ const CAPACITY_LOCK = "\0capacity";
         ready_at: null,
         expires_at: now + deps.durationSeconds,
         ended_at: null,
-      await admit(challenge);
-      if (!runtime) throw new ApiError(503, "The challenge runtime is not available right now. Please try again later.");
         updated_at: now,
       };
       try {
@@ -232,6 +232,17 @@ const CAPACITY_LOCK = "\0capacity";
     };
   }
 
+  /** Admission control: refuses a start (503) when the memory limits of the active deployments
+   *  and this one, each with its overhead, would exceed the capacity. */
+  async function admit(challenge: Challenge) {
+    if (deps.capacityBytes === undefined) return;
+    const active = await db.selectFrom("deployments").select(["challenge_id", "expires_at"]).where("status", "in", ACTIVE).execute();
+    const taken = active.reduce((sum, d) => sum + deploymentCost(challenges.get(d.challenge_id)), 0);
+    if (taken + deploymentCost(challenge) <= deps.capacityBytes) return;
+    log.warn(`start refused: capacity full (${active.length} active deployments, ${Math.round(taken / 2 ** 20)} of ${Math.round(deps.capacityBytes / 2 ** 20)} MiB)`);
+    throw new ApiError(503, fullMessage(active.map((d) => d.expires_at), nowSeconds()));
+  }
+
   function launch(row: DeploymentRow) {
     const job = deploy(row).finally(() => jobs.delete(row.id));
     jobs.set(row.id, job);
@@ -247,17 +258,6 @@ const CAPACITY_LOCK = "\0capacity";
       let current = await transition(row.id, ["queued"], { status: "deploying" });
       if (!current) return;
       progress(current, "deploying", 20, `Creating the environment for ${challenge.title}`);
-  /** Admission control: refuses a start (503) when the memory limits of the active deployments
-   *  and this one, each with its overhead, would exceed the capacity. */
-  async function admit(challenge: Challenge) {
-    if (deps.capacityBytes === undefined) return;
-    const active = await db.selectFrom("deployments").select(["challenge_id", "expires_at"]).where("status", "in", ACTIVE).execute();
-    const taken = active.reduce((sum, d) => sum + deploymentCost(challenges.get(d.challenge_id)), 0);
-    if (taken + deploymentCost(challenge) <= deps.capacityBytes) return;
-    log.warn(`start refused: capacity full (${active.length} active deployments, ${Math.round(taken / 2 ** 20)} of ${Math.round(deps.capacityBytes / 2 ** 20)} MiB)`);
-    throw new ApiError(503, fullMessage(active.map((d) => d.expires_at), nowSeconds()));
-  }
-
       // The engine's own hard stop: the longest this deployment may live, plus a minute of grace.
       const hardExpiry = new Date((row.created_at + deps.maxLifetimeSeconds + 60) * 1000);
       const env = await provision(rt, challenge, owner(row), hardExpiry);
