@@ -2,7 +2,8 @@
 // `ssh`, `scp` and `sftp`. Public-key authentication only; `resolve` (the deployments service)
 // says where a key may go; every shell, command and sftp subsystem becomes an exec in that
 // container through the runtime. Disconnecting kills what the connection started.
-// Protocol facts it relies on are in /work/shared/notes/machine.md (SSH) and docs/decisions.
+// Protocol facts it relies on (two-round public-key auth, exit status before the end of the
+// stream, resize after exec start) are in docs/decisions/004-ssh-gateway.md.
 import { createServer, type Server as NetServer, type Socket } from "node:net";
 import type { Readable } from "node:stream";
 import ssh2, { type AuthContext, type Connection, type PublicKeyAuthContext, type ServerChannel, type Session } from "ssh2";
