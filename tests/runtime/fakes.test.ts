@@ -75,13 +75,17 @@ for (const challenge of challenges) {
     it.concurrent("is not swayed by fake tools in /usr/local", async () => {
       const { env, values } = await deployed(challenge);
       try {
+        // Timings in the client's error text ("after 3 ms") vary between two runs.
+        const steady = (text: string) => text.replace(/\d+ ms/g, "N ms");
         const broken = await runCheck(runtime, challenge, env, values, "fixed");
+        const again = await runCheck(runtime, challenge, env, values, "fixed");
         await asUser(env, FAKE_TOOLS);
         const faked = await runCheck(runtime, challenge, env, values, "fixed");
         expect(faked.passed, faked.feedback).toBe(false);
-        // Timings in the client's error text ("after 3 ms") vary between two runs.
-        const steady = (text: string) => text.replace(/\d+ ms/g, "N ms");
-        expect(steady(faked.feedback)).toBe(steady(broken.feedback));
+        expect(faked.feedback).not.toContain("HTTP/1.1 200 OK");
+        // Where the check says the same thing twice on the broken system, the fake tools must not
+        // change a word of it (checks that measure something over time may word it differently).
+        if (steady(broken.feedback) === steady(again.feedback)) expect(steady(faked.feedback)).toBe(steady(broken.feedback));
       } finally {
         await runtime.removeDeployment(env.owner.deploymentId);
       }
