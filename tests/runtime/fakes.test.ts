@@ -116,28 +116,30 @@ describe("the grader, seen from inside the target", () => {
   it("shows its processes but none of their environment, files or input", async () => {
     const { env, values } = await deployed(challenge);
     try {
-      // A root user watches every process while grading runs (the check waits ~2.5 s).
+      // Fixed first, so the check runs to its end (every inspection, and a pause) while watched.
+      const fix = await runSolution(runtime, challenge, env);
+      expect(fix.exitCode, fix.stderr).toBe(0);
+      // A root user watches every process while grading runs (bash builtins only, so each sweep
+      // is quick enough to catch the grader's short-lived inspector runs), until told to stop.
       await asUser(
         env,
         `cat >/root/watch.sh <<'SH'
-end=$((SECONDS + 12))
-while [ $SECONDS -lt $end ]; do
+while [ ! -e /root/stop ] && [ $SECONDS -lt 120 ]; do
   for p in /proc/[0-9]*; do
-    grep -qs fl.py "$p/cmdline" || continue
+    mapfile -d '' args <"$p/cmdline" 2>/dev/null || continue
+    [[ " \${args[*]} " == *fl.py* ]] || continue
     echo seen >>/root/seen
-    { tr '\\0' '\\n' <"$p/environ" | grep FL_; } >>/root/leak 2>/dev/null
+    { tr '\0' '\n' <"$p/environ" | grep FL_; } >>/root/leak 2>/dev/null
     ls "$p/root/tmp/" >>/root/leak 2>/dev/null
     head -c 100 "$p/fd/0" >>/root/leak 2>/dev/null
   done
-  sleep 0.05
 done
 SH
 setsid bash /root/watch.sh </dev/null >/dev/null 2>&1 &`,
       );
-      const outcome = await runCheck(runtime, challenge, env, values, "fixed");
-      expect(outcome.passed).toBe(false);
-      await new Promise((r) => setTimeout(r, 12_000));
-      const seen = await asUser(env, "sort -u /root/seen 2>/dev/null; echo; cat /root/leak 2>/dev/null | head -c 2000");
+      const outcome = await runCheck(runtime, challenge, env, values, referenceAnswer(fix.stdout));
+      expect(outcome.passed, outcome.feedback).toBe(true);
+      const seen = await asUser(env, "touch /root/stop; sleep 1; sort -u /root/seen 2>/dev/null; echo; cat /root/leak 2>/dev/null | head -c 2000");
       const [watched, leaked] = seen.stdout.split("\n\n");
       expect(watched?.trim(), "the watcher never saw the grader: this test proves nothing").toBe("seen");
       expect(leaked?.trim() ?? "").toBe("");
