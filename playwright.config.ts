@@ -32,7 +32,8 @@ export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
   workers: 2,
-  retries: 0,
+  // Chromium aborts requests when deployment bridges come and go; one more try absorbs that.
+  retries: 1,
   reporter: "list",
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -16,5 +16,8 @@ export default defineConfig({
     fileParallelism: false,
     // it.concurrent tests (one deployment or two each): three at a time fit 2 cores and dockerd.
     maxConcurrency: 3,
+    // One more try for a test that fails: deployments share 2 cores and one engine, and a check
+    // measured on a starved machine can time out. A real fault fails both tries.
+    retry: 1,
   },
 });

@@ -60,7 +60,14 @@ async function attemptAs(server: Server, player: Player, challenge: Challenge, s
   try {
     const ready = await waitForStatus(server.api, player.token, challenge.id, (s) => s === "ready" || s === "failed", 120_000);
     if (ready.status !== "ready") throw new Error(`deployment failed: ${JSON.stringify(ready)}`);
-    const submit = (solution: string) => call("POST", `/challenges/${challenge.id}/submit`, { solution });
+    // A person told "Too many attempts. Try again in N seconds." waits N seconds and submits again.
+    const submit = async (solution: string) => {
+      for (let tries = 0; ; tries++) {
+        const r = await call("POST", `/challenges/${challenge.id}/submit`, { solution });
+        if (r.status !== 429 || tries >= 5) return r;
+        await new Promise((res) => setTimeout(res, (Number(r.body?.retry_after ?? 10) + 1) * 1000));
+      }
+    };
     const before = await submit("Nothing changed yet.");
     const shell = await runClient(
       "ssh",

@@ -49,7 +49,10 @@ case "$fault" in
     respawner=$starter ;;
   *) echo "unknown fault: $fault" >&2; exit 2 ;;
 esac
-for _ in $(seq 200); do pgrep -f "$burner" >/dev/null && break; sleep 0.1; done
+for _ in $(seq 100); do pgrep -f "$burner" >/dev/null && break; sleep 0.1; done
+# On a starved machine the first start can be lost: start it once more, as its user would.
+pgrep -f "$burner" >/dev/null || su -s /bin/bash "$user" -c "cd; setsid nohup $burner >/dev/null 2>&1 &"
+for _ in $(seq 100); do pgrep -f "$burner" >/dev/null && break; sleep 0.1; done
 pgrep -f "$burner" >/dev/null || { echo "setup: the runaway did not start" >&2; exit 1; }
 printf '{"fault":"%s","user":"%s","name":"%s","burner":"%s","respawner":"%s","instance":"%s"}\n' \
   "$fault" "$user" "$name" "$burner" "$respawner" "$instance"
