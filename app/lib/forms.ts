@@ -11,7 +11,7 @@ import {
   STEP_UP_REQUIRED,
   USERNAME_PATTERN,
   USERNAME_RULE,
-} from "../../server/core/rules.ts";
+} from "../../shared/rules.ts";
 
 export const REQUIRED = "Please fill in all required fields";
 export const INVALID_EMAIL = "Please enter a valid email address";

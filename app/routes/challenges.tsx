@@ -10,7 +10,7 @@ import { ChallengeCard } from "../components/player/challenge-card.tsx";
 import { SearchField, SelectField } from "../components/player/filter-fields.tsx";
 import { useDebouncedSubmit, useSyncedValue } from "../hooks/use-debounced-submit.ts";
 import { CATEGORY_OPTIONS, DIFFICULTY_OPTIONS, NO_CHALLENGES, SEARCH_DEBOUNCE_MS } from "../lib/player.ts";
-import { VERIFY_TO_START } from "../../server/core/rules.ts";
+import { VERIFY_TO_START } from "../../shared/rules.ts";
 
 export function meta() {
   return [{ title: "challenges | faultline" }];

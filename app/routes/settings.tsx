@@ -15,7 +15,7 @@ import { SshKeySection } from "../components/settings/ssh-key-section.tsx";
 import { SettingsTabs } from "../components/settings/tabs.tsx";
 import { TwoFactorSection } from "../components/settings/two-factor-section.tsx";
 import { VerificationSection } from "../components/settings/verification-section.tsx";
-import { NOTIFICATION_KEYS } from "../../server/core/rules.ts";
+import { NOTIFICATION_KEYS } from "../../shared/rules.ts";
 import {
   encodeSshKey,
   notificationsSchema,
@@ -27,7 +27,7 @@ import {
   sshKeySchema,
   totpDisableSchema,
 } from "../lib/forms.ts";
-import { SSH_PROOF_ERRORS } from "../../server/core/sshkey-rules.ts";
+import { SSH_PROOF_ERRORS } from "../../shared/sshkey-rules.ts";
 
 export function meta() {
   return [{ title: "settings | faultline" }];

@@ -6,10 +6,11 @@ import {
   LOCATIONS,
   PASSWORD_MAX,
   PASSWORD_MIN,
+  SOLUTION_MAX,
   STEP_UP_REQUIRED,
   USERNAME_PATTERN,
   USERNAME_RULE,
-} from "../core/rules.ts";
+} from "../../shared/rules.ts";
 
 const password = z
   .string({ error: "is required" })
@@ -128,6 +129,6 @@ export const providerParam = z.enum(["github", "google"], { error: "Unknown OAut
 export const challengeIdParam = z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, "not a challenge id");
 export const deploymentIdParam = z.uuid({ error: "not a deployment id" });
 export const submitBody = z.object({
-  solution: z.string({ error: "is required" }).trim().min(1, "is required").max(16_384, "must be at most 16384 characters"),
+  solution: z.string({ error: "is required" }).trim().min(1, "is required").max(SOLUTION_MAX, `must be at most ${SOLUTION_MAX} characters`),
   deployment_uid: z.string().max(100).nullish(),
 });

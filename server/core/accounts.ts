@@ -9,7 +9,7 @@ import { ApiError, badRequest, conflict, notFound, unauthorized } from "./errors
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { addressKey, type Limit, type RateLimiter } from "./ratelimit.ts";
 import type { Scoring } from "./scoring.ts";
-import { EMAIL_VERIFICATION_HOURS, type NotificationKey, STEP_UP_REQUIRED } from "./rules.ts";
+import { EMAIL_VERIFICATION_HOURS, type NotificationKey, STEP_UP_REQUIRED } from "../../shared/rules.ts";
 import { hashToken, randomToken, safeEqual } from "./secrets.ts";
 import { createSshKeyProofs } from "./sshkey-proofs.ts";
 import { parseSshPublicKey } from "./sshkeys.ts";

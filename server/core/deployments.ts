@@ -17,7 +17,7 @@ import { RuntimeError, type Owner, type Runtime } from "../runtime/types.ts";
 import { deploymentCost, fullMessage } from "./capacity.ts";
 import { ApiError, badRequest, conflict, forbidden, notFound } from "./errors.ts";
 import type { RateLimiter } from "./ratelimit.ts";
-import { VERIFY_TO_START } from "./rules.ts";
+import { VERIFY_TO_START } from "../../shared/rules.ts";
 
 export type DeploymentRow = Selectable<DeploymentsTable>;
 

@@ -12,11 +12,10 @@ import type { Runtime } from "../runtime/types.ts";
 import type { Deployments } from "./deployments.ts";
 import { ApiError, badRequest, conflict, notFound } from "./errors.ts";
 import type { RateLimiter } from "./ratelimit.ts";
-import { NO_ACTIVE_DEPLOYMENT, VALIDATION_FAILED_DEFAULT } from "./rules.ts";
+import { NO_ACTIVE_DEPLOYMENT, VALIDATION_FAILED_DEFAULT } from "../../shared/rules.ts";
 
 // A check starts a container and runs for seconds: a few per minute is plenty for a person.
 const SUBMIT_PER_USER = { max: 6, windowSeconds: 60 };
-export const SOLUTION_MAX = 16_384;
 
 interface Achievement {
   id: string;

@@ -9,7 +9,7 @@ import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
 import { badRequest } from "./errors.ts";
 import { hashToken, randomToken } from "./secrets.ts";
-import { SSH_KEY_NAMESPACE, SSH_KEY_NONCE_SECONDS, SSH_PROOF_ERRORS, signCommand } from "./sshkey-rules.ts";
+import { SSH_KEY_NAMESPACE, SSH_KEY_NONCE_SECONDS, SSH_PROOF_ERRORS, signCommand } from "../../shared/sshkey-rules.ts";
 import { verifySshSignature } from "./sshsig.ts";
 
 const LIVE_PER_USER = 5;

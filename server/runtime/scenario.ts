@@ -10,6 +10,7 @@
 // is executed while grading.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { SOLUTION_MAX } from "../../shared/rules.ts";
 import type { Challenge } from "./challenges.ts";
 import { runCommand, type RunResult } from "./exec.ts";
 import { graderCapabilities } from "./policy.ts";
@@ -86,7 +87,7 @@ export const graderPrelude = readFileSync(join(GRADER_DIR, "prelude.sh"), "utf8"
  *  user's written solution. Fails closed: a grader that cannot start or finish is "not correct". */
 export async function runCheck(runtime: Runtime, challenge: Challenge, env: Environment, values: ScenarioValues, submission = ""): Promise<CheckOutcome> {
   const started = performance.now();
-  const scriptEnv = { ...valueEnv(values), FL_TARGET: challenge.hostname, FL_DEPLOYMENT: env.owner.deploymentId, FL_SUBMISSION: submission.slice(0, 16_384) };
+  const scriptEnv = { ...valueEnv(values), FL_TARGET: challenge.hostname, FL_DEPLOYMENT: env.owner.deploymentId, FL_SUBMISSION: submission.slice(0, SOLUTION_MAX) };
   const grader = await runtime.createContainer({
     owner: env.owner,
     role: "grader",

@@ -2,7 +2,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
-import type { NotificationKey } from "../../../server/core/rules.ts";
+import type { NotificationKey } from "../../../shared/rules.ts";
 import type { OwnUser } from "../../.server/api-client.ts";
 import { notificationsSchema } from "../../lib/forms.ts";
 import { CheckboxField } from "./fields.tsx";

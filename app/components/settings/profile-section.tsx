@@ -2,7 +2,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
-import { LOCATIONS } from "../../../server/core/rules.ts";
+import { LOCATIONS } from "../../../shared/rules.ts";
 import type { OwnUser } from "../../.server/api-client.ts";
 import { profileSchema } from "../../lib/forms.ts";
 import { Field } from "../field.tsx";

@@ -9,7 +9,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
 import type { OwnUser } from "../../.server/api-client.ts";
 import { SETTINGS, sshKeyDeleteSchema, sshKeySchema } from "../../lib/forms.ts";
-import { defaultKeyFile, SSH_KEY_NONCE_SECONDS, signCommand } from "../../../server/core/sshkey-rules.ts";
+import { defaultKeyFile, SSH_KEY_NONCE_SECONDS, signCommand } from "../../../shared/sshkey-rules.ts";
 import { Field } from "../field.tsx";
 import { TextAreaField } from "./fields.tsx";
 import { ConfirmedAction, IntentField, type Outcome, outcomeFor, Section, Status, useBusy, useHydrated } from "./shared.tsx";

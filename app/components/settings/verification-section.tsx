@@ -1,6 +1,6 @@
 // Security tab, unverified accounts only: the spec's warning and a resend button.
 import { Form } from "react-router";
-import { EMAIL_VERIFICATION_HOURS } from "../../../server/core/rules.ts";
+import { EMAIL_VERIFICATION_HOURS } from "../../../shared/rules.ts";
 import { SETTINGS } from "../../lib/forms.ts";
 import { IntentField, type Outcome, outcomeFor, Section, Status, useBusy } from "./shared.tsx";
 

@@ -1,4 +1,6 @@
-// Rules shared by the API's validation and the web's forms: one place for each.
+// Rules shared by the API's validation and the web's forms: one place for each limit and each
+// sentence both sides show. A leaf: it imports nothing from app/ or server/ (see
+// docs/architecture.md), so the browser bundle may take it too.
 export const USERNAME_PATTERN = /^[A-Za-z0-9_-]{3,32}$/;
 export const USERNAME_RULE = "Usernames are 3 to 32 letters, digits, _ or -";
 export const PASSWORD_MIN = 8;
@@ -37,6 +39,9 @@ export const NOTIFICATION_KEYS = [
 export type NotificationKey = (typeof NOTIFICATION_KEYS)[number];
 
 export const EMAIL_VERIFICATION_HOURS = 24;
+/** The longest written solution the API accepts (and the check sees as FL_SUBMISSION); the web's
+ *  form says the same number. */
+export const SOLUTION_MAX = 16_384;
 export const MFA_CODE_LENGTH = 6;
 
 /** The spec's banner text, also the API's 403 detail when an unverified user starts a challenge. */
