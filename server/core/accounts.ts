@@ -180,7 +180,7 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
    * account would get (the row as it would have been stored, with the database's defaults), and
    * a mail to the address's owner instead of a verification link. Nothing is stored.
    */
-  async function registeredAgain(owner: UserRow, row: Omit<UserRow, "is_admin" | "is_verified" | "theme" | "totp_enabled" | "notify_new_challenges" | "notify_solution_feedback" | "notify_leaderboard_updates" | "notify_marketing">): Promise<OwnUser> {
+  async function registeredAgain(owner: UserRow, row: Omit<UserRow, "is_admin" | "is_verified" | "theme" | "totp_enabled" | "notify_new_challenges" | "notify_solution_feedback" | "notify_leaderboard_updates" | "notify_marketing" | "plan" | "plan_until">): Promise<OwnUser> {
     await mailer.send({
       to: owner.email,
       subject: "Someone tried to sign up to faultline with your e-mail address",
@@ -202,6 +202,8 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       notify_solution_feedback: 1,
       notify_leaderboard_updates: 0,
       notify_marketing: 0,
+      plan: "free",
+      plan_until: null,
     });
   }
 

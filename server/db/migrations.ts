@@ -215,6 +215,40 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex("ssh_key_nonces_user").on("ssh_key_nonces").columns(["user_id", "created_ms"]).execute();
     },
   },
+  "0006_plans": {
+    async up(db: Kysely<any>) {
+      // Plans (server/core/plans.ts): free or pro, with the time Pro runs to (NULL: no end, as
+      // an admin may grant it). One ALTER per column: SQLite adds one column at a time.
+      await db.schema.alterTable("users").addColumn("plan", "text", (c) => c.notNull().defaultTo("free")).execute();
+      await db.schema.alterTable("users").addColumn("plan_until", "bigint").execute();
+
+      // The payment provider's customer and subscription of a user (server/core/billing.ts), as
+      // its last applied webhook described them. event_created orders events: the provider may
+      // deliver an older one after a newer one, and the older must not win.
+      await db.schema
+        .createTable("billing_subscriptions")
+        .addColumn("user_id", "text", (c) => c.primaryKey().references("users.id").onDelete("cascade"))
+        .addColumn("customer_id", "text", (c) => c.notNull())
+        .addColumn("subscription_id", "text")
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("cancel_at_period_end", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("current_period_end", "bigint")
+        .addColumn("event_created", "bigint", (c) => c.notNull().defaultTo(0))
+        .addColumn("updated_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("billing_subscriptions_customer").on("billing_subscriptions").column("customer_id").execute();
+      await db.schema.createIndex("billing_subscriptions_subscription").on("billing_subscriptions").column("subscription_id").unique().execute();
+
+      // Webhook events already processed: the provider retries deliveries, and a replayed event
+      // must change nothing (the primary key decides, as with solves).
+      await db.schema
+        .createTable("billing_events")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("received_at", "bigint", (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

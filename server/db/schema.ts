@@ -4,6 +4,8 @@ import type { Generated } from "kysely";
 
 export type Flag = 0 | 1;
 
+export type Plan = "free" | "pro";
+
 export interface UsersTable {
   id: string;
   username: string;
@@ -27,6 +29,12 @@ export interface UsersTable {
   notify_solution_feedback: Generated<Flag>;
   notify_leaderboard_updates: Generated<Flag>;
   notify_marketing: Generated<Flag>;
+  /** The plan bought or granted (server/core/plans.ts); Pro counts only while plan_until is ahead. */
+  plan: Generated<Plan>;
+  /** When Pro ends (epoch seconds); null: no end (an admin's grant). Ignored for free. */
+  plan_until: number | null;
+  /** Set by an admin (server/core/admin/users.ts): a disabled account cannot sign in or use tokens. */
+  disabled_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -100,6 +108,8 @@ export interface ChallengesTable {
   incident_note: string | null;
   is_approved: Generated<Flag>;
   votes: Generated<number>;
+  /** 1: hidden by an admin: not listed, and only admins can start it (kept across reloads). */
+  hidden: Generated<Flag>;
   created_at: number;
   updated_at: number;
 }
@@ -155,6 +165,51 @@ export interface SshKeyNoncesTable {
   created_ms: number;
 }
 
+/** A user's subscription at the payment provider, as its last applied webhook described it. */
+export interface BillingSubscriptionsTable {
+  user_id: string;
+  customer_id: string;
+  subscription_id: string | null;
+  /** The provider's status ("active", "past_due", "canceled", ...). */
+  status: string;
+  /** 1: cancelled by the user, Pro lasts to current_period_end and does not renew. */
+  cancel_at_period_end: Generated<Flag>;
+  current_period_end: number | null;
+  /** The `created` time of the last event applied (older deliveries are ignored). */
+  event_created: Generated<number>;
+  updated_at: number;
+}
+
+/** Webhook events processed once (their id is the provider's). */
+export interface BillingEventsTable {
+  id: string;
+  type: string;
+  received_at: number;
+}
+
+/** The audit log (server/core/audit.ts): who did what to what, when, from where. */
+export interface AuditLogTable {
+  /** Sortable by time: 11 base-36 digits of milliseconds, then random. */
+  id: string;
+  at: number;
+  /** The acting user's id, null for the platform itself (expiry) or an unknown name. */
+  actor_id: string | null;
+  /** The acting user's name at the time (or the name typed at a failed sign-in). */
+  actor_name: string | null;
+  action: string;
+  target: string | null;
+  ip: string | null;
+  /** JSON object with whatever else the action needs said. */
+  detail: string | null;
+}
+
+/** Settings an admin changes at run time (server/core/admin/settings.ts), one JSON value a key. */
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   oauth_accounts: OAuthAccountsTable;
@@ -167,4 +222,8 @@ export interface Database {
   submissions: SubmissionsTable;
   solves: SolvesTable;
   ssh_key_nonces: SshKeyNoncesTable;
+  billing_subscriptions: BillingSubscriptionsTable;
+  billing_events: BillingEventsTable;
+  audit_log: AuditLogTable;
+  settings: SettingsTable;
 }
