@@ -1,5 +1,5 @@
 // The live channel: WebSocket /ws/deployments/{id}. The owner of the deployment receives its
-// messages (LiveMessage in core/deployments.ts), starting with its current state; anyone else
+// messages (LiveMessage in core/deployments/model.ts), starting with its current state; anyone else
 // is closed with a reason. Termination closes cleanly (1000).
 //
 // Who is asking (docs/api.md, "Live channel"):
@@ -14,7 +14,7 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
-import type { Deployments, LiveMessage } from "./core/deployments.ts";
+import type { Deployments, LiveMessage } from "./core/deployments/index.ts";
 import type { TokenService } from "./core/tokens.ts";
 import type { WebSessions } from "./core/web-sessions.ts";
 import type { Logger } from "./logger.ts";

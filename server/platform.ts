@@ -9,8 +9,9 @@ import type { Config } from "./config.ts";
 import { createApi } from "./api/index.ts";
 import { createAccounts } from "./core/accounts.ts";
 import { createCatalogue } from "./core/catalogue.ts";
-import { createDeployments } from "./core/deployments.ts";
+import { createDeployments } from "./core/deployments/index.ts";
 import { createGrading } from "./core/grading.ts";
+import { createHealth } from "./core/health.ts";
 import { createOAuth } from "./core/oauth.ts";
 import { createRateLimiter } from "./core/ratelimit.ts";
 import { createScoring } from "./core/scoring.ts";
@@ -20,7 +21,7 @@ import { openDatabase } from "./db/index.ts";
 import { createLogger } from "./logger.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { loadLibrary } from "./runtime/challenges.ts";
-import { createDockerRuntime } from "./runtime/docker.ts";
+import { createDockerRuntime } from "./runtime/docker/index.ts";
 import { startWorker } from "./worker.ts";
 
 export async function createPlatform(config: Config) {
@@ -61,7 +62,16 @@ export async function createPlatform(config: Config) {
   });
   const grading = createGrading({ db, runtime, deployments, challenges, scoring, limiter, log });
 
+  let worker: Awaited<ReturnType<typeof startWorker>> | null = null;
+  const health = createHealth({
+    db,
+    runtime,
+    images: () => [...challenges.values()].map((c) => c.image),
+    workerLastTick: () => worker?.lastTickAt() ?? null,
+  });
+
   const api = createApi({
+    health,
     accounts,
     oauth,
     tokens,
@@ -72,7 +82,6 @@ export async function createPlatform(config: Config) {
     scoring,
     settings: { durationSeconds: config.deployments.durationSeconds, gatewayApiKey: config.deployments.gatewayApiKey },
   });
-  let worker: { stop(): Promise<void> } | null = null;
   return {
     config,
     log,
@@ -86,6 +95,7 @@ export async function createPlatform(config: Config) {
     runtime,
     deployments,
     grading,
+    health,
     /** Reconciles with the engine, then expires deployments on time (server.ts starts it). */
     async startWorker() {
       worker ??= await startWorker({ deployments, log, runtime });

@@ -2,7 +2,7 @@
 // then expires deployments on time and, less often, reconciles again (containers that stopped
 // behind our back, orphans left by a crash of another process) and removes containers past their
 // hard expiry whatever the database says.
-import type { Deployments } from "./core/deployments.ts";
+import type { Deployments } from "./core/deployments/index.ts";
 import type { Logger } from "./logger.ts";
 import type { Runtime } from "./runtime/types.ts";
 
@@ -37,6 +37,8 @@ export async function startWorker({ deployments, log, runtime }: { deployments: 
     log.error("reconciling deployments at start failed (will retry)", e);
   }
   let running: Promise<unknown> = Promise.resolve();
+  // The heartbeat the health check reads: when the loop last came round (a stuck loop stops it).
+  let lastTick = Date.now();
   let lastReconcile = Date.now();
   let lastSweep = 0;
   let stopped = false;
@@ -55,6 +57,7 @@ export async function startWorker({ deployments, log, runtime }: { deployments: 
       } catch (e) {
         log.error("deployments worker", e);
       }
+      lastTick = Date.now();
     })();
     return running;
   };
@@ -65,6 +68,8 @@ export async function startWorker({ deployments, log, runtime }: { deployments: 
   };
   loop();
   return {
+    /** When the loop last finished a round (epoch ms). */
+    lastTickAt: () => lastTick,
     async stop() {
       stopped = true;
       clearTimeout(timer);

@@ -1,7 +1,7 @@
 // Deployments and grading over HTTP (spec section 7, "Challenges and sessions", and the
 // fallback polling endpoint). Registered before the catalogue's /challenges/:id routes, since
 // the router matches in order and "active-session" and "config" are not challenge ids.
-import type { Deployments } from "../core/deployments.ts";
+import type { Deployments } from "../core/deployments/index.ts";
 import { ApiError, unauthorized } from "../core/errors.ts";
 import type { Grading } from "../core/grading.ts";
 import { safeEqual } from "../core/secrets.ts";
@@ -35,7 +35,7 @@ export function deploymentRoutes(r: Router, { deployments, grading, durationSeco
       known_hosts: `${hostField} ${ssh.hostPublicKey}`,
     };
   });
-  r.get("/challenges/active-session", async (c) => deployments.activeSession(await userId(c)));
+  r.get("/challenges/active-session", async (c) => deployments.activeDeployment(await userId(c)));
   r.get("/challenges/:id/active-session", async (c) => deployments.forChallenge(await userId(c), challengeId(c)));
   r.post("/challenges/:id/session/start", async (c) => json(await deployments.start(await userId(c), challengeId(c)), 201));
   r.post("/challenges/:id/session/extend", async (c) => deployments.extend(await userId(c), challengeId(c)));

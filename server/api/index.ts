@@ -2,8 +2,9 @@
 // domain service; the rules live in server/core.
 import type { Accounts } from "../core/accounts.ts";
 import type { Catalogue } from "../core/catalogue.ts";
-import type { Deployments } from "../core/deployments.ts";
+import type { Deployments } from "../core/deployments/index.ts";
 import type { Grading } from "../core/grading.ts";
+import type { Health } from "../core/health.ts";
 import { unauthorized } from "../core/errors.ts";
 import type { OAuth } from "../core/oauth.ts";
 import type { Scoring } from "../core/scoring.ts";
@@ -25,10 +26,11 @@ export interface ApiDeps {
   scoring: Scoring;
   deployments: Deployments;
   grading: Grading;
+  health: Health;
   settings: { durationSeconds: number; gatewayApiKey?: string };
 }
 
-export function createApi({ accounts, oauth, tokens, log, deployments, grading, settings, catalogue, scoring }: ApiDeps) {
+export function createApi({ accounts, oauth, tokens, log, deployments, grading, settings, catalogue, scoring, health }: ApiDeps) {
   const r = createRouter(log);
 
   /** The signed-in user's id from `Authorization: Bearer <access token>`, or 401. */
@@ -39,7 +41,8 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
     return tokens.verifyAccess(m[1]!.trim());
   }
 
-  r.get("/health", async () => ({ status: "ok" }));
+  // Live health of each part (server/core/health.ts): public, status words and counts only.
+  r.get("/health", async () => health.check());
 
   // Authentication
   r.post("/auth/register", async (c) => json(await accounts.register(await c.body(s.registerBody), c.info.clientIp), 201));

@@ -3,13 +3,14 @@
 // observes from outside where the challenge says so), stores every submission, and awards the
 // points once: the solves table's primary key decides "already solved".
 import { randomUUID } from "node:crypto";
+import type { Achievement, SubmissionResult } from "../../shared/contract/index.ts";
 import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
 import type { Logger } from "../logger.ts";
 import type { Challenge } from "../runtime/challenges.ts";
 import { runCheck } from "../runtime/scenario.ts";
 import type { Runtime } from "../runtime/types.ts";
-import type { Deployments } from "./deployments.ts";
+import type { Deployments } from "./deployments/index.ts";
 import { ApiError, badRequest, conflict, notFound } from "./errors.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import { NO_ACTIVE_DEPLOYMENT, VALIDATION_FAILED_DEFAULT } from "../../shared/rules.ts";
@@ -17,14 +18,6 @@ import { NO_ACTIVE_DEPLOYMENT, VALIDATION_FAILED_DEFAULT } from "../../shared/ru
 // A check starts a container and runs for seconds: a few per minute is plenty for a person.
 const SUBMIT_PER_USER = { max: 6, windowSeconds: 60 };
 
-interface Achievement {
-  id: string;
-  icon: string;
-  title: string;
-  description: string;
-  xp: number;
-  unlocked: boolean;
-}
 /** What grading needs from scoring (server/core/scoring.ts). */
 export interface StatsSource {
   userStats(userId: string): Promise<{ total_points: number; rank: number | null; ranked_users: number; achievements: Achievement[] }>;
@@ -44,7 +37,7 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
   /** Deployments being checked right now: one check at a time each. */
   const checking = new Set<string>();
 
-  async function submit(userId: string, challengeId: string, input: { solution: string; deployment_uid?: string | null }) {
+  async function submit(userId: string, challengeId: string, input: { solution: string; deployment_uid?: string | null }): Promise<SubmissionResult> {
     const challenge = challenges.get(challengeId);
     if (!challenge) throw notFound("Challenge not found");
     limiter.consume(`submit:${userId}`, SUBMIT_PER_USER);

@@ -45,8 +45,14 @@ export function parseSshPublicKey(text: string): ParsedSshKey {
     line: [parts[0], blob.toString("base64"), comment].filter(Boolean).join(" "),
     type: parsed.type,
     blob,
-    fingerprint: "SHA256:" + createHash("sha256").update(blob).digest("base64").replace(/=+$/, ""),
+    fingerprint: sshFingerprint(blob),
   };
+}
+
+/** A key's fingerprint as `ssh-keygen -l` prints it ("SHA256:<unpadded base64>"), from its SSH
+ *  wire-format blob: the one formula for stored keys and keys offered to the gateway. */
+export function sshFingerprint(blob: Buffer): string {
+  return "SHA256:" + createHash("sha256").update(blob).digest("base64").replace(/=+$/, "");
 }
 
 export const RSA_LIMITS = { minBits: 2048, maxBits: 8192, maxExponentBits: 33 };

@@ -1,55 +1,13 @@
 // The SSH gateway's contract with the rest of the platform. The gateway holds no user data
 // (ContainerSSH's lesson): for every key a client offers it asks `resolve` where that key may go,
-// and it only ever enters the container the answer names.
+// and it only ever enters the container the answer names (the contract of `resolve` is written
+// in server/core/deployments/ssh-access.ts).
 import type { Runtime } from "../runtime/types.ts";
 
-/** A public key offered by an SSH client: its algorithm name and its SSH wire-format blob
- *  (`key.data.toString("base64")` is the middle field of an authorized_keys / .pub line). */
-export interface OfferedKey {
-  algo: string;
-  data: Buffer;
-}
-
-/** Where an authenticated connection goes. */
-export interface Target {
-  deploymentId: string;
-  /** The container the user's shells and commands run in (the deployment's "target" container). */
-  containerId: string;
-  /** The user inside the container; usually "root" (or the user a challenge declares). */
-  shellUser: string;
-  /** The container's hostname, for logs only (the engine sets the real one). */
-  hostname?: string;
-  /** The platform user who owns the deployment: connections are limited per owner
-   *  (default: per deployment). */
-  userId?: string;
-  /** Login shell inside the container (default /bin/bash). */
-  shell?: string;
-  /** Home directory of `shellUser` (default /root for root, else /home/<shellUser>). */
-  home?: string;
-}
-
-/** A refusal with the reason shown to the person at the client (one short line, plain text). */
-export interface Refusal {
-  refuse: string;
-}
-
-/**
- * Maps (ssh user name, offered public key) to the deployment that key may enter, or refuses.
- *
- * - Return a Target only when `key.data` is byte-for-byte a key registered by the owner of a
- *   deployment that is `ready`, and, when that owner has several ready deployments, `sshUser`
- *   names which one (whatever naming the deployments service hands out as ssh_user).
- * - Return null for an unknown key or no ready deployment (the client is told so in generic
- *   words), or `{ refuse: "..." }` to tell the person something specific (for example
- *   "Your deployment is still being set up: try again in a few seconds.").
- * - It is called once per signed attempt, BEFORE the gateway verifies the signature (a key that
- *   leads nowhere is never verified: checking a stranger's signature costs CPU). So whatever it
- *   answers must not be shown or acted on before the signature is good: the gateway only tells a
- *   Refusal's words, or enters a Target, after verifying. Unsigned "would this key do?" queries
- *   never reach it (they get the same yes for every well-formed key). It must be cheap and free of
- *   side effects. A thrown error refuses the key and is logged.
- */
-export type Resolve = (sshUser: string, key: OfferedKey) => Promise<Target | Refusal | null>;
+// The key, the target and the answer are the deployments service's own words (core depends on
+// no transport): re-exported so the gateway and its tests keep one import.
+export type { OfferedKey, Refusal, Resolve, Target } from "../core/deployments/ssh-access.ts";
+import type { Resolve } from "../core/deployments/ssh-access.ts";
 
 export interface GatewayLogger {
   debug(message: string, extra?: unknown): void;

@@ -1,0 +1,137 @@
+// What the parts of the deployments service share: their dependencies, the live messages
+// (events), the background jobs in flight, and the few steps every part takes on a row (read it,
+// show it, move it from one status to the next and tell the live channel).
+import { EventEmitter } from "node:events";
+import type { Db } from "../../db/index.ts";
+import { nowSeconds } from "../../db/index.ts";
+import type { DeploymentStatus } from "../../db/schema.ts";
+import type { Logger } from "../../logger.ts";
+import type { Challenge } from "../../runtime/challenges.ts";
+import type { Owner, Runtime } from "../../runtime/types.ts";
+import { notFound } from "../errors.ts";
+import type { RateLimiter } from "../ratelimit.ts";
+import type { AdmissionSteps } from "./admission.ts";
+import { ACTIVE, type DeploymentRow, type DeploymentView, iso, type LiveMessage, type SshDetails, type SshEndpoint } from "./model.ts";
+
+export interface DeploymentsDeps {
+  db: Db;
+  /** null when no engine is configured: starting answers "unavailable". */
+  runtime: Runtime | null;
+  challenges: ReadonlyMap<string, Challenge>;
+  log: Logger;
+  limiter: RateLimiter;
+  /** This installation's id: labels every container so reconciliation removes only its own. */
+  instance: string;
+  ssh: SshEndpoint;
+  durationSeconds: number;
+  maxLifetimeSeconds: number;
+  maxConcurrentPerUser: number;
+  /** Bytes of memory all active deployments may take together (admission control, capacity.ts);
+   *  undefined: no limit. */
+  capacityBytes?: number;
+  /** Further checks a start must pass (plans, maintenance mode...), run after the built-in ones
+   *  of the same list (admission.ts). */
+  admission?: Partial<AdmissionSteps>;
+}
+
+export function createContext(deps: DeploymentsDeps) {
+  const { db, challenges, instance } = deps;
+  let ssh: SshEndpoint = deps.ssh;
+  /** Per-deployment live messages ("message:<id>") and endings ("ended", id) for the gateway. */
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  /** Background deploy jobs in flight, so shutdown and tests can wait for them. */
+  const jobs = new Map<string, Promise<void>>();
+
+  const byId = (id: string) => db.selectFrom("deployments").selectAll().where("id", "=", id).executeTakeFirst();
+
+  function sshDetails(row: DeploymentRow): SshDetails | null {
+    if (row.status !== "ready") return null;
+    const details: SshDetails = { ssh_host: ssh.host, ssh_port: ssh.port, ssh_user: row.ssh_user };
+    if (ssh.hostKeyFingerprint) details.host_key_fingerprint = ssh.hostKeyFingerprint;
+    return details;
+  }
+
+  function view(row: DeploymentRow): DeploymentView {
+    return {
+      deployment_id: row.id,
+      challenge_id: row.challenge_id,
+      status: row.status,
+      expires_at: iso(row.expires_at),
+      created_at: iso(row.created_at),
+      ready_at: row.ready_at ? iso(row.ready_at) : null,
+      ssh_details: sshDetails(row),
+      websocket_url: `/ws/deployments/${row.id}`,
+      error_message: row.error_message,
+    };
+  }
+
+  function publish(message: LiveMessage) {
+    events.emit(`message:${message.deployment_id}`, message);
+  }
+
+  function publishState(row: DeploymentRow) {
+    const v = view(row);
+    publish({ type: "deployment_update", deployment_id: v.deployment_id, status: v.status, expires_at: v.expires_at, ssh_details: v.ssh_details, error_message: v.error_message });
+  }
+
+  function progress(row: DeploymentRow, status: DeploymentStatus, percent: number, message: string) {
+    publish({ type: "progress_update", deployment_id: row.id, status, progress: percent, message });
+    publish({ type: "deployment_logs", deployment_id: row.id, line: message });
+  }
+
+  function challengeOf(id: string): Challenge {
+    const c = challenges.get(id);
+    if (!c) throw notFound("Challenge not found");
+    return c;
+  }
+
+  function owner(row: DeploymentRow): Owner {
+    return { deploymentId: row.id, userId: row.user_id, challengeId: row.challenge_id, instance };
+  }
+
+  /** Moves an active deployment to `status` only if it is still in one of `from`; the row after. */
+  async function transition(id: string, from: DeploymentStatus[], values: Partial<DeploymentRow>): Promise<DeploymentRow | null> {
+    const res = await db
+      .updateTable("deployments")
+      .set({ ...values, updated_at: nowSeconds() })
+      .where("id", "=", id)
+      .where("status", "in", from)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) return null;
+    const row = (await byId(id))!;
+    publishState(row);
+    return row;
+  }
+
+  /** The user's active deployment of a challenge, if any. */
+  async function activeFor(userId: string, challengeId: string) {
+    return db
+      .selectFrom("deployments")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("challenge_id", "=", challengeId)
+      .where("status", "in", ACTIVE)
+      .executeTakeFirst();
+  }
+
+  return {
+    deps,
+    events,
+    jobs,
+    byId,
+    view,
+    publish,
+    progress,
+    challengeOf,
+    owner,
+    transition,
+    activeFor,
+    /** Where users are told to connect. */
+    ssh: () => ssh,
+    setSsh(endpoint: SshEndpoint) {
+      ssh = endpoint;
+    },
+  };
+}
+export type DeploymentContext = ReturnType<typeof createContext>;
