@@ -1,3 +1,5 @@
+import { Link } from "react-router";
+
 export function meta() {
   return [{ title: "submit a challenge | faultline" }];
 }
@@ -9,6 +11,9 @@ export default function SubmitChallenge() {
       <p className="mt-4">This feature is still cooking. 🍳</p>
       <p className="mt-2 text-sm text-zinc-500">
         Soon you will be able to propose your own broken-system scenarios for the catalogue.
+      </p>
+      <p className="mt-2 text-sm">
+        Until then, read <Link to="/docs#challenge-format">the challenge format</Link> and send yours as a pull request.
       </p>
     </section>
   );
