@@ -1,7 +1,7 @@
 // The signed-in user's active deployment for the global banner, and the cookie that remembers
 // which deployment's banner was dismissed (a new deployment shows the banner again).
 import { createCookie } from "react-router";
-import type { ActiveSessionLookup } from "./api-client.ts";
+import type { ActiveDeploymentLookup } from "../../shared/contract/deployments.ts";
 import type { Web } from "./context.ts";
 
 export const bannerCookie = createCookie("fl_banner_dismissed", {
@@ -11,7 +11,7 @@ export const bannerCookie = createCookie("fl_banner_dismissed", {
   maxAge: 7 * 24 * 3600,
 });
 
-export type ActiveDeployment = NonNullable<ActiveSessionLookup["active_session"]> & { dismissed: boolean };
+export type ActiveDeployment = NonNullable<ActiveDeploymentLookup["active_session"]> & { dismissed: boolean };
 
 export async function activeDeploymentFor(web: Web, request: Request): Promise<ActiveDeployment | null> {
   if (!web.user || !web.token) return null;

@@ -5,9 +5,8 @@ import { useState } from "react";
 import { Link, useFetcher, useLocation } from "react-router";
 import { useCountdown } from "../hooks/use-countdown.ts";
 import { useHydrated } from "../hooks/use-hydrated.ts";
-import { isDeploymentStatus, STATUS_LABELS } from "../lib/deployment-rules.ts";
-import { StatusDot } from "./challenge/badges.tsx";
-import { Countdown } from "./challenge/countdown.tsx";
+import { isDeploymentStatus } from "../../shared/contract/deployments.ts";
+import { Countdown, STATUS_LABELS, StatusDot } from "../features/challenge/index.ts";
 
 export interface BannerDeployment {
   deployment_id: string;

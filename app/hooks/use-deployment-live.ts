@@ -3,21 +3,22 @@
 // which is all the channel accepts from a browser), applies every message through the reducer,
 // reconnects with backoff after an unclean close and then polls the web's own status route
 // (challenges/:id/status) every 5 s. A clean close or termination stops it. All the policy
-// lives in createLiveController (app/lib/deployment-rules.ts); this hook only supplies the
-// browser's WebSocket and fetch.
+// lives in createLiveController (app/features/challenge/rules/live-controller.ts); this hook
+// only supplies the browser's WebSocket and fetch. It imports the rules modules directly, not
+// the feature's index, whose components import this hook.
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import type { ChallengeDeployment } from "../../shared/contract/deployments.ts";
 import {
-  type ChallengeSession,
   createLiveController,
   type LiveController,
   type LiveSnapshot,
   type SocketLike,
-  viewFromSession,
-} from "../lib/deployment-rules.ts";
+} from "../features/challenge/rules/live-controller.ts";
+import { viewFromDeployment } from "../features/challenge/rules/live-view.ts";
 
 /** What the web's status route answers. */
 export interface StatusAnswer {
-  session: ChallengeSession;
+  session: ChallengeDeployment;
 }
 
 export const statusPath = (challengeId: string) => `/challenges/${encodeURIComponent(challengeId)}/status`;
@@ -45,7 +46,7 @@ export function useDeploymentLive({
   session,
 }: {
   challengeId: string;
-  session: ChallengeSession;
+  session: ChallengeDeployment;
 }): LiveSnapshot & { controller: LiveController | null } {
   // A new loader snapshot (after start, extend, terminate) starts a new controller; the same
   // snapshot revalidated again keeps the running one.
@@ -81,7 +82,7 @@ export function useDeploymentLive({
 
   const controller = live && live.key === key ? live.controller : null;
   const fallback = useMemo<LiveSnapshot>(
-    () => ({ view: viewFromSession(session), mode: "idle", attempts: 0, notice: null }),
+    () => ({ view: viewFromDeployment(session), mode: "idle", attempts: 0, notice: null }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [key],
   );

@@ -1,0 +1,101 @@
+// The challenge page once the challenge has loaded: the challenge, its deployment's panel, and
+// once the deployment is ready the instructions and the submit form (or the success screen).
+// It holds the page's state: the live view of the deployment (useDeploymentLive), one fetcher
+// per control, and the countdown that terminates the deployment at zero.
+import { useCallback, useRef } from "react";
+import { Link } from "react-router";
+import type { ChallengeDeployment, ChallengeDetail } from "../../../../shared/contract/deployments.ts";
+import { AchievementToast } from "../../../components/achievement-toast.tsx";
+import { useCountdown } from "../../../hooks/use-countdown.ts";
+import { useDeploymentLive } from "../../../hooks/use-deployment-live.ts";
+import { useHydrated } from "../../../hooks/use-hydrated.ts";
+import { shouldAutoTerminate } from "../rules/countdown.ts";
+import type { Intent, Outcome } from "../rules/form.ts";
+import { ChallengeHeader } from "./challenge-header.tsx";
+import { useControl } from "./control-form.tsx";
+import { DeploymentPanel } from "./deployment-panel.tsx";
+import { Instructions } from "./instructions.tsx";
+import { SubmitForm } from "./submit-form.tsx";
+import { SuccessScreen } from "./success-screen.tsx";
+
+/** What the route's loader gives the page when the challenge loaded. */
+export interface ChallengePageData {
+  challenge: ChallengeDetail;
+  deployment: ChallengeDeployment;
+  durationMinutes: number;
+  verified: boolean;
+  hasSshKey: boolean;
+}
+
+export function ChallengeScreen({ data: d, actionData }: { data: ChallengePageData; actionData: Outcome | undefined }) {
+  const { challenge } = d;
+  const hydrated = useHydrated();
+  const live = useDeploymentLive({ challengeId: challenge.uid, session: d.deployment });
+  const view = live.view;
+
+  const start = useControl("start", actionData);
+  const extend = useControl("extend", actionData);
+  const terminate = useControl("terminate", actionData);
+  const submit = useControl("submit", actionData);
+  // A new post makes the other controls' last answers stale (an old terminate error after a
+  // successful start); a new start also ends the previous deployment's submit answer.
+  const controls = { start, extend, terminate, submit };
+  const forget = (intent: Intent) => {
+    for (const [other, c] of Object.entries(controls)) {
+      if (other === intent || (other === "submit" && intent !== "start")) continue;
+      if (c.fetcher.state === "idle" && c.fetcher.data !== undefined) c.fetcher.reset();
+    }
+  };
+
+  // At zero an active deployment is terminated (once per deployment).
+  const statusRef = useRef(view.status);
+  statusRef.current = view.status;
+  const autoTerminated = useRef<string | null>(null);
+  const onZero = useCallback(() => {
+    if (!shouldAutoTerminate(statusRef.current, 0) || autoTerminated.current === view.deploymentId) return;
+    autoTerminated.current = view.deploymentId;
+    void terminate.fetcher.submit({ intent: "terminate", js: "1" }, { method: "post" });
+  }, [view.deploymentId, terminate.fetcher]);
+  const seconds = useCountdown(view.expiresAt, onZero);
+
+  // Stale answers of an earlier deployment are dropped when a new one starts (forget below).
+  const submitOutcome = submit.outcome;
+  const solved = submitOutcome?.result?.is_correct ? submitOutcome.result : null;
+
+  return (
+    <div className="space-y-6" data-testid="challenge-page">
+      <Link to="/challenges" className="btn-ghost px-3 py-1" data-testid="back-button">
+        ← cd ../challenges
+      </Link>
+
+      <ChallengeHeader challenge={challenge} />
+
+      <DeploymentPanel
+        view={view}
+        mode={live.mode}
+        notice={live.notice}
+        seconds={seconds}
+        hydrated={hydrated}
+        data={d}
+        forget={forget}
+        start={start}
+        extend={extend}
+        terminate={terminate}
+      />
+
+      {solved ? <SuccessScreen result={solved} /> : null}
+      {solved?.achievements_unlocked?.length ? <AchievementToast achievements={solved.achievements_unlocked} /> : null}
+
+      {view.status === "ready" && view.ssh ? (
+        <>
+          <Instructions challenge={challenge} />
+          {!solved ? <SubmitForm deploymentId={view.deploymentId} control={submit} outcome={submitOutcome} hydrated={hydrated} /> : null}
+        </>
+      ) : submitOutcome?.error && !solved ? (
+        <p className="alert-error" role="alert" data-testid="submit-error">
+          {submitOutcome.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

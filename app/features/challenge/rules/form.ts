@@ -1,0 +1,29 @@
+// The challenge page's forms: the four intents its one route action takes (start, extend,
+// terminate, submit), the submit form's schema, and the answer the action gives each form.
+import type { SubmissionResult } from "@conform-to/react";
+import { z } from "zod";
+import { SOLUTION_MAX } from "../../../../shared/rules.ts";
+import type { SubmissionResult as GradeResult } from "../../../.server/api-client.ts";
+import { REQUIRED } from "../../../lib/forms.ts";
+import { TEXT } from "./texts.ts";
+
+export const INTENTS = ["start", "extend", "terminate", "submit"] as const;
+export type Intent = (typeof INTENTS)[number];
+export const isIntent = (v: unknown): v is Intent => typeof v === "string" && (INTENTS as readonly string[]).includes(v);
+
+/** The written solution, with the API's own limit (shared/rules.ts), and the deployment it is about. */
+export const submitSchema = z.object({
+  solution: z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(SOLUTION_MAX, `At most ${SOLUTION_MAX} characters`),
+  deployment_uid: z.string({ error: TEXT.noDeployment }).min(1, TEXT.noDeployment),
+});
+
+/** What the action answers a form (as fetcher data with JavaScript, as actionData without). */
+export interface Outcome {
+  intent: Intent;
+  ok?: string;
+  error?: string;
+  /** Submit only: the grader's answer, and the deployment it was about. */
+  result?: GradeResult;
+  deploymentId?: string;
+  reply?: SubmissionResult<string[]>;
+}
