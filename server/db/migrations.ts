@@ -249,6 +249,44 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0007_admin": {
+    async up(db: Kysely<any>) {
+      // The admin console (server/core/admin/): disabled accounts, hidden challenges, the audit
+      // log and the settings an admin changes while the platform runs.
+      // Tables of their own rather than columns: a flag few rows carry, and the row types the
+      // rest of the code builds stay as they are.
+      await db.schema
+        .createTable("disabled_users")
+        .addColumn("user_id", "text", (c) => c.primaryKey().references("users.id").onDelete("cascade"))
+        .addColumn("disabled_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("hidden_challenges")
+        .addColumn("challenge_id", "text", (c) => c.primaryKey())
+        .addColumn("hidden_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("audit_log")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("at", "bigint", (c) => c.notNull())
+        .addColumn("actor_id", "text")
+        .addColumn("actor_name", "text")
+        .addColumn("action", "text", (c) => c.notNull())
+        .addColumn("target", "text")
+        .addColumn("ip", "text")
+        .addColumn("detail", "text")
+        .execute();
+      await db.schema.createIndex("audit_log_at").on("audit_log").column("at").execute();
+      await db.schema.createIndex("audit_log_action").on("audit_log").columns(["action", "at"]).execute();
+      await db.schema.createIndex("audit_log_actor").on("audit_log").columns(["actor_name", "at"]).execute();
+      await db.schema
+        .createTable("settings")
+        .addColumn("key", "text", (c) => c.primaryKey())
+        .addColumn("value", "text", (c) => c.notNull())
+        .addColumn("updated_at", "bigint", (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -33,8 +33,6 @@ export interface UsersTable {
   plan: Generated<Plan>;
   /** When Pro ends (epoch seconds); null: no end (an admin's grant). Ignored for free. */
   plan_until: number | null;
-  /** Set by an admin (server/core/admin/users.ts): a disabled account cannot sign in or use tokens. */
-  disabled_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -108,8 +106,6 @@ export interface ChallengesTable {
   incident_note: string | null;
   is_approved: Generated<Flag>;
   votes: Generated<number>;
-  /** 1: hidden by an admin: not listed, and only admins can start it (kept across reloads). */
-  hidden: Generated<Flag>;
   created_at: number;
   updated_at: number;
 }
@@ -203,6 +199,18 @@ export interface AuditLogTable {
   detail: string | null;
 }
 
+/** Accounts disabled by an admin (server/core/admin/users.ts): no sign-in, no token accepted. */
+export interface DisabledUsersTable {
+  user_id: string;
+  disabled_at: number;
+}
+
+/** Challenges an admin hid: not listed, and only admins can start them (kept across reloads). */
+export interface HiddenChallengesTable {
+  challenge_id: string;
+  hidden_at: number;
+}
+
 /** Settings an admin changes at run time (server/core/admin/settings.ts), one JSON value a key. */
 export interface SettingsTable {
   key: string;
@@ -226,4 +234,6 @@ export interface Database {
   billing_events: BillingEventsTable;
   audit_log: AuditLogTable;
   settings: SettingsTable;
+  disabled_users: DisabledUsersTable;
+  hidden_challenges: HiddenChallengesTable;
 }

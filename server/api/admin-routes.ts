@@ -1,0 +1,158 @@
+// The admin console's API under /api/v1/admin/...: transport only. Every route first checks that
+// the caller is signed in (401) and an admin (403, the same answer for every admin route, so
+// which routes exist is no secret worth hiding but nothing is done for a non-admin), validates
+// its input with zod, and calls one service of server/core/admin. Plus one public read,
+// /system/notice, for the global banner (maintenance mode).
+import { z } from "zod";
+import { AUDIT_ACTIONS, type Audit, type AuditFilter } from "../core/audit.ts";
+import type { Admin } from "../core/admin/index.ts";
+import { SETTING_LIMITS } from "../core/admin/settings.ts";
+import type { Actor } from "../core/admin/users.ts";
+import { badRequest, forbidden } from "../core/errors.ts";
+import type { Db } from "../db/index.ts";
+import { type Ctx, parse, type Router } from "./router.ts";
+import { registerBody } from "./schemas.ts";
+
+export const ADMIN_ONLY = "Admin access required";
+
+export interface AdminRoutesDeps {
+  db: Db;
+  admin: Admin;
+  audit: Audit;
+  /** Public state for the global banner. */
+  notice(): { maintenance: boolean; message: string | null };
+  userId(c: Ctx): Promise<string>;
+}
+
+// Query strings: an empty value (a GET form's blank field) means "not given".
+const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const page = z.preprocess(blank, z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").max(1_000_000).optional());
+const limit = z.preprocess(blank, z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").max(200, "must be at most 200").optional());
+const text = (max: number) => z.preprocess(blank, z.string().trim().max(max, `must be at most ${max} characters`).optional());
+
+/** A day (YYYY-MM-DD, UTC) or epoch seconds; `end` takes a day's last second. */
+const when = (end: boolean) =>
+  z.preprocess(
+    blank,
+    z
+      .string()
+      .trim()
+      .refine((v) => /^\d{4}-\d{2}-\d{2}$/.test(v) ? !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) : /^\d{1,12}$/.test(v), "must be a date (YYYY-MM-DD) or epoch seconds")
+      .transform((v) => (/^\d{1,12}$/.test(v) ? Number(v) : Date.parse(`${v}T00:00:00Z`) / 1000 + (end ? 86_399 : 0)))
+      .optional(),
+  );
+
+export const auditQuery = z.object({
+  action: z.preprocess(blank, z.enum(AUDIT_ACTIONS, { error: `must be one of ${AUDIT_ACTIONS.join(", ")}` }).optional()),
+  actor: text(100),
+  from: when(false),
+  to: when(true),
+  page,
+  limit,
+});
+
+export const usersQuery = z.object({ search: text(100), page, limit });
+
+const userIdParam = z.string().regex(/^[0-9a-f-]{36}$/, "is not a user id");
+const challengeIdParam = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "is not a challenge id");
+
+export const adminFlagBody = z.object({ is_admin: z.boolean({ error: "must be true or false" }) });
+export const visibilityBody = z.object({ hidden: z.boolean({ error: "must be true or false" }) });
+export const planBody = z.object({
+  plan: z.enum(["free", "pro"], { error: "must be free or pro" }),
+  /** When Pro ends (epoch seconds); null or absent: no end. */
+  until: z.number().int().positive().nullable().optional(),
+});
+export const settingsBody = z
+  .object({
+    session_timeout_minutes: z.number({ error: "must be a number of minutes" }).int("must be a whole number").min(SETTING_LIMITS.sessionTimeoutMin, `must be at least ${SETTING_LIMITS.sessionTimeoutMin}`).optional(),
+    max_concurrent_deployments: z
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(SETTING_LIMITS.maxConcurrentMin, `must be at least ${SETTING_LIMITS.maxConcurrentMin}`)
+      .max(SETTING_LIMITS.maxConcurrentMax, `must be at most ${SETTING_LIMITS.maxConcurrentMax}`)
+      .optional(),
+    maintenance_mode: z.boolean({ error: "must be true or false" }).optional(),
+  })
+  .strict();
+
+export function adminRoutes(r: Router, { db, admin, audit, notice, userId }: AdminRoutesDeps) {
+  /** The signed-in admin, or 401 (not signed in) / 403 (not an admin). */
+  async function adminActor(c: Ctx): Promise<Actor> {
+    const id = await userId(c);
+    const u = await db.selectFrom("users").select(["id", "username", "is_admin"]).where("id", "=", id).executeTakeFirst();
+    if (!u || u.is_admin !== 1) throw forbidden(ADMIN_ONLY);
+    return { id: u.id, username: u.username };
+  }
+  const user = (c: Ctx) => parse(userIdParam, c.params.id);
+  const challenge = (c: Ctx) => parse(challengeIdParam, c.params.id);
+  const auditFilter = (q: z.output<typeof auditQuery>): AuditFilter => ({ action: q.action, actor: q.actor, from: q.from, to: q.to });
+
+  r.get("/system/notice", async () => notice());
+
+  // Users
+  r.get("/admin/users", async (c) => {
+    await adminActor(c);
+    return admin.users.list(c.query(usersQuery));
+  });
+  r.post("/admin/users", async (c) => {
+    const actor = await adminActor(c);
+    return Response.json(await admin.users.create(actor, await c.body(registerBody)), { status: 201, headers: { "cache-control": "no-store" } });
+  });
+  r.post("/admin/users/:id/verify", async (c) => admin.users.verify(await adminActor(c), user(c)));
+  r.put("/admin/users/:id/admin", async (c) => {
+    const actor = await adminActor(c);
+    return admin.users.setAdmin(actor, user(c), (await c.body(adminFlagBody)).is_admin);
+  });
+  r.put("/admin/users/:id/plan", async (c) => {
+    const actor = await adminActor(c);
+    const { plan, until } = await c.body(planBody);
+    return admin.users.setPlan(actor, user(c), plan, until ?? null);
+  });
+  r.post("/admin/users/:id/disable", async (c) => admin.users.disable(await adminActor(c), user(c)));
+  r.post("/admin/users/:id/enable", async (c) => admin.users.enable(await adminActor(c), user(c)));
+
+  // Challenges
+  r.get("/admin/challenges", async (c) => {
+    await adminActor(c);
+    return { challenges: await admin.challenges.figures() };
+  });
+  // Before /admin/challenges/:id/...: "reload" is no challenge id.
+  r.post("/admin/challenges/reload", async (c) => admin.challenges.reload(await adminActor(c)));
+  r.put("/admin/challenges/:id/visibility", async (c) => {
+    const actor = await adminActor(c);
+    return admin.challenges.setHidden(actor, challenge(c), (await c.body(visibilityBody)).hidden);
+  });
+
+  // System
+  r.get("/admin/system", async (c) => {
+    await adminActor(c);
+    return admin.system.measure();
+  });
+  r.get("/admin/settings", async (c) => {
+    await adminActor(c);
+    return { ...admin.settings.current(), limits: { ...SETTING_LIMITS, sessionTimeoutMax: admin.settings.maxTimeoutMinutes } };
+  });
+  r.put("/admin/settings", async (c) => {
+    const actor = await adminActor(c);
+    const body = await c.body(settingsBody);
+    if (body.session_timeout_minutes !== undefined && body.session_timeout_minutes > admin.settings.maxTimeoutMinutes) {
+      throw badRequest(`session_timeout_minutes: must be at most ${admin.settings.maxTimeoutMinutes} (the longest a deployment may live)`);
+    }
+    return admin.settings.update(actor, body);
+  });
+
+  // Logs
+  r.get("/admin/audit", async (c) => {
+    await adminActor(c);
+    const q = c.query(auditQuery);
+    return { ...(await audit.list({ ...auditFilter(q), page: q.page, limit: q.limit })), actions: AUDIT_ACTIONS };
+  });
+  r.get("/admin/audit/export", async (c) => {
+    await adminActor(c);
+    const q = c.query(auditQuery);
+    return new Response(audit.exportLines(auditFilter(q)), {
+      headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" },
+    });
+  });
+}

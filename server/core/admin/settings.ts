@@ -1,0 +1,90 @@
+// Settings an admin changes while the platform runs, kept in the `settings` table: how long a new
+// deployment lasts (and each extension adds), how many deployments may run at once on the whole
+// platform, and maintenance mode (no new deployments; running ones continue). The environment
+// (SESSION_DURATION_MINUTES) gives the defaults until an admin saves a value.
+//
+// Read on every start, so they are kept in memory: loaded once at start and replaced on each
+// save. One process owns them (the default single process); a second API process would see a
+// change only after its own restart.
+import { z } from "zod";
+import type { Db } from "../../db/index.ts";
+import { nowSeconds } from "../../db/index.ts";
+import type { SystemSettings } from "../../../shared/contract/admin.ts";
+
+export const SETTING_LIMITS = {
+  /** Minutes; at most the longest a deployment may live (MAX_DEPLOYMENT_MINUTES). */
+  sessionTimeoutMin: 5,
+  maxConcurrentMin: 1,
+  maxConcurrentMax: 10_000,
+} as const;
+
+/** The spec's sample figure for the platform-wide cap. */
+export const DEFAULT_MAX_CONCURRENT = 100;
+
+export const MAINTENANCE_DETAIL =
+  "faultline is in maintenance mode: new deployments are paused. Deployments already running continue. Please try again later.";
+
+export type { SystemSettings };
+
+const stored = z.object({
+  session_timeout_minutes: z.number().int().positive().optional(),
+  max_concurrent_deployments: z.number().int().positive().optional(),
+  maintenance_mode: z.boolean().optional(),
+});
+
+export interface SettingsDeps {
+  db: Db;
+  /** SESSION_DURATION_MINUTES, in seconds. */
+  defaultDurationSeconds: number;
+  /** MAX_DEPLOYMENT_MINUTES, in seconds: the session timeout cannot exceed it. */
+  maxLifetimeSeconds: number;
+}
+
+const KEY = "system";
+
+export async function createSettings({ db, defaultDurationSeconds, maxLifetimeSeconds }: SettingsDeps) {
+  const defaults: SystemSettings = {
+    session_timeout_minutes: Math.round(defaultDurationSeconds / 60),
+    max_concurrent_deployments: DEFAULT_MAX_CONCURRENT,
+    maintenance_mode: false,
+  };
+  const maxTimeoutMinutes = Math.floor(maxLifetimeSeconds / 60);
+
+  async function read(): Promise<SystemSettings> {
+    const row = await db.selectFrom("settings").select("value").where("key", "=", KEY).executeTakeFirst();
+    if (!row) return { ...defaults };
+    let parsed: z.infer<typeof stored> = {};
+    try {
+      parsed = stored.parse(JSON.parse(row.value));
+    } catch {
+      // A value written by hand that does not parse: the defaults, rather than a platform that
+      // cannot start.
+    }
+    return { ...defaults, ...parsed };
+  }
+
+  let current = await read();
+
+  return {
+    /** The settings in force (in memory: cheap enough for every start). */
+    current: (): SystemSettings => ({ ...current }),
+    /** Seconds a new deployment lasts, and an extension adds. */
+    durationSeconds: () => current.session_timeout_minutes * 60,
+    maxTimeoutMinutes,
+    /** Saves the given values (the others stay); returns what is in force now. */
+    async update(values: Partial<SystemSettings>): Promise<SystemSettings> {
+      const next: SystemSettings = { ...current, ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) };
+      next.session_timeout_minutes = Math.min(next.session_timeout_minutes, maxTimeoutMinutes);
+      const value = JSON.stringify(next);
+      const now = nowSeconds();
+      await db
+        .insertInto("settings")
+        .values({ key: KEY, value, updated_at: now })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: now }))
+        .execute();
+      current = next;
+      return { ...current };
+    },
+  };
+}
+export type Settings = Awaited<ReturnType<typeof createSettings>>;

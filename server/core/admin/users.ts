@@ -1,0 +1,232 @@
+// The admin console's users: search and paging, verify, make or revoke admin, set a plan, disable
+// and enable, and adding an account. Every change is written to the audit log with the admin
+// who made it. Disabling ends the account's presence everywhere at once: its refresh tokens are
+// revoked, its web sessions deleted (which closes its live sockets, server/live.ts), its
+// deployments terminated; from then on sign-in is refused (accounts) and its access tokens are
+// refused (tokens.ts), both by the `disabled_users` row.
+import { randomUUID } from "node:crypto";
+import { sql, type SqlBool } from "kysely";
+import type { Db } from "../../db/index.ts";
+import { nowSeconds } from "../../db/index.ts";
+import type { Plan } from "../../db/schema.ts";
+import type { Audit } from "../audit.ts";
+import { likePattern } from "../catalogue.ts";
+import { badRequest, conflict, notFound } from "../errors.ts";
+import { hashPassword } from "../passwords.ts";
+import type { UserRow } from "../users.ts";
+import { ACTIVE } from "../deployments/model.ts";
+import type { AdminUserView, AdminUsersPage } from "../../../shared/contract/admin.ts";
+
+export const USERS_PAGE_SIZE = 20;
+export const ACCOUNT_DISABLED = "This account has been disabled. Contact the administrators if you think this is a mistake.";
+
+/** Who acts: the signed-in admin. */
+export interface Actor {
+  id: string;
+  username: string;
+}
+
+export type { AdminUserView };
+
+export interface AdminUsersDeps {
+  db: Db;
+  audit: Audit;
+  tokens: { revokeAllForUser(userId: string): Promise<void> };
+  webSessions: { destroyAllForUser(userId: string): Promise<void> };
+  /** Ends the user's deployment of a challenge (deployments.terminate). */
+  terminate(userId: string, challengeId: string): Promise<unknown>;
+  /** Sends the verification mail through the accounts' mail path. */
+  sendVerification(u: UserRow): Promise<void>;
+  /** The plans service's setter (server/core/plans.ts), when plans exist. */
+  setPlan?: (userId: string, plan: Plan, until: number | null) => Promise<unknown>;
+}
+
+export function createAdminUsers(deps: AdminUsersDeps) {
+  const { db, audit } = deps;
+
+  async function mustExist(id: string): Promise<UserRow> {
+    const u = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!u) throw notFound("User not found");
+    return u;
+  }
+
+  async function viewOf(id: string): Promise<AdminUserView> {
+    const page = await list({ id });
+    if (!page.users[0]) throw notFound("User not found");
+    return page.users[0];
+  }
+
+  async function list(q: { search?: string; page?: number; limit?: number; id?: string } = {}): Promise<AdminUsersPage> {
+    const limit = q.limit ?? USERS_PAGE_SIZE;
+    const page = Math.max(1, q.page ?? 1);
+    let base = db.selectFrom("users as u");
+    const search = q.search?.trim();
+    if (search) {
+      const pattern = likePattern(search);
+      base = base.where((eb) =>
+        eb.or([
+          sql<SqlBool>`lower(u.username) like ${pattern} escape '\\'`,
+          sql<SqlBool>`lower(u.email) like ${pattern} escape '\\'`,
+        ]),
+      );
+    }
+    if (q.id) base = base.where("u.id", "=", q.id);
+    const [rows, count] = await Promise.all([
+      base
+        .select(["u.id", "u.username", "u.email", "u.is_admin", "u.is_verified", "u.oauth_provider", "u.plan", "u.plan_until", "u.created_at"])
+        .select((eb) => [
+          eb.selectFrom("disabled_users as d").whereRef("d.user_id", "=", "u.id").select("d.disabled_at").as("disabled_at"),
+          eb
+            .selectFrom("deployments as dep")
+            .whereRef("dep.user_id", "=", "u.id")
+            .where("dep.status", "in", ACTIVE)
+            .select((e) => e.fn.countAll<number>().as("n"))
+            .as("active"),
+        ])
+        .orderBy("u.created_at", "desc")
+        .orderBy("u.username")
+        .limit(limit)
+        .offset((page - 1) * limit)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    const total = Number(count.n);
+    return {
+      users: rows.map(
+        (r): AdminUserView => ({
+          id: r.id,
+          username: r.username,
+          email: r.email,
+          is_admin: r.is_admin === 1,
+          is_verified: r.is_verified === 1,
+          disabled: r.disabled_at !== null && r.disabled_at !== undefined,
+          oauth_provider: r.oauth_provider,
+          plan: r.plan,
+          plan_until: r.plan_until,
+          created_at: Number(r.created_at),
+          active_deployments: Number(r.active ?? 0),
+        }),
+      ),
+      total,
+      page,
+      pages: Math.max(1, Math.ceil(total / limit)),
+    };
+  }
+
+  const setFlag = (id: string, values: Partial<Pick<UserRow, "is_admin" | "is_verified">>) =>
+    db.updateTable("users").set({ ...values, updated_at: nowSeconds() }).where("id", "=", id).execute();
+
+  return {
+    list,
+    get: viewOf,
+
+    /** A new password account, unverified; the verification mail goes out as at registration. */
+    async create(actor: Actor, input: { username: string; email: string; password: string }) {
+      const email = input.email.toLowerCase();
+      const taken = await db
+        .selectFrom("users")
+        .select("id")
+        .where((eb) => eb.or([eb(eb.fn("lower", ["username"]), "=", input.username.toLowerCase()), eb("email", "=", email)]))
+        .executeTakeFirst();
+      // An admin may know which addresses have accounts: the plain answer.
+      if (taken) throw conflict("Username or email already exists");
+      const now = nowSeconds();
+      const id = randomUUID();
+      try {
+        await db
+          .insertInto("users")
+          .values({
+            id,
+            username: input.username,
+            email,
+            password_hash: await hashPassword(input.password),
+            display_name: null,
+            bio: null,
+            location: null,
+            github_username: null,
+            oauth_provider: null,
+            ssh_public_key: null,
+            ssh_key_fingerprint: null,
+            totp_secret: null,
+            totp_last_step: null,
+            plan_until: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+      } catch (e) {
+        if (/unique|duplicate/i.test(String(e))) throw conflict("Username or email already exists");
+        throw e;
+      }
+      await deps.sendVerification(await mustExist(id));
+      await audit.record({ action: "admin.user_create", actorId: actor.id, actorName: actor.username, target: input.username, detail: { email } });
+      return viewOf(id);
+    },
+
+    async verify(actor: Actor, id: string) {
+      const u = await mustExist(id);
+      await setFlag(id, { is_verified: 1 });
+      // A pending link would now verify nothing: remove it.
+      await db.deleteFrom("verifications").where("user_id", "=", id).where("purpose", "=", "email").execute();
+      await audit.record({ action: "admin.user_verify", actorId: actor.id, actorName: actor.username, target: u.username });
+      return viewOf(id);
+    },
+
+    async setAdmin(actor: Actor, id: string, isAdmin: boolean) {
+      const u = await mustExist(id);
+      // The last way back in must not be closed from the console by mistake.
+      if (!isAdmin && id === actor.id) throw badRequest("You cannot revoke your own admin rights.");
+      await setFlag(id, { is_admin: isAdmin ? 1 : 0 });
+      await audit.record({ action: "admin.user_admin", actorId: actor.id, actorName: actor.username, target: u.username, detail: { is_admin: isAdmin } });
+      return viewOf(id);
+    },
+
+    async setPlan(actor: Actor, id: string, plan: Plan, until: number | null) {
+      if (!deps.setPlan) throw badRequest("Plans are not available on this installation.");
+      const u = await mustExist(id);
+      await deps.setPlan(id, plan, until);
+      await audit.record({ action: "admin.user_plan", actorId: actor.id, actorName: actor.username, target: u.username, detail: { plan, until } });
+      return viewOf(id);
+    },
+
+    async disable(actor: Actor, id: string) {
+      const u = await mustExist(id);
+      if (id === actor.id) throw badRequest("You cannot disable your own account.");
+      // The row first: from this moment no sign-in succeeds and no access token is accepted, so
+      // nothing below can be undone by a request racing it.
+      await db
+        .insertInto("disabled_users")
+        .values({ user_id: id, disabled_at: nowSeconds() })
+        .onConflict((oc) => oc.column("user_id").doNothing())
+        .execute();
+      await deps.tokens.revokeAllForUser(id);
+      await deps.webSessions.destroyAllForUser(id);
+      const active = await db.selectFrom("deployments").select("challenge_id").where("user_id", "=", id).where("status", "in", ACTIVE).execute();
+      let terminated = 0;
+      for (const d of active) {
+        try {
+          await deps.terminate(id, d.challenge_id);
+          terminated++;
+        } catch {
+          // Ended meanwhile (expiry, the user): nothing left to stop.
+        }
+      }
+      await audit.record({ action: "admin.user_disable", actorId: actor.id, actorName: actor.username, target: u.username, detail: { deployments_terminated: terminated } });
+      return viewOf(id);
+    },
+
+    async enable(actor: Actor, id: string) {
+      const u = await mustExist(id);
+      await db.deleteFrom("disabled_users").where("user_id", "=", id).execute();
+      await audit.record({ action: "admin.user_enable", actorId: actor.id, actorName: actor.username, target: u.username });
+      return viewOf(id);
+    },
+  };
+}
+export type AdminUsers = ReturnType<typeof createAdminUsers>;
+
+/** Is the account disabled? (sign-in and token checks ask this) */
+export async function isDisabled(db: Db, userId: string): Promise<boolean> {
+  const row = await db.selectFrom("disabled_users").select("user_id").where("user_id", "=", userId).executeTakeFirst();
+  return row !== undefined;
+}
