@@ -10,6 +10,7 @@ import { API_PREFIX } from "./server/api/index.ts";
 import { ConfigError, loadConfig, type Config } from "./server/config.ts";
 import { HEADERS_TIMEOUT_MS, limitBodies, REQUEST_TIMEOUT_MS } from "./server/body-limit.ts";
 import { clientIp, sendResponse, toRequest } from "./server/http.ts";
+import { healthz } from "./server/healthz.ts";
 import { cspNonceOf, securityHeaders } from "./server/security-headers.ts";
 import { createGateway } from "./server/gateway/gateway.ts";
 import { attachLiveChannel } from "./server/live.ts";
@@ -41,6 +42,8 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
     }
   });
 
+  app.get("/healthz", healthz(platform.health));
+
   // Cross-site form posts are refused for the whole web, here, once. React Router's own Origin
   // check covers actions of pages but not resource routes (/logout, /theme), which took any
   // site's posts. Same rule as React Router's: a request's Origin, when sent, must be its own.
@@ -56,6 +59,7 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
     webSessions: platform.webSessions,
     publicUrl: config.publicUrl,
     secureCookies: config.secureCookies,
+    discordUrl: config.discordUrl,
   };
   const loadContext = (build: ServerBuild) => (req: express.Request, res: express.Response) =>
     (build.entry.module as unknown as { createLoadContext: LoadContextFactory }).createLoadContext(
@@ -118,6 +122,7 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
       log,
     });
     sshPort = await gateway.listen();
+    platform.health.gatewayListening({ host: config.host, port: sshPort });
     platform.deployments.advertiseSsh({ host: config.ssh.host, port: sshPort, hostKeyFingerprint: gateway.hostKeyFingerprint, hostPublicKey: gateway.hostPublicKey });
     const g = gateway;
     platform.deployments.onEnded((id) => g.closeDeployment(id));

@@ -132,6 +132,8 @@ export interface Runtime {
   readonly name: string;
   /** Fails with a clear message when the engine cannot be reached. */
   ping(): Promise<void>;
+  /** Which of these images (name:tag) the engine does not have (the health check's question). */
+  missingImages(images: string[]): Promise<string[]>;
   /** Whether the host-side protection that NET_ADMIN/NET_RAW challenges need is in place (drivers
    *  whose isolation has one); says loudly when it is not. The worker asks at start. */
   hostGuardActive?(): Promise<boolean>;
