@@ -43,20 +43,20 @@ const noSubscribe = () => () => {};
 
 export function useDeploymentLive({
   challengeId,
-  session,
+  deployment,
 }: {
   challengeId: string;
-  session: ChallengeDeployment;
+  deployment: ChallengeDeployment;
 }): LiveSnapshot & { controller: LiveController | null } {
   // A new loader snapshot (after start, extend, terminate) starts a new controller; the same
   // snapshot revalidated again keeps the running one.
-  const key = `${challengeId}|${session.deployment_id}|${session.status}|${session.expires_at}`;
-  const latest = useRef({ session });
-  latest.current = { session };
+  const key = `${challengeId}|${deployment.deployment_id}|${deployment.status}|${deployment.expires_at}`;
+  const latest = useRef({ deployment });
+  latest.current = { deployment };
   const [live, setLive] = useState<{ key: string; controller: LiveController } | null>(null);
 
   useEffect(() => {
-    const initial = latest.current.session;
+    const initial = latest.current.deployment;
     let currentUrl = initial.websocket_url;
     const controller: LiveController = createLiveController(initial, {
       async connect(attempt) {
@@ -82,7 +82,7 @@ export function useDeploymentLive({
 
   const controller = live && live.key === key ? live.controller : null;
   const fallback = useMemo<LiveSnapshot>(
-    () => ({ view: viewFromDeployment(session), mode: "idle", attempts: 0, notice: null }),
+    () => ({ view: viewFromDeployment(deployment), mode: "idle", attempts: 0, notice: null }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [key],
   );

@@ -30,7 +30,7 @@ export interface ChallengePageData {
 export function ChallengeScreen({ data: d, actionData }: { data: ChallengePageData; actionData: Outcome | undefined }) {
   const { challenge } = d;
   const hydrated = useHydrated();
-  const live = useDeploymentLive({ challengeId: challenge.uid, session: d.deployment });
+  const live = useDeploymentLive({ challengeId: challenge.uid, deployment: d.deployment });
   const view = live.view;
 
   const start = useControl("start", actionData);
