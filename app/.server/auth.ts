@@ -1,11 +1,11 @@
 // remix-auth strategies for the web. Each one asks the API to do the real work (the API owns
 // passwords, OAuth code exchange and tokens); the web keeps the result in the cookie session.
+import { createHash, timingSafeEqual } from "node:crypto";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { Strategy } from "remix-auth/strategy";
 import { redirect } from "react-router";
-import { safeEqual } from "../../server/core/secrets.ts";
-import type { LoginResult } from "./api-client.ts";
+import type { LoginResult } from "../../shared/contract/index.ts";
 import type { Web } from "./context.ts";
 import type { Provider } from "../lib/providers.ts";
 
@@ -13,6 +13,10 @@ export const UNEXPECTED = "An unexpected error occurred";
 export const MISSING_CODE = "Missing authorization code or state parameter";
 export const INVALID_STATE = "Invalid state parameter - possible CSRF attack";
 export const AUTH_FAILED = "Authentication failed";
+
+/** Constant-time comparison of two secrets; hashing first makes the lengths equal and unreadable. */
+const sameSecret = (a: string, b: string) =>
+  timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
 
 /** A failed sign-in with the message to show the person. */
 export class AuthFailure extends Error {}
@@ -56,7 +60,7 @@ class ApiOAuthStrategy extends Strategy<LoginResult, never> {
     // words on our page through that link ("Your account is locked, call ...").
     if (providerError) throw new AuthFailure(AUTH_FAILED);
     if (!code || !state) throw new AuthFailure(MISSING_CODE);
-    if (!stored || stored.provider !== this.provider || !safeEqual(stored.state, state)) throw new AuthFailure(INVALID_STATE);
+    if (!stored || stored.provider !== this.provider || !sameSecret(stored.state, state)) throw new AuthFailure(INVALID_STATE);
     const result = await this.web.api.oauthCallback(this.provider, { code, state });
     if (!result.ok) throw new AuthFailure(result.detail || AUTH_FAILED);
     return result.data;

@@ -1,15 +1,38 @@
 // What the server hands the web for each request (platformContext) and what the web's
 // middleware derives from it (webContext): the API client, the signed-in user, the session.
-import { createContext, RouterContextProvider, type Session } from "react-router";
-import type { WebSessions } from "../../server/core/web-sessions.ts";
-import type { ApiClient, Dispatch, OwnUser, TokenPair } from "./api-client.ts";
+import { type Cookie, createContext, RouterContextProvider, type Session } from "react-router";
+import type { OwnUser, TokenPair } from "../../shared/contract/index.ts";
+import type { ApiClient, Dispatch } from "./api-client.ts";
+
+/** Who a stored session signs in (null: only pre-login state) and when it ends (epoch seconds). */
+type SessionOwner = { userId: string | null; expiresAt?: number };
+
+/**
+ * What the web needs of the sign-in session store. The web declares it (it imports nothing from
+ * server/); the server's web-sessions service (server/core/web-sessions.ts) satisfies it and
+ * server.ts hands that instance over through the load context.
+ */
+export interface WebSessionStore {
+  /** The signed cookie that carries a session's random id. */
+  readonly cookie: Cookie;
+  /** The live session an id names, or null (unknown, expired, or not readable). */
+  read(id: string): Promise<{ data: Record<string, unknown> } | null>;
+  /** A new session; returns its id. */
+  create(data: Record<string, unknown>, owner: SessionOwner): Promise<string>;
+  update(id: string, data: Record<string, unknown>, owner: SessionOwner): Promise<unknown>;
+  destroy(id: string): Promise<unknown>;
+  /** Ends `oldId` and stores the data under a new id, which it returns. */
+  rotate(oldId: string | null, data: Record<string, unknown>, owner: SessionOwner): Promise<string>;
+}
 
 export interface PlatformDeps {
   dispatch: Dispatch;
-  /** The sign-in sessions (server/core/web-sessions.ts): the web holds no database handle. */
-  webSessions: WebSessions;
+  /** The sign-in sessions: the web holds no database handle. */
+  webSessions: WebSessionStore;
   publicUrl: URL;
   secureCookies: boolean;
+  /** The community's invite URL (DISCORD_URL), shown on /discord; none: the page says so. */
+  discordUrl?: string;
 }
 
 export const platformContext = createContext<PlatformDeps & { clientIp: string }>();

@@ -1,18 +1,18 @@
-// The sign-in session as the web uses it: React Router's Session object over the web-sessions
-// service (server/core/web-sessions.ts), reached through the load context. The cookie carries
+// The sign-in session as the web uses it: React Router's Session object over the session store
+// (WebSessionStore in context.ts; the server's web-sessions service), reached through the load
+// context. The cookie carries
 // only a signed, random id; the service keeps the id's hash and the data encrypted.
 //
 // Unlike React Router's createSessionStorage, an id the database does not know is never reused
 // (it could be one somebody planted): such a request starts a session of its own. And every
 // change of who is signed in writes under a new id (`rotate`).
 import { createSession, type Session } from "react-router";
-import type { WebSessions } from "../../server/core/web-sessions.ts";
-import type { SessionData } from "./context.ts";
+import type { SessionData, WebSessionStore } from "./context.ts";
 
 /** Who a session signs in: the access token's subject, kept next to the tokens. */
 const userOf = (data: Partial<SessionData>) => data.tokens?.user_id || null;
 
-export function sessionStoreFor(service: WebSessions) {
+export function sessionStoreFor(service: WebSessionStore) {
   const { cookie } = service;
   return {
     async getSession(cookieHeader: string | null): Promise<Session<SessionData>> {

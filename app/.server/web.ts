@@ -5,7 +5,8 @@
 // here: server.ts refuses any web request whose Origin differs from the request's (403).
 import { decodeJwt } from "jose";
 import type { MiddlewareFunction } from "react-router";
-import { createApiClient, type TokenPair } from "./api-client.ts";
+import type { TokenPair } from "../../shared/contract/index.ts";
+import { createApiClient } from "./api-client.ts";
 import { platformContext, type SessionData, type Web, webContext } from "./context.ts";
 import { sessionStoreFor } from "./session.ts";
 

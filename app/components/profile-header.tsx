@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { PublicUser } from "../.server/api-client.ts";
+import type { PublicUser } from "../../shared/contract/index.ts";
 import { epochMs, formatMinutes } from "../lib/player.ts";
 
 /** created_at may be epoch seconds or milliseconds: values above 1e12 are milliseconds. */
@@ -15,6 +15,8 @@ export function ProfileHeader({ user, own }: { user: PublicUser; own: boolean })
     ["points", user.total_points],
     ["rank", user.rank ? `#${user.rank}` : "unranked", user.rank && user.ranked_users ? `of ${user.ranked_users}` : undefined],
     ["challenges", user.challenges_completed],
+    // "–" rather than the spec's random number when nothing was attempted (issue 11).
+    ["solve rate", user.solve_rate === null || user.solve_rate === undefined ? "–" : `${user.solve_rate}%`],
     ["avg time", formatMinutes(user.average_time)],
   ];
   return (
@@ -43,7 +45,7 @@ export function ProfileHeader({ user, own }: { user: PublicUser; own: boolean })
           </Link>
         ) : null}
       </div>
-      <dl className="mt-6 grid grid-cols-3 gap-2 sm:grid-cols-5 sm:gap-3">
+      <dl className="mt-6 grid grid-cols-3 gap-2 sm:grid-cols-6 sm:gap-3">
         {stats.map(([k, v, note]) => (
           <div key={k} className="rounded border border-zinc-300 px-1 py-3 text-center sm:p-3 dark:border-zinc-800" data-testid={`profile-${k.replace(" ", "-")}`}>
             <dt className="text-xs uppercase text-zinc-500">{k}</dt>

@@ -2,9 +2,10 @@
 // figures. Transport only: validate the query, call one service. Registered last, after the
 // deployment routes, so "/challenges/active-session" and "/challenges/:id/..." win over ":id".
 import { z } from "zod";
-import { type Catalogue, CATEGORIES, DIFFICULTIES, ORDERS } from "../core/catalogue.ts";
+import { CATEGORIES, DIFFICULTIES, ORDERS, PERIODS } from "../../shared/contract/index.ts";
+import type { Catalogue } from "../core/catalogue.ts";
 import { notFound } from "../core/errors.ts";
-import { PERIODS, type Scoring } from "../core/scoring.ts";
+import type { Scoring } from "../core/scoring.ts";
 import { type Ctx, json, type Router } from "./router.ts";
 import { challengeIdParam } from "./schemas.ts";
 

@@ -1,22 +1,40 @@
 // Accounts: registration, e-mail proof, password and second-factor login, profile, settings,
-// SSH key. No HTTP here: callers pass plain values and get plain values or an ApiError.
+// SSH key. No HTTP here: callers pass plain values and get plain values or a DomainError.
 import { randomUUID } from "node:crypto";
 import QRCode from "qrcode";
+import type {
+  EmailVerified,
+  LoginResult,
+  Message,
+  NotificationsUpdate,
+  OwnUser,
+  PasswordChange,
+  PasswordChanged,
+  ProfileUpdate,
+  PublicUser,
+  SshKeyDeleted,
+  SshKeyNonce,
+  SshKeySaved,
+  SshKeyStatus,
+  StepUpProof,
+  TotpChanged,
+  TotpSetup,
+} from "../../shared/contract/index.ts";
 import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import { ApiError, badRequest, conflict, notFound, unauthorized } from "./errors.ts";
+import { badRequest, conflict, notFound, unauthorized } from "./errors.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { addressKey, type Limit, type RateLimiter } from "./ratelimit.ts";
 import type { Scoring } from "./scoring.ts";
-import { EMAIL_VERIFICATION_HOURS, type NotificationKey, STEP_UP_REQUIRED } from "../../shared/rules.ts";
+import { EMAIL_VERIFICATION_HOURS, STEP_UP_REQUIRED } from "../../shared/rules.ts";
 import { hashToken, randomToken, safeEqual } from "./secrets.ts";
 import { createSshKeyProofs } from "./sshkey-proofs.ts";
 import { parseSshPublicKey } from "./sshkeys.ts";
-import type { TokenPair, TokenService } from "./tokens.ts";
+import type { TokenService } from "./tokens.ts";
 import { matchTotp, newTotpSecret, totpUri } from "./totp.ts";
 import type { WebSessions } from "./web-sessions.ts";
-import { type OwnUser, ownUser, type PublicUser, publicUser, type UserRow } from "./users.ts";
+import { ownUser, publicUser, type UserRow } from "./users.ts";
 
 const MFA_CHALLENGE_SECONDS = 5 * 60;
 const MFA_CHALLENGE_ATTEMPTS = 5;
@@ -50,16 +68,6 @@ const MFA_EXPIRED = "The sign-in attempt expired. Please sign in again.";
 /** Password confirmations before sensitive changes: enough for typos, too few for guessing. */
 const STEP_UP_PER_USER = { max: 10, windowSeconds: 15 * 60 };
 const NO_PASSWORD = "This account signs in with GitHub or Google and has no password.";
-
-/** What a user gives to confirm a sensitive change (one of the two). */
-export interface StepUpProof {
-  current_password?: string;
-  code?: string;
-}
-
-export type LoginResult =
-  | ({ mfa_required: false; user: OwnUser } & TokenPair)
-  | { mfa_required: true; mfa_token: string; expires_in: number };
 
 export interface AccountsDeps {
   db: Db;
@@ -345,7 +353,7 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       const u = await requireUser(challenge.user_id);
       const addr = addressKey(ip);
       const known = isKnownAddress(u.id, addr);
-      if (!(await acceptTotp(u, input.code, addr))) throw new ApiError(401, "Invalid verification code");
+      if (!(await acceptTotp(u, input.code, addr))) throw unauthorized("Invalid verification code");
       // The right code is not a failure: its counts go back.
       limiter.reset(`totp-login:${u.id}:${addr}`);
       if (!known) limiter.refund(`totp-login:${u.id}`);
@@ -362,7 +370,7 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       if (refreshToken) await tokens.revoke(refreshToken);
     },
 
-    async verifyEmail(token: string) {
+    async verifyEmail(token: string): Promise<EmailVerified> {
       const row = await db
         .selectFrom("verifications")
         .selectAll()
@@ -378,7 +386,7 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
     },
 
     /** Re-sends the link. By e-mail it answers the same whether or not the address is known. */
-    async resendVerification(who: { userId: string } | { email: string }) {
+    async resendVerification(who: { userId: string } | { email: string }): Promise<Message> {
       const u =
         "userId" in who
           ? await byId(who.userId)
@@ -397,7 +405,7 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       return generic;
     },
 
-    async me(userId: string) {
+    async me(userId: string): Promise<OwnUser> {
       return view(await requireUser(userId));
     },
 
@@ -411,15 +419,12 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       return publicUser(u, await scoring?.userStats(u.id));
     },
 
-    async updateProfile(
-      userId: string,
-      input: { display_name?: string | null; bio?: string | null; location?: string | null; theme?: "dark" | "light" },
-    ) {
+    async updateProfile(userId: string, input: ProfileUpdate): Promise<OwnUser> {
       await update(userId, input);
       return view(await requireUser(userId));
     },
 
-    async updateNotifications(userId: string, prefs: Partial<Record<NotificationKey, boolean>>) {
+    async updateNotifications(userId: string, prefs: NotificationsUpdate): Promise<OwnUser> {
       const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? (1 as const) : (0 as const));
       await update(userId, {
         notify_new_challenges: flag(prefs.newChallenges),
@@ -431,7 +436,7 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
     },
 
     /** Changes the password and ends every other login; returns fresh tokens for this one. */
-    async changePassword(userId: string, input: { current_password: string; new_password: string }) {
+    async changePassword(userId: string, input: PasswordChange): Promise<PasswordChanged> {
       const u = await requireUser(userId);
       if (!u.password_hash) throw badRequest("This account signs in with GitHub or Google and has no password.");
       limiter.consume(`password-change:${userId}`, LOGIN_PER_ACCOUNT_IP);
@@ -446,13 +451,13 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       return { message: "Password changed", ...(await tokens.issue(u)) };
     },
 
-    async getSshKey(userId: string) {
+    async getSshKey(userId: string): Promise<SshKeyStatus> {
       const v = await view(await requireUser(userId));
       return { has_ssh_key: v.has_ssh_key, ssh_key_preview: v.ssh_key_preview, fingerprint: v.ssh_key_fingerprint };
     },
 
     /** A nonce to sign with the SSH key about to be saved (proof of possession). */
-    async sshKeyNonce(userId: string) {
+    async sshKeyNonce(userId: string): Promise<SshKeyNonce> {
       await requireUser(userId);
       return sshProofs.issue(userId);
     },
@@ -462,7 +467,7 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
      * was given (public keys are public: without it anyone could take someone's key and have
      * their ssh land in a deployment of theirs). Replacing a key also needs the step-up.
      */
-    async setSshKey(userId: string, input: { key: string; nonce: string; signature: string } & StepUpProof) {
+    async setSshKey(userId: string, input: { key: string; nonce: string; signature: string } & StepUpProof): Promise<SshKeySaved> {
       const key = parseSshPublicKey(input.key);
       const u = await requireUser(userId);
       if (u.ssh_public_key && u.ssh_key_fingerprint !== key.fingerprint) await confirmKeyChange(u, input);
@@ -480,7 +485,7 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
     },
 
     /** Removing the key needs the step-up too (delete, then save, is a replacement). */
-    async deleteSshKey(userId: string, proof: StepUpProof = {}) {
+    async deleteSshKey(userId: string, proof: StepUpProof = {}): Promise<SshKeyDeleted> {
       const u = await requireUser(userId);
       if (u.ssh_public_key) await confirmKeyChange(u, proof);
       await update(userId, { ssh_public_key: null, ssh_key_fingerprint: null });
@@ -488,7 +493,7 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
     },
 
     /** Starts 2FA set-up: a new secret, kept pending until a code for it is verified. */
-    async setupTotp(userId: string) {
+    async setupTotp(userId: string): Promise<TotpSetup> {
       const u = await requireUser(userId);
       if (u.totp_enabled === 1) throw conflict("Two-factor authentication is already enabled");
       const secret = newTotpSecret();
@@ -497,7 +502,7 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       return { secret, otpauth_url, qr_code_url: await QRCode.toDataURL(otpauth_url, { margin: 1, width: 220 }) };
     },
 
-    async enableTotp(userId: string, input: { token: string; secret: string }) {
+    async enableTotp(userId: string, input: { token: string; secret: string }): Promise<TotpChanged> {
       const u = await requireUser(userId);
       if (u.totp_enabled === 1) throw conflict("Two-factor authentication is already enabled");
       if (!u.totp_secret || !safeEqual(u.totp_secret, input.secret.trim().toUpperCase())) {
@@ -512,7 +517,7 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
      * Step-up: turning 2FA off needs the current password or a current code, so a stolen
      * cookie or access token alone cannot remove the second factor.
      */
-    async disableTotp(userId: string, proof: StepUpProof) {
+    async disableTotp(userId: string, proof: StepUpProof): Promise<TotpChanged> {
       const u = await requireUser(userId);
       if (u.totp_enabled !== 1) throw conflict("Two-factor authentication is not enabled");
       await confirmIdentity(u, proof);

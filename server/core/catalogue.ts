@@ -1,52 +1,16 @@
 // The challenge catalogue: challenges/<slug>/challenge.yaml synchronised into the `challenges`
 // table at start, so search, filters, ordering and joins with solves happen in the database.
-// No HTTP here: callers pass plain values and get plain values or an ApiError.
+// No HTTP here: callers pass plain values and get plain values or a DomainError.
 import { type Expression, type SqlBool, sql } from "kysely";
+import type { ChallengeView, ListQuery } from "../../shared/contract/index.ts";
 import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
-import type { ChallengesTable, Difficulty } from "../db/schema.ts";
+import type { ChallengesTable } from "../db/schema.ts";
 import type { Challenge } from "../runtime/challenges.ts";
 import { notFound } from "./errors.ts";
 
-export const DIFFICULTIES = ["easy", "medium", "hard", "expert"] as const;
-export const CATEGORIES = ["linux", "kubernetes", "storage", "security", "networking"] as const;
-export const ORDERS = ["votes", "points", "title", "difficulty", "newest"] as const;
-export type ChallengeOrder = (typeof ORDERS)[number];
 export const DEFAULT_TIME_MINUTES = 30;
 export const SHORT_DESCRIPTION_CHARS = 100;
-
-/** A challenge as the API shows it (spec section 3, "Challenge"). */
-export interface ChallengeView {
-  /** The folder name: the spec's uid, used as the id. */
-  uid: string;
-  id: string;
-  title: string;
-  difficulty_level: Difficulty;
-  points: number;
-  category: string;
-  estimated_time_minutes: number;
-  description: string;
-  short_description: string;
-  instructions: string;
-  hints: string[];
-  tags: string[];
-  badge: "trending" | "new" | "popular" | null;
-  incident_note: string | null;
-  is_approved: boolean;
-  votes: number;
-  /** How many users solved it. */
-  solves: number;
-  created_at: number;
-}
-
-export interface ListQuery {
-  limit?: number;
-  is_approved?: boolean;
-  order_by?: ChallengeOrder;
-  search?: string;
-  category?: string;
-  difficulty?: Difficulty;
-}
 
 /** The spec's fallback: the first 100 characters of the description plus an ellipsis. */
 export function shortDescriptionOf(description: string): string {
@@ -118,12 +82,13 @@ export function createCatalogue({ db, challenges }: CatalogueDeps) {
   return {
     /**
      * Upserts every challenge found on disk; a folder that vanished keeps its row (solves refer
-     * to it) but is no longer approved, so it leaves the catalogue.
+     * to it) but is no longer approved, so it leaves the catalogue. `library`: what was read
+     * from disk now (the admin console's reload), else what was found at start.
      */
-    async sync(): Promise<{ upserted: number; retired: number }> {
+    async sync(library: Challenge[] = challenges): Promise<{ upserted: number; retired: number }> {
       const now = nowSeconds();
       await db.transaction().execute(async (trx) => {
-        for (const c of challenges) {
+        for (const c of library) {
           const values = {
             title: c.title,
             category: c.category,
@@ -146,7 +111,7 @@ export function createCatalogue({ db, challenges }: CatalogueDeps) {
             .onConflict((oc) => oc.column("id").doUpdateSet(values))
             .execute();
         }
-        const ids = challenges.map((c) => c.id);
+        const ids = library.map((c) => c.id);
         await trx
           .updateTable("challenges")
           .set({ is_approved: 0, updated_at: now })
@@ -159,12 +124,15 @@ export function createCatalogue({ db, challenges }: CatalogueDeps) {
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .where("is_approved", "=", 0)
         .executeTakeFirstOrThrow();
-      return { upserted: challenges.length, retired: Number(retired.n) };
+      return { upserted: library.length, retired: Number(retired.n) };
     },
 
     async list(q: ListQuery = {}): Promise<ChallengeView[]> {
       const difficultyRank = sql<number>`case c.difficulty when 'easy' then 1 when 'medium' then 2 when 'hard' then 3 else 4 end`;
-      let query = base().where("c.is_approved", "=", q.is_approved === false ? 0 : 1);
+      let query = base()
+        .where("c.is_approved", "=", q.is_approved === false ? 0 : 1)
+        // Hidden by an admin (server/core/admin/challenges.ts): not listed.
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom("hidden_challenges as h").whereRef("h.challenge_id", "=", "c.id").select("h.challenge_id"))));
       if (q.category) query = query.where(sql<SqlBool>`lower(c.category) = ${q.category.toLowerCase()}`);
       if (q.difficulty) query = query.where("c.difficulty", "=", q.difficulty);
       const search = q.search?.trim();

@@ -11,7 +11,8 @@ import type { Challenge } from "../runtime/challenges.ts";
 import { runCheck } from "../runtime/scenario.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { Deployments } from "./deployments/index.ts";
-import { ApiError, badRequest, conflict, notFound } from "./errors.ts";
+import { RUNTIME_UNAVAILABLE } from "./deployments/admission.ts";
+import { badRequest, conflict, notFound, unavailable } from "./errors.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import { NO_ACTIVE_DEPLOYMENT, VALIDATION_FAILED_DEFAULT } from "../../shared/rules.ts";
 
@@ -44,7 +45,7 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
     const row = await deployments.readyFor(userId, challengeId, input.deployment_uid ?? undefined);
     if (!row) throw badRequest(NO_ACTIVE_DEPLOYMENT);
     if (row.status !== "ready") throw conflict("Your deployment is not ready yet: wait until it is, then submit.");
-    if (!runtime) throw new ApiError(503, "The challenge runtime is not available right now. Please try again later.");
+    if (!runtime) throw unavailable(RUNTIME_UNAVAILABLE);
     if (checking.has(row.id)) throw conflict("A check of this deployment is already running.");
     checking.add(row.id);
     try {

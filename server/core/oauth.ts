@@ -2,10 +2,11 @@
 // kept server-side. The provider's profile becomes a faultline account, or is linked to the
 // account that already owns the same provider-verified e-mail.
 import { createHash, randomUUID } from "node:crypto";
+import type { LoginResult, OAuthStart } from "../../shared/contract/index.ts";
 import type { OAuthProviderConfig, OAuthProviderName } from "../config.ts";
 import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
-import { ApiError, badRequest } from "./errors.ts";
+import { badRequest, unavailable, upstreamFailed } from "./errors.ts";
 import { hashToken, randomToken } from "./secrets.ts";
 import { addressKey, type RateLimiter } from "./ratelimit.ts";
 import type { TokenService } from "./tokens.ts";
@@ -46,7 +47,7 @@ export function createOAuth(deps: {
 
   function configured(p: OAuthProviderName) {
     const c = providers[p];
-    if (!c.clientId || !c.clientSecret) throw new ApiError(503, `${providerLabel(p)} sign-in is not configured on this server`);
+    if (!c.clientId || !c.clientSecret) throw unavailable(`${providerLabel(p)} sign-in is not configured on this server`);
     return c as Required<OAuthProviderConfig>;
   }
 
@@ -75,7 +76,7 @@ export function createOAuth(deps: {
     try {
       return await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
     } catch {
-      throw new ApiError(502, AUTH_FAILED);
+      throw upstreamFailed(AUTH_FAILED);
     }
   }
 
@@ -85,7 +86,7 @@ export function createOAuth(deps: {
     });
     if (!res.ok) throw badRequest(AUTH_FAILED);
     return res.json().catch(() => {
-      throw new ApiError(502, AUTH_FAILED);
+      throw upstreamFailed(AUTH_FAILED);
     }) as Promise<any>;
   }
 
@@ -222,7 +223,7 @@ export function createOAuth(deps: {
     isConfigured: (p: OAuthProviderName) => Boolean(providers[p].clientId && providers[p].clientSecret),
 
     /** `ip`: the caller's address; starts are limited per address (each one stores a row). */
-    async start(p: OAuthProviderName, ip: string) {
+    async start(p: OAuthProviderName, ip: string): Promise<OAuthStart> {
       const c = configured(p);
       limiter.consume(`oauth-start:${addressKey(ip)}`, STARTS_PER_IP);
       const state = randomToken();
@@ -251,7 +252,7 @@ export function createOAuth(deps: {
     },
 
     /** Consumes the state (so a replay is refused), exchanges the code, signs the user in. */
-    async callback(p: OAuthProviderName, input: { code: string; state: string }) {
+    async callback(p: OAuthProviderName, input: { code: string; state: string }): Promise<LoginResult> {
       configured(p);
       const row = await db
         .deleteFrom("oauth_states")

@@ -1,26 +1,13 @@
 // Scoring: points, ranks, levels and achievements, all computed from the `solves` table (one row
 // per user and challenge solved; grading inserts them). No HTTP here.
 import { sql } from "kysely";
+import type { Achievement, Activity, HomeStats, LeaderboardPage, Period, SolvedChallenge } from "../../shared/contract/index.ts";
 import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
-import type { Difficulty } from "../db/schema.ts";
 import { likePattern } from "./catalogue.ts";
 import { notFound } from "./errors.ts";
 
 export const POINTS_PER_LEVEL = 1000;
-export const PERIODS = ["all_time", "this_month", "this_week", "today"] as const;
-export type Period = (typeof PERIODS)[number];
-
-export interface Achievement {
-  id: "first-blood" | "speed-demon" | "point-collector";
-  icon: string;
-  title: string;
-  description: string;
-  xp: number;
-  unlocked: boolean;
-  /** Epoch seconds of the solve that unlocked it (absent while locked). */
-  unlocked_at?: number;
-}
 
 export interface UserStats {
   total_points: number;
@@ -29,54 +16,14 @@ export interface UserStats {
   /** How many users have a rank (more than 0 points). */
   ranked_users: number;
   challenges_completed: number;
+  /** Challenges the user got an environment for (or solved): what the solve rate divides by. */
+  challenges_attempted: number;
+  /** completed / attempted as a whole percent; null when nothing was attempted. */
+  solve_rate: number | null;
   /** Average solve time in minutes, one decimal; null without solves. */
   average_time: number | null;
   level: number;
   achievements: Achievement[];
-}
-
-export interface LeaderboardEntry {
-  rank: number;
-  username: string;
-  points: number;
-  challenges_completed: number;
-  average_time: number | null;
-}
-
-export interface LeaderboardPage {
-  entries: LeaderboardEntry[];
-  /** Entries matching the search (all entries without one). */
-  total: number;
-  page: number;
-  limit: number;
-  period: Period;
-}
-
-export interface SolvedChallenge {
-  id: string;
-  uid: string;
-  title: string;
-  difficulty_level: Difficulty | null;
-  category: string | null;
-  points: number;
-  solve_seconds: number;
-  /** Minutes, one decimal. */
-  solve_time_minutes: number;
-  solved_at: number;
-}
-
-export type Activity =
-  | { type: "solve"; at: number; challenge_id: string; title: string; points: number; solve_seconds: number }
-  | { type: "achievement"; at: number; achievement_id: Achievement["id"]; icon: string; title: string; xp: number }
-  | { type: "joined"; at: number };
-
-export interface HomeStats {
-  /** Challenges in the catalogue. */
-  challenges: number;
-  /** Correct solutions (solves). */
-  solutions: number;
-  /** Registered users. */
-  users: number;
 }
 
 /** The definitions; `unlocked` and `unlocked_at` are computed per user. Icons are plain symbols a
@@ -162,11 +109,16 @@ export function createScoring({ db }: { db: Db }) {
         from (select sum(points) as total from solves group by user_id) t
         where t.total > 0`.execute(db);
       const ranked = Number(rows[0]?.ranked ?? 0);
+      // Attempted: a deployment that reached the user (ready), or a solve (fixtures have no deployment).
+      const tried = await db.selectFrom("deployments").select("challenge_id").distinct().where("user_id", "=", userId).where("ready_at", "is not", null).execute();
+      const attempted = new Set([...tried.map((d) => d.challenge_id), ...solves.map((s) => s.challenge_id)]).size;
       return {
         total_points: total,
         rank: total > 0 ? Number(rows[0]?.above ?? 0) + 1 : null,
         ranked_users: ranked,
         challenges_completed: solves.length,
+        challenges_attempted: attempted,
+        solve_rate: solveRate(solves.length, attempted),
         average_time: solves.length ? minutes(seconds / solves.length) : null,
         level: levelOf(total),
         achievements: achievementsOf(solves),
@@ -301,12 +253,19 @@ export function createScoring({ db }: { db: Db }) {
 }
 export type Scoring = ReturnType<typeof createScoring>;
 
+/** completed / attempted as a whole percent; null ("–" on the profile) when nothing was attempted. */
+export function solveRate(completed: number, attempted: number): number | null {
+  return attempted > 0 ? Math.round((Math.min(completed, attempted) / attempted) * 100) : null;
+}
+
 /** Stats of a user without solves (and the shape before scoring is wired). */
 export const NO_STATS: UserStats = {
   total_points: 0,
   rank: null,
   ranked_users: 0,
   challenges_completed: 0,
+  challenges_attempted: 0,
+  solve_rate: null,
   average_time: null,
   level: 0,
   achievements: achievementsOf([]),

@@ -5,6 +5,7 @@
 //
 // Nonces are random, live 15 minutes, are stored hashed and work once. A few may be live per user
 // at once (two open settings tabs); the oldest go first.
+import type { SshKeyNonce } from "../../shared/contract/index.ts";
 import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
 import { badRequest } from "./errors.ts";
@@ -13,14 +14,6 @@ import { SSH_KEY_NAMESPACE, SSH_KEY_NONCE_SECONDS, SSH_PROOF_ERRORS, signCommand
 import { verifySshSignature } from "./sshsig.ts";
 
 const LIVE_PER_USER = 5;
-
-export interface SshKeyNonce {
-  nonce: string;
-  namespace: string;
-  expires_in: number;
-  /** What to run, with the default key file; the user names another with -f. */
-  sign_command: string;
-}
 
 export function createSshKeyProofs(db: Db) {
   return {

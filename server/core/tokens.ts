@@ -3,6 +3,7 @@
 // token revokes every token descended from the same login.
 import { hkdfSync, randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
+import type { TokenPair } from "../../shared/contract/index.ts";
 import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
 import { unauthorized } from "./errors.ts";
@@ -10,13 +11,6 @@ import { hashToken, randomToken } from "./secrets.ts";
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
-
-export interface TokenPair {
-  access_token: string;
-  refresh_token: string;
-  token_type: "bearer";
-  expires_in: number;
-}
 
 export function createTokenService(db: Db, sessionSecret: string) {
   // A key of its own for JWTs, derived from the one configured secret.

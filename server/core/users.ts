@@ -1,49 +1,12 @@
 // The shapes in which a user leaves the core: the owner's view and the public view.
+// Both are declared once, in shared/contract (the web reads the same types).
 import type { Selectable } from "kysely";
+import type { OAuthProvider, OwnUser, PublicUser } from "../../shared/contract/index.ts";
 import type { UsersTable } from "../db/schema.ts";
-import { type Achievement, NO_STATS, type UserStats } from "./scoring.ts";
+import { NO_STATS, type UserStats } from "./scoring.ts";
 import { sshKeyPreview } from "./sshkeys.ts";
 
 export type UserRow = Selectable<UsersTable>;
-
-export interface PublicUser {
-  username: string;
-  display_name: string | null;
-  bio: string | null;
-  location: string | null;
-  github_username: string | null;
-  is_verified: boolean;
-  created_at: number;
-  total_points: number;
-  rank: number | null;
-  challenges_completed: number;
-  average_time: number | null;
-  /** floor(total_points / 1000). */
-  level: number;
-  /** How many users hold a rank: "rank N of M". */
-  ranked_users: number;
-  achievements: Achievement[];
-}
-
-export interface OwnUser extends PublicUser {
-  id: string;
-  email: string;
-  is_admin: boolean;
-  theme: "dark" | "light";
-  oauth_provider: "github" | "google" | null;
-  connected_accounts: ("github" | "google")[];
-  has_password: boolean;
-  has_ssh_key: boolean;
-  ssh_key_preview: string | null;
-  ssh_key_fingerprint: string | null;
-  totp_enabled: boolean;
-  notifications: {
-    newChallenges: boolean;
-    solutionFeedback: boolean;
-    leaderboardUpdates: boolean;
-    marketingEmails: boolean;
-  };
-}
 
 /** The public view; `stats` comes from scoring (zeros for a user without solves). */
 export function publicUser(u: UserRow, stats: UserStats = NO_STATS): PublicUser {
@@ -58,6 +21,8 @@ export function publicUser(u: UserRow, stats: UserStats = NO_STATS): PublicUser 
     total_points: stats.total_points,
     rank: stats.rank,
     challenges_completed: stats.challenges_completed,
+    challenges_attempted: stats.challenges_attempted,
+    solve_rate: stats.solve_rate,
     average_time: stats.average_time,
     level: stats.level,
     ranked_users: stats.ranked_users,
@@ -65,7 +30,7 @@ export function publicUser(u: UserRow, stats: UserStats = NO_STATS): PublicUser 
   };
 }
 
-export function ownUser(u: UserRow, connected: ("github" | "google")[], stats: UserStats = NO_STATS): OwnUser {
+export function ownUser(u: UserRow, connected: OAuthProvider[], stats: UserStats = NO_STATS): OwnUser {
   return {
     ...publicUser(u, stats),
     id: u.id,

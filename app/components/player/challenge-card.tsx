@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { ChallengeView } from "../../.server/api-client.ts";
+import type { ChallengeView } from "../../../shared/contract/index.ts";
 import { BADGES, categoryLabel, DIFFICULTY_CLASSES } from "../../lib/player.ts";
 
 export function DifficultyTag({ level }: { level: string }) {

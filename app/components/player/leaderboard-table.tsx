@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { LeaderboardPage } from "../../.server/api-client.ts";
+import type { LeaderboardPage } from "../../../shared/contract/index.ts";
 import { formatMinutes } from "../../lib/player.ts";
 
 /** The podium in colour: gold, silver, bronze. */

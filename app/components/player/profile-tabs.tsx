@@ -1,7 +1,7 @@
 // The profile's tabs: Overview (recent activity), Achievements, Solutions. Tabs are links
 // (?tab=...), so they work without JavaScript.
 import { Link } from "react-router";
-import type { Activity, PublicUser, SolvedChallenge } from "../../.server/api-client.ts";
+import type { Activity, PublicUser, SolvedChallenge } from "../../../shared/contract/index.ts";
 import { formatDate, formatDuration, PROFILE_TABS, type ProfileTab } from "../../lib/player.ts";
 import { DifficultyTag } from "./challenge-card.tsx";
 

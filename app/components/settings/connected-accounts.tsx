@@ -1,5 +1,5 @@
 // Security tab: which OAuth providers are linked to the account.
-import type { OwnUser } from "../../.server/api-client.ts";
+import type { OwnUser } from "../../../shared/contract/index.ts";
 import { type Provider, providerLabel } from "../../lib/providers.ts";
 import { Section } from "./shared.tsx";
 

@@ -3,7 +3,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
 import type { NotificationKey } from "../../../shared/rules.ts";
-import type { OwnUser } from "../../.server/api-client.ts";
+import type { OwnUser } from "../../../shared/contract/index.ts";
 import { notificationsSchema } from "../../lib/forms.ts";
 import { CheckboxField } from "./fields.tsx";
 import { IntentField, type Outcome, outcomeFor, Section, Status, useBusy } from "./shared.tsx";

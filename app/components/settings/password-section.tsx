@@ -3,7 +3,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
-import type { OwnUser } from "../../.server/api-client.ts";
+import type { OwnUser } from "../../../shared/contract/index.ts";
 import { passwordChangeSchema } from "../../lib/forms.ts";
 import { providerLabel } from "../../lib/providers.ts";
 import { Field } from "../field.tsx";

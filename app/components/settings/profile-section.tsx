@@ -3,7 +3,7 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm 
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
 import { LOCATIONS } from "../../../shared/rules.ts";
-import type { OwnUser } from "../../.server/api-client.ts";
+import type { OwnUser } from "../../../shared/contract/index.ts";
 import { profileSchema } from "../../lib/forms.ts";
 import { Field } from "../field.tsx";
 import { CheckboxField, SelectField, TextAreaField } from "./fields.tsx";

@@ -7,7 +7,7 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
-import type { OwnUser } from "../../.server/api-client.ts";
+import type { OwnUser } from "../../../shared/contract/index.ts";
 import { SETTINGS, sshKeyDeleteSchema, sshKeySchema } from "../../lib/forms.ts";
 import { defaultKeyFile, SSH_KEY_NONCE_SECONDS, signCommand } from "../../../shared/sshkey-rules.ts";
 import { Field } from "../field.tsx";

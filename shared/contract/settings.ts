@@ -1,0 +1,76 @@
+// The API's JSON shapes for a user's own settings: profile, password, notifications, the SSH key
+// with its proof of possession and step-up, two-factor (docs/api.md, "Users" and "Two-factor
+// authentication").
+import type { NotificationKey } from "../rules.ts";
+import type { Message, Theme, TokenPair } from "./accounts.ts";
+
+/** PATCH /users/me (blank values are sent as null). */
+export interface ProfileUpdate {
+  display_name?: string | null;
+  bio?: string | null;
+  location?: string | null;
+  theme?: Theme;
+}
+
+/** PUT /users/me/notifications: the preferences to change. */
+export type NotificationsUpdate = Partial<Record<NotificationKey, boolean>>;
+
+/** PUT /users/me/password. */
+export interface PasswordChange {
+  current_password: string;
+  new_password: string;
+}
+
+/** PUT /users/me/password: the other sessions end, so the caller gets new tokens. */
+export type PasswordChanged = Message & TokenPair;
+
+/** What a user gives to confirm a sensitive change (one of the two). */
+export interface StepUpProof {
+  current_password?: string;
+  code?: string;
+}
+
+/** GET /users/me/ssh-key. */
+export interface SshKeyStatus {
+  has_ssh_key: boolean;
+  ssh_key_preview: string | null;
+  fingerprint: string | null;
+}
+
+/** POST /users/me/ssh-key/nonce: the code to sign with ssh-keygen -Y sign. */
+export interface SshKeyNonce {
+  nonce: string;
+  namespace: string;
+  /** Seconds. */
+  expires_in: number;
+  /** What to run, with the default key file; the user names another with -f. */
+  sign_command: string;
+}
+
+/** PUT /users/me/ssh-key. */
+export interface SshKeyPut extends StepUpProof {
+  ssh_public_key_b64: string;
+  nonce: string;
+  signature: string;
+}
+
+/** PUT /users/me/ssh-key answers with the saved key's fingerprint, DELETE without. */
+export type SshKeySaved = Message & { has_ssh_key: true; fingerprint: string };
+export type SshKeyDeleted = Message & { has_ssh_key: false };
+
+/** POST /auth/2fa/setup: the secret to enter or scan (not active until verified). */
+export interface TotpSetup {
+  secret: string;
+  otpauth_url: string;
+  qr_code_url: string;
+}
+
+/** POST /auth/2fa/verify: a code for the pending secret turns two-factor on. */
+export interface TotpVerify {
+  token: string;
+  secret: string;
+}
+
+/** POST /auth/2fa/verify and /auth/2fa/disable. */
+export type TotpChanged = Message & { enabled: boolean };
+
