@@ -39,7 +39,7 @@ docker_start() {
   log "dockerd ready after ${waited}s"
 }
 
-# The host guard: drop everything deployment bridges (fl-<hex>, made by server/runtime/docker.ts)
+# The host guard: drop everything deployment bridges (fl-<hex>, made by server/runtime/docker/network.ts)
 # send to this host. Defence in depth behind bridges that have no address; challenges granted
 # NET_ADMIN or NET_RAW (which could add a route to a host address) are refused without it. The
 # server only checks for it. Rules do not survive a reboot: `npm run up` adds them at every start.

@@ -12,7 +12,7 @@ import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES, createGateway } from "../../server/gateway/gateway.ts";
 import type { Gateway, GatewayLogger, GatewayOptions, Resolve, Target } from "../../server/gateway/types.ts";
-import { createDockerRuntime } from "../../server/runtime/docker.ts";
+import { createDockerRuntime } from "../../server/runtime/docker/index.ts";
 import { runCommand } from "../../server/runtime/exec.ts";
 import { BASE_IMAGE } from "../../server/runtime/images.ts";
 import type { ContainerInfo, Runtime } from "../../server/runtime/types.ts";

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import Docker from "dockerode";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadChallenges, type Challenge } from "../../server/runtime/challenges.ts";
-import { createDockerRuntime } from "../../server/runtime/docker.ts";
+import { createDockerRuntime } from "../../server/runtime/docker/index.ts";
 import { LABEL } from "../../server/runtime/policy.ts";
 import { provision, referenceAnswer, runAsUser, runCheck, runSetup, runSolution } from "../../server/runtime/scenario.ts";
 

@@ -6,7 +6,7 @@ import Docker from "dockerode";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCommand } from "../../server/runtime/exec.ts";
 import { sweepOverdue } from "../../server/worker.ts";
-import { checkHostGuard, createDockerRuntime } from "../../server/runtime/docker.ts";
+import { checkHostGuard, createDockerRuntime } from "../../server/runtime/docker/index.ts";
 import { BASE_IMAGE } from "../../server/runtime/images.ts";
 import { LABEL } from "../../server/runtime/policy.ts";
 import { runtimeConformance } from "./conformance.ts";

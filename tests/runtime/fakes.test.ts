@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import Docker from "dockerode";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadChallenges, type Challenge } from "../../server/runtime/challenges.ts";
-import { createDockerRuntime } from "../../server/runtime/docker.ts";
+import { createDockerRuntime } from "../../server/runtime/docker/index.ts";
 import { provision, referenceAnswer, runAsUser, runCheck, runSetup, runSolution, type Environment, type ScenarioValues } from "../../server/runtime/scenario.ts";
 
 const docker = new Docker();

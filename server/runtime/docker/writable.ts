@@ -1,0 +1,101 @@
+// Disk: a read-only root plus one size-bounded tmpfs volume per writable directory, filled with
+// the image's content after start (docs/decisions/003-runtime-docker.md, "Disk"). Docker's own
+// copy-up does not work for tmpfs-backed volumes (it mounts the volume, copies, and unmounts:
+// the tmpfs and the copy are gone), so each directory is read once per image from a stopped
+// helper container and written into every new container.
+import { posix } from "node:path";
+import type { Readable } from "node:stream";
+import type Docker from "dockerode";
+import { LABEL, maxWritableBytes } from "../policy.ts";
+import { filterTar } from "../tar.ts";
+import { RuntimeError, type WritableDir } from "../types.ts";
+import { statusOf } from "./engine.ts";
+
+/** Files Docker bind-mounts into /etc itself; copying them in would fail (and is not wanted). */
+const ENGINE_MANAGED = new Set(["hostname", "hosts", "resolv.conf"]);
+
+/** An image's content below one path, as an archive for putArchive (null: nothing to copy), and
+ *  the directory's own mode. */
+export interface Skeleton {
+  tar: Buffer | null;
+  mode?: number;
+}
+
+export function checkWritable(dirs: WritableDir[]): WritableDir[] {
+  let total = 0;
+  const seen = new Set<string>();
+  for (const d of dirs) {
+    const p = posix.normalize(d.path);
+    if (!p.startsWith("/") || p === "/" || /^\/(proc|sys|dev)(\/|$)/.test(p) || p !== d.path.replace(/\/+$/, "")) {
+      throw new RuntimeError(`writable directory not allowed: ${d.path}`, "invalid");
+    }
+    if (seen.has(p)) throw new RuntimeError(`writable directory listed twice: ${p}`, "invalid");
+    seen.add(p);
+    if (!(d.sizeBytes > 0)) throw new RuntimeError(`writable directory ${p} needs a size`, "invalid");
+    total += d.sizeBytes;
+  }
+  if (total > maxWritableBytes) throw new RuntimeError(`writable directories add up to ${total} bytes, more than ${maxWritableBytes}`, "invalid");
+  return dirs;
+}
+
+/** The mounts of a container's writable directories: volumes (not HostConfig.Tmpfs), because
+ *  getArchive/putArchive see volumes but not tmpfs mounts that exist only in the container's mount
+ *  namespace; that is what lets the platform read and write files through the engine. */
+export function writableMounts(writable: WritableDir[], fills: (Skeleton | null)[], labels: Record<string, string>) {
+  return writable.map((w, i) => ({
+    Type: "volume" as const,
+    Source: "",
+    Target: w.path,
+    VolumeOptions: {
+      NoCopy: true,
+      Labels: labels,
+      DriverConfig: {
+        Name: "local",
+        Options: { type: "tmpfs", device: "tmpfs", o: `size=${w.sizeBytes},mode=${(w.mode ?? fills[i]?.mode ?? 0o755).toString(8)},nodev,nosuid` },
+      },
+    },
+  }));
+}
+
+/** The image's content below each path as archives for putArchive, cached per image. */
+export function createSkeletons(docker: Docker) {
+  const skeletonCache = new Map<string, Promise<Skeleton>>();
+
+  return async function skeletons(imageId: string, paths: string[]): Promise<Skeleton[]> {
+    const missing = paths.filter((p) => !skeletonCache.has(`${imageId}:${p}`));
+    if (missing.length) {
+      const batch = (async () => {
+        const helper = await docker.createContainer({
+          Image: imageId,
+          Cmd: ["true"],
+          Entrypoint: [],
+          NetworkDisabled: true,
+          Labels: { [LABEL.managed]: "1", [LABEL.role]: "skeleton" },
+          HostConfig: { NetworkMode: "none", LogConfig: { Type: "none", Config: {} } },
+        });
+        try {
+          return await Promise.all(
+            missing.map(async (path): Promise<Skeleton> => {
+              try {
+                const stream = (await helper.getArchive({ path: `${path}/.` })) as unknown as Readable;
+                const { tar, rootMode, entries } = await filterTar(stream, path, (n) => path === "/etc" && ENGINE_MANAGED.has(n));
+                return { tar: entries > 1 ? tar : null, mode: rootMode !== undefined ? rootMode & 0o7777 : undefined };
+              } catch (e) {
+                if (statusOf(e) === 404) return { tar: null };
+                throw e;
+              }
+            }),
+          );
+        } finally {
+          await helper.remove({ force: true }).catch(() => {});
+        }
+      })();
+      missing.forEach((p, i) => {
+        const entry = batch.then((all) => all[i]!);
+        entry.catch(() => skeletonCache.delete(`${imageId}:${p}`));
+        skeletonCache.set(`${imageId}:${p}`, entry);
+      });
+    }
+    return Promise.all(paths.map((p) => skeletonCache.get(`${imageId}:${p}`)!));
+  };
+}
