@@ -2,7 +2,7 @@
 // gateway, the live channel and the worker, so a single unbounded upload (the API used to call
 // request.text(), web actions request.formData()) could exhaust its memory for everybody.
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { ApiError } from "./core/errors.ts";
+import { DomainError, tooLarge } from "./core/errors.ts";
 
 /**
  * The largest body any form or API call legitimately sends, with room to spare. The biggest is
@@ -112,14 +112,14 @@ export async function readBodyText(request: Request, max = MAX_BODY_BYTES): Prom
       size += value.byteLength;
       if (size > max) {
         await reader.cancel().catch(() => {});
-        throw new ApiError(413, BODY_TOO_LARGE);
+        throw tooLarge(BODY_TOO_LARGE);
       }
       chunks.push(value);
     }
   } catch (e) {
-    if (e instanceof ApiError) throw e;
+    if (e instanceof DomainError) throw e;
     // The transport stopped the upload (too large, or the client went away).
-    throw new ApiError(413, BODY_TOO_LARGE);
+    throw tooLarge(BODY_TOO_LARGE);
   }
   return Buffer.concat(chunks).toString("utf8");
 }

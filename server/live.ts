@@ -15,6 +15,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { Deployments, LiveMessage } from "./core/deployments/index.ts";
+import { DomainError } from "./core/errors.ts";
 import type { TokenService } from "./core/tokens.ts";
 import type { WebSessions } from "./core/web-sessions.ts";
 import type { Logger } from "./logger.ts";
@@ -23,6 +24,15 @@ const PATH = /^\/ws\/deployments\/([0-9a-f-]{36})\/?$/;
 /** Close codes in the application range (4000–4999), the HTTP status plus 4000. */
 const CLOSE = { unauthorized: 4401, notFound: 4404, tooMany: 4429 } as const;
 const AUTH_REQUIRED = "Authentication required";
+const NOT_FOUND = "Deployment not found";
+
+/** How a domain error (server/core/errors.ts) ends a socket: a close code and reason. Anything
+ *  else reads as "not found": whether someone else's deployment exists stays unsaid. */
+function closeFor(e: unknown): [code: number, reason: string] {
+  if (e instanceof DomainError && e.kind === "unauthenticated") return [CLOSE.unauthorized, AUTH_REQUIRED];
+  if (e instanceof DomainError && e.kind === "rate_limited") return [CLOSE.tooMany, e.detail.slice(0, 120)];
+  return [CLOSE.notFound, NOT_FOUND];
+}
 const PING_MS = 25_000;
 /** How often every open socket's web session is checked again (sessions can also expire). */
 const REVALIDATE_MS = 60_000;
@@ -122,8 +132,8 @@ export function attachLiveChannel(server: Server, deps: LiveDeps) {
     let current;
     try {
       current = await deployments.get(deploymentId, userId);
-    } catch {
-      return ws.close(CLOSE.notFound, "Deployment not found");
+    } catch (e) {
+      return ws.close(...closeFor(e));
     }
     if (ws.readyState !== ws.OPEN) return; // the client left while we looked
     const count = openByUser.get(userId) ?? 0;

@@ -2,7 +2,7 @@
 // fallback polling endpoint). Registered before the catalogue's /challenges/:id routes, since
 // the router matches in order and "active-session" and "config" are not challenge ids.
 import type { Deployments } from "../core/deployments/index.ts";
-import { ApiError, unauthorized } from "../core/errors.ts";
+import { unauthorized, unavailable } from "../core/errors.ts";
 import type { Grading } from "../core/grading.ts";
 import { safeEqual } from "../core/secrets.ts";
 import { type Ctx, json, parse, type Router } from "./router.ts";
@@ -11,7 +11,8 @@ import * as s from "./schemas.ts";
 export interface DeploymentRoutesDeps {
   deployments: Deployments;
   grading: Grading;
-  durationSeconds: number;
+  /** A function when an admin can change it while the platform runs. */
+  durationSeconds: number | (() => number);
   /** X-API-Key accepted by GET /deployments/{id} (services); none = owners only. */
   gatewayApiKey?: string;
   userId(c: Ctx): Promise<string>;
@@ -20,12 +21,12 @@ export interface DeploymentRoutesDeps {
 export function deploymentRoutes(r: Router, { deployments, grading, durationSeconds, gatewayApiKey, userId }: DeploymentRoutesDeps) {
   const challengeId = (c: Ctx) => parse(s.challengeIdParam, c.params.id);
 
-  r.get("/challenges/config/session-duration", async () => ({ duration_minutes: durationSeconds / 60 }));
+  r.get("/challenges/config/session-duration", async () => ({ duration_minutes: (typeof durationSeconds === "function" ? durationSeconds() : durationSeconds) / 60 }));
   // The SSH gateway's host key, so people can check the fingerprint OpenSSH shows on a first
   // connection (or add the known_hosts line beforehand) instead of trusting it blindly.
   r.get("/challenges/config/ssh", async () => {
     const ssh = deployments.sshEndpoint();
-    if (!ssh?.hostKeyFingerprint || !ssh.hostPublicKey) throw new ApiError(503, "The SSH gateway is not running.");
+    if (!ssh?.hostKeyFingerprint || !ssh.hostPublicKey) throw unavailable("The SSH gateway is not running.");
     const hostField = ssh.port === 22 ? ssh.host : `[${ssh.host}]:${ssh.port}`;
     return {
       ssh_host: ssh.host,

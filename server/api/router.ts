@@ -2,8 +2,11 @@
 // (through server/http.ts) and the web's in-process client without a network hop.
 import { z } from "zod";
 import { readBodyText } from "../body-limit.ts";
-import { ApiError, badRequest } from "../core/errors.ts";
+import { badRequest } from "../core/errors.ts";
 import type { Logger } from "../logger.ts";
+import { errorResponse, json } from "./errors.ts";
+
+export { errorResponse, json };
 
 export interface RequestInfo {
   /** The caller's address, as the transport saw it (rate limits key on it). */
@@ -29,9 +32,6 @@ interface Route {
   keys: string[];
   handler: Handler;
 }
-
-export const json = (data: unknown, status = 200, headers?: HeadersInit) =>
-  Response.json(data, { status, headers: { "cache-control": "no-store", ...headers } });
 
 export function parse<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
   const r = schema.safeParse(data);
@@ -137,13 +137,3 @@ export function createRouter(log: Logger) {
   };
 }
 export type Router = ReturnType<typeof createRouter>;
-
-export function errorResponse(e: unknown, log: Logger): Response {
-  if (e instanceof ApiError) {
-    const headers: Record<string, string> = {};
-    if (e.status === 429 && e.extra?.retry_after) headers["retry-after"] = String(e.extra.retry_after);
-    return json({ detail: e.detail, ...e.extra }, e.status, headers);
-  }
-  log.error("unhandled error in API", e);
-  return json({ detail: "Internal server error" }, 500);
-}

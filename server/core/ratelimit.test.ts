@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "./errors.ts";
+import { DomainError } from "./errors.ts";
 import { addressKey, createRateLimiter } from "./ratelimit.ts";
 
 const LIMIT = { max: 3, windowSeconds: 60 };
@@ -10,12 +10,12 @@ function limiterAt(start = 1_000_000) {
 }
 
 /** The 429 `fn` throws. */
-function refused(fn: () => void): ApiError {
+function refused(fn: () => void): DomainError {
   try {
     fn();
   } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
+    expect(e).toBeInstanceOf(DomainError);
+    return e as DomainError;
   }
   throw new Error("not refused");
 }
@@ -26,7 +26,7 @@ describe("rate limiter", () => {
     for (let i = 0; i < 3; i++) limiter.consume("k", LIMIT);
     advance(15_500);
     const e = refused(() => limiter.check("k", LIMIT));
-    expect(e.status).toBe(429);
+    expect(e.kind).toBe("rate_limited"); // the API's 429
     expect(e.extra).toEqual({ retry_after: 45 }); // 44.5 s rounded up
     expect(e.detail).toBe("Too many attempts. Try again in 45 seconds.");
   });

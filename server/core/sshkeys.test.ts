@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ApiError } from "./errors.ts";
+import { DomainError } from "./errors.ts";
 import { parseSshPublicKey, sshKeyPreview, sshKeyProblem } from "./sshkeys.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "faultline-sshkeys-"));
@@ -37,9 +37,9 @@ function refusal(text: string): string {
   try {
     parseSshPublicKey(text);
   } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    expect((e as ApiError).status).toBe(400);
-    return (e as ApiError).detail;
+    expect(e).toBeInstanceOf(DomainError);
+    expect((e as DomainError).kind).toBe("invalid"); // the API's 400
+    return (e as DomainError).detail;
   }
   throw new Error(`accepted: ${text.slice(0, 60)}`);
 }

@@ -11,7 +11,7 @@ import { nowSeconds } from "../../db/index.ts";
 import type { Challenge } from "../../runtime/challenges.ts";
 import { VERIFY_TO_START } from "../../../shared/rules.ts";
 import { deploymentCost, fullMessage } from "../capacity.ts";
-import { ApiError, badRequest, conflict, forbidden } from "../errors.ts";
+import { badRequest, conflict, forbidden, limitReached, unavailable } from "../errors.ts";
 import type { DeploymentContext } from "./context.ts";
 import { ACTIVE, type DeploymentRow } from "./model.ts";
 
@@ -60,8 +60,7 @@ export function createAdmission(ctx: DeploymentContext) {
   const withinUserCap: AdmissionStep<CapacityRequest> = ({ active }) => {
     if (active.length < maxConcurrentPerUser) return;
     const titles = active.map((d) => challenges.get(d.challenge_id)?.title ?? d.challenge_id).join(", ");
-    throw new ApiError(
-      429,
+    throw limitReached(
       `You can run ${maxConcurrentPerUser} deployment${maxConcurrentPerUser === 1 ? "" : "s"} at a time. Terminate your deployment of "${titles}" first.`,
     );
   };
@@ -73,10 +72,10 @@ export function createAdmission(ctx: DeploymentContext) {
     const taken = all.reduce((sum, d) => sum + deploymentCost(challenges.get(d.challenge_id)), 0);
     if (taken + deploymentCost(challenge) <= capacityBytes) return;
     log.warn(`start refused: capacity full (${all.length} active deployments, ${Math.round(taken / 2 ** 20)} of ${Math.round(capacityBytes / 2 ** 20)} MiB)`);
-    throw new ApiError(503, fullMessage(all.map((d) => d.expires_at), nowSeconds()));
+    throw unavailable(fullMessage(all.map((d) => d.expires_at), nowSeconds()));
   };
   const runtimeAvailable: AdmissionStep<CapacityRequest> = () => {
-    if (!runtime) throw new ApiError(503, RUNTIME_UNAVAILABLE);
+    if (!runtime) throw unavailable(RUNTIME_UNAVAILABLE);
   };
 
   const admission: AdmissionSteps = {

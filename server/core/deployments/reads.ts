@@ -2,7 +2,7 @@
 // grader needs of a ready one (its row with the scenario's values, and its environment).
 import { LABEL } from "../../runtime/policy.ts";
 import type { Environment, ScenarioValues } from "../../runtime/scenario.ts";
-import { ApiError, notFound } from "../errors.ts";
+import { conflict, notFound, unavailable } from "../errors.ts";
 import { RUNTIME_UNAVAILABLE } from "./admission.ts";
 import type { DeploymentContext } from "./context.ts";
 import { ACTIVE, type DeploymentRow, isActive, iso } from "./model.ts";
@@ -65,11 +65,11 @@ export function createReads(ctx: DeploymentContext) {
 
   /** The environment of a ready deployment, for the grader. */
   async function environment(row: DeploymentRow): Promise<{ env: Environment; values: ScenarioValues }> {
-    if (!runtime) throw new ApiError(503, RUNTIME_UNAVAILABLE);
+    if (!runtime) throw unavailable(RUNTIME_UNAVAILABLE);
     const target = row.container_id ? await runtime.inspect(row.container_id) : null;
     const [network] = await runtime.listNetworks({ [LABEL.deployment]: row.id });
     if (!target || target.state !== "running" || !network) {
-      throw new ApiError(409, "The environment of this deployment is gone. Start the challenge again.");
+      throw conflict("The environment of this deployment is gone. Start the challenge again.");
     }
     return { env: { owner: owner(row), network, target }, values: JSON.parse(row.scenario_values ?? "{}") as ScenarioValues };
   }
