@@ -1,6 +1,7 @@
 // Small rate and size limits for the SSH gateway: what one client may make the gateway do, per
-// address before authentication and per session after it (docs/decisions/004-ssh-gateway.md,
-// "Limits"). Pure and clock-injectable, so the rules are unit-tested on their own.
+// address before authentication and per SSH session channel after it
+// (docs/decisions/004-ssh-gateway.md, "Disconnects and limits"). Pure and clock-injectable, so
+// the rules are unit-tested on their own.
 import { isIPv4 } from "node:net";
 
 /** A token bucket: `capacity` actions at once, refilled at `perSecond`. */
@@ -84,7 +85,7 @@ export class Coalescer<T> {
   }
 }
 
-/** What a session may set with `env` requests (OpenSSH's SendEnv / SetEnv). */
+/** What an SSH session channel may set with `env` requests (OpenSSH's SendEnv / SetEnv). */
 export const ENV_LIMITS = { entries: 32, keyLength: 64, valueLength: 256, totalBytes: 4096 };
 const ENV_ALLOWED = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|COLORTERM)$/;
 

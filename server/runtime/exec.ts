@@ -22,34 +22,34 @@ export interface RunResult {
 export async function runCommand(runtime: Runtime, containerId: string, command: string[], options: RunOptions = {}): Promise<RunResult> {
   const started = performance.now();
   const max = options.maxOutputBytes ?? 1024 * 1024;
-  const session = await runtime.exec(containerId, {
+  const running = await runtime.exec(containerId, {
     command,
     stdin: options.input !== undefined,
     env: options.env,
     user: options.user,
     workdir: options.workdir,
   });
-  const out = collect(session.stdout, max);
-  const err = collect(session.stderr, max);
-  if (session.stdin) session.stdin.end(options.input);
+  const out = collect(running.stdout, max);
+  const err = collect(running.stderr, max);
+  if (running.stdin) running.stdin.end(options.input);
 
   let timedOut = false;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const timer = setTimeout(() => {
     timedOut = true;
-    session.signal("SIGKILL").catch(() => {});
+    running.signal("SIGKILL").catch(() => {});
   }, timeoutMs);
   let exitCode: number;
   try {
-    exitCode = await session.wait();
+    exitCode = await running.wait();
   } finally {
     clearTimeout(timer);
   }
   // A daemon the command started may hold the output open: give it a moment, then stop reading.
   await Promise.race([Promise.all([out.done, err.done]), new Promise((r) => setTimeout(r, 300))]);
-  session.stdout.destroy();
-  session.stderr.destroy();
-  session.stdin?.destroy();
+  running.stdout.destroy();
+  running.stderr.destroy();
+  running.stdin?.destroy();
   return { exitCode, stdout: out.text(), stderr: err.text(), timedOut, durationMs: Math.round(performance.now() - started) };
 }
 

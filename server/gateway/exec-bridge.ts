@@ -1,0 +1,189 @@
+// One SSH session channel bridged to one exec in the deployment's container, as sshd would run it
+// (docs/decisions/004-ssh-gateway.md, "Sessions, as sshd does them"): the user's environment and
+// home, a retry from / when the home directory is missing, everything the process wrote delivered
+// however slowly the client reads, and the exit status before end of file.
+import type { Readable } from "node:stream";
+import type { ServerChannel } from "ssh2";
+import type { ExecOptions, ExecSession, Runtime } from "../runtime/types.ts";
+import { sleep, type ChannelState, type Conn } from "./connection.ts";
+import type { GatewayLogger } from "./types.ts";
+
+export interface ExecBridgeDeps {
+  runtime: Runtime;
+  log: GatewayLogger;
+  hangUp: (exec: ExecSession) => void;
+}
+
+export function createExecBridge({ runtime, log, hangUp }: ExecBridgeDeps) {
+  return async function start(conn: Conn, s: ChannelState, channel: ServerChannel, command: string[], tty: boolean, opts: { quiet?: boolean } = {}) {
+    const t = conn.target!;
+    s.channel = channel;
+    channel.on("error", (e: Error) => log.debug(`ssh: channel ${conn.remote}: ${e.message}`));
+    let channelClosed = false;
+    channel.once("close", () => {
+      channelClosed = true;
+      if (s.exec && !s.ended) hangUp(s.exec);
+    });
+    const home = t.home ?? (t.shellUser === "root" ? "/root" : `/home/${t.shellUser}`);
+    const env: Record<string, string> = {
+      ...s.env,
+      HOME: home,
+      USER: t.shellUser,
+      LOGNAME: t.shellUser,
+      SHELL: t.shell ?? "/bin/bash",
+    };
+    if (tty) env.TERM = s.pty!.term;
+    const execOptions: ExecOptions = { command, tty, stdin: true, env, user: t.shellUser, workdir: home };
+    if (tty) {
+      execOptions.cols = s.pty!.cols;
+      execOptions.rows = s.pty!.rows;
+    }
+    const launch = async (workdir: string) => {
+      try {
+        return await runtime.exec(t.containerId, { ...execOptions, workdir });
+      } catch (e) {
+        log.warn(`ssh: exec in ${t.deploymentId} (${t.containerId.slice(0, 12)}) failed: ${(e as Error).message}`);
+        if (!channelClosed) {
+          if (!opts.quiet) channel.stderr.write(`faultline: could not start a shell in your deployment: it may have ended.\r\n`);
+          channel.exit(255);
+          channel.end();
+        }
+        return null;
+      }
+    };
+    let exec = await launch(home);
+    if (!exec) return;
+    s.exec = exec;
+    if (channelClosed || conn.closed) {
+      hangUp(exec);
+      return;
+    }
+    if (tty && s.pty && (s.pty.cols !== execOptions.cols || s.pty.rows !== execOptions.rows)) {
+      // The window changed while the exec was starting.
+      exec.resize(s.pty.cols, s.pty.rows).catch(() => {});
+    }
+
+    // The engine only reports a missing working directory on the process's output (exit 126).
+    // Until the first output arrives, what the client sends is kept (bounded) so that, in that
+    // case, the same request can run again from / with nothing lost, as sshd does ("Could not
+    // chdir to home directory").
+    let kept: Buffer[] | null = [];
+    let keptBytes = 0;
+    const keep = (chunk: Buffer) => {
+      if (!kept) return;
+      keptBytes += chunk.length;
+      if (keptBytes > 256 * 1024) kept = null;
+      else kept.push(chunk);
+    };
+    channel.on("data", keep);
+    const attach = (e: ExecSession) => {
+      e.stdout.on("error", () => {});
+      e.stderr.on("error", () => {});
+      e.stderr.pipe(channel.stderr, { end: false });
+      if (e.stdin) {
+        e.stdin.on("error", () => {});
+        // The client's end of file ends the process's stdin, without a TTY. With one, sshd keeps
+        // the terminal open (a ^D is the terminal's end of file), and ending a TTY exec's input
+        // makes the engine drop the rest of its output.
+        channel.pipe(e.stdin, { end: !tty });
+      }
+    };
+    attach(exec);
+    const first = await firstChunk(exec.stdout);
+    if (first && kept && /^OCI runtime exec failed: .*chdir to cwd/.test(first.subarray(0, 300).toString("latin1"))) {
+      const old = exec;
+      old.stderr.unpipe(channel.stderr);
+      if (old.stdin) channel.unpipe(old.stdin);
+      old.stdout.destroy();
+      old.stderr.destroy();
+      old.stdin?.destroy();
+      const replay = kept;
+      channel.stderr.write(`Could not chdir to home directory ${home}: No such file or directory\r\n`);
+      exec = await launch("/");
+      if (!exec) return;
+      s.exec = exec;
+      if (channelClosed || conn.closed) {
+        hangUp(exec);
+        return;
+      }
+      for (const chunk of replay) exec.stdin?.write(chunk);
+      attach(exec);
+      if (channel.readableEnded && !tty) exec.stdin?.end();
+    } else if (first) {
+      channel.write(first);
+    }
+    channel.off("data", keep);
+    kept = null;
+    if (conn.disconnecting) return;
+    exec.stdout.pipe(channel, { end: false });
+    const outputDone = Promise.all([ended(exec.stdout), ended(exec.stderr)]);
+
+    let code: number;
+    try {
+      code = await exec.wait();
+    } catch (e) {
+      log.debug(`ssh: wait: ${(e as Error).message}`);
+      code = 255;
+    }
+    s.ended = true;
+    // Everything the process wrote reaches the client, however slowly it reads; but a daemon the
+    // user started can hold the output open for ever: once nothing is in flight and nothing new
+    // came for a moment, stop waiting.
+    let outputEnded = false;
+    outputDone.then(() => (outputEnded = true));
+    let lastOutput = Date.now();
+    const bump = () => (lastOutput = Date.now());
+    exec.stdout.on("data", bump);
+    exec.stderr.on("data", bump);
+    const idleMs = tty ? 150 : 300;
+    while (!outputEnded && !channelClosed && !conn.disconnecting) {
+      const inFlight = exec.stdout.readableLength + exec.stderr.readableLength + channel.writableLength + channel.stderr.writableLength;
+      if (inFlight === 0 && Date.now() - lastOutput >= idleMs) break;
+      await Promise.race([outputDone, sleep(25)]);
+    }
+    exec.stdout.unpipe(channel);
+    exec.stderr.unpipe(channel.stderr);
+    if (exec.stdin) channel.unpipe(exec.stdin);
+    exec.stdout.destroy();
+    exec.stderr.destroy();
+    exec.stdin?.destroy();
+    if (!channelClosed && !conn.disconnecting) {
+      // Exit status first, then end of file and close: OpenSSH reports 255 when the channel
+      // closes before the exit status arrives (docs/decisions/004-ssh-gateway.md).
+      channel.exit(code);
+      channel.end();
+    }
+  };
+}
+
+/** The first chunk a stream gives (then it is paused), or null when it ends without one. */
+function firstChunk(stream: Readable): Promise<Buffer | null> {
+  if (stream.readableEnded || stream.destroyed) return Promise.resolve(null);
+  return new Promise((r) => {
+    const done = (chunk: Buffer | null) => {
+      stream.off("data", onData);
+      stream.off("end", onEnd);
+      stream.off("close", onEnd);
+      stream.off("error", onEnd);
+      r(chunk);
+    };
+    const onData = (chunk: Buffer) => {
+      stream.pause();
+      done(chunk);
+    };
+    const onEnd = () => done(null);
+    stream.on("data", onData);
+    stream.once("end", onEnd);
+    stream.once("close", onEnd);
+    stream.once("error", onEnd);
+  });
+}
+
+function ended(stream: Readable): Promise<void> {
+  if (stream.readableEnded || stream.destroyed) return Promise.resolve();
+  return new Promise((r) => {
+    stream.once("end", () => r());
+    stream.once("close", () => r());
+    stream.once("error", () => r());
+  });
+}
