@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 // and PostgreSQL alike (tests/support/platform.ts).
 export default defineConfig({
   test: {
-    include: ["server/**/*.test.ts", "app/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    include: ["server/**/*.test.ts", "app/**/*.test.ts", "shared/**/*.test.ts", "tests/integration/**/*.test.ts", "tests/lint/**/*.test.ts"],
     environment: "node",
     globalSetup: ["tests/support/vitest-global-setup.ts"],
     testTimeout: 30_000,

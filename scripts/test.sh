@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets up and runs every test: unit and integration tests (vitest, against SQLite and a
+# Sets up and runs every test: lint (the layer rules of eslint.config.js, see
+# docs/architecture.md), unit and integration tests (vitest, against SQLite and a
 # throwaway PostgreSQL), the challenge runtime against a real dockerd (conformance suite and every
 # challenge: setup → check fails → solution → check passes), then browser tests (Playwright
 # driving Debian's Chromium).
@@ -21,6 +22,9 @@ count() {
 apt_ensure chromium chromium /usr/lib/postgresql/15/bin/initdb postgresql ssh openssh-client tmux tmux
 npm_ensure
 build_web
+log "lint: correctness rules and the layers (eslint.config.js)"
+# A lint error stops the run: a forbidden import is a build failure, not a test count.
+npm run --silent lint
 log "unit and integration tests"
 suite unit npx vitest run
 log "challenge runtime: Docker engine, images, runtime tests"

@@ -83,7 +83,8 @@ export function useDeploymentLive({
   const controller = live && live.key === key ? live.controller : null;
   const fallback = useMemo<LiveSnapshot>(
     () => ({ view: viewFromDeployment(deployment), mode: "idle", attempts: 0, notice: null }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only a new deployment (key) makes a new fallback: the deployment's later changes reach the
+    // page through the controller.
     [key],
   );
   const snap = useSyncExternalStore(

@@ -76,9 +76,18 @@ export function step(s: GameState, input: Input): GameState {
   x += dx * k;
   y += dy * k;
   const r = BALL.radius;
-  if (x - r < 0) (x = r), (dx = Math.abs(dx));
-  if (x + r > FIELD.width) (x = FIELD.width - r), (dx = -Math.abs(dx));
-  if (y - r < 0) (y = r), (dy = Math.abs(dy));
+  if (x - r < 0) {
+    x = r;
+    dx = Math.abs(dx);
+  }
+  if (x + r > FIELD.width) {
+    x = FIELD.width - r;
+    dx = -Math.abs(dx);
+  }
+  if (y - r < 0) {
+    y = r;
+    dy = Math.abs(dy);
+  }
 
   // The paddle sends the ball back up, more to the side the further from its middle it lands.
   if (dy > 0 && y + r >= PADDLE.y && y + r <= PADDLE.y + PADDLE.height + Math.abs(dy * k) && x >= paddleX - r && x <= paddleX + PADDLE.width + r) {

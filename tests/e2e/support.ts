@@ -2,7 +2,7 @@
 // identities), users made through the real API, TOTP codes, SSH keys and screenshots.
 import { execFileSync } from "node:child_process";
 import { randomBytes, randomInt } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -3,7 +3,6 @@ import type { ChallengeDeployment as ChallengeSession } from "../../../../shared
 import { FakeSocket, iso, session, SSH, T0 } from "./fixtures.ts";
 import { createLiveController } from "./live-controller.ts";
 import { reconnectDelay } from "./reconnect.ts";
-import { TEXT } from "./texts.ts";
 
 describe("live controller", () => {
   beforeEach(() => {
