@@ -1,6 +1,6 @@
 // What a correct answer shows: the grader's feedback, solve time, rank and points.
 import { Link } from "react-router";
-import type { SubmissionResult as GradeResult } from "../../../.server/api-client.ts";
+import type { SubmissionResult as GradeResult } from "../../../../shared/contract/scoring.ts";
 import { formatSolveTime, rankText } from "../rules/solve-result.ts";
 
 export function SuccessScreen({ result }: { result: GradeResult }) {

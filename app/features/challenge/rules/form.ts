@@ -3,7 +3,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { SOLUTION_MAX } from "../../../../shared/rules.ts";
-import type { SubmissionResult as GradeResult } from "../../../.server/api-client.ts";
+import type { SubmissionResult as GradeResult } from "../../../../shared/contract/scoring.ts";
 import { REQUIRED } from "../../../lib/forms.ts";
 import { TEXT } from "./texts.ts";
 
