@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import type { BillingConfig } from "./core/billing.ts";
 import { CHALLENGES_DIR } from "./runtime/challenges.ts";
 
 const optional = z
@@ -54,7 +55,9 @@ const envSchema = z.object({
   SSH_HOST: optional,
   SESSION_DURATION_MINUTES: z.coerce.number({ error: "must be a number of minutes" }).positive("must be more than 0").max(24 * 60).default(30),
   MAX_DEPLOYMENT_MINUTES: z.coerce.number({ error: "must be a number of minutes" }).positive("must be more than 0").max(6 * 60).default(180),
-  MAX_CONCURRENT_DEPLOYMENTS: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1).max(100).default(1),
+  // The platform's ceiling on deployments at once per user, over every plan (server/core/plans.ts:
+  // free 1, Pro 3): at 3 by default, so Pro gets what it promises.
+  MAX_CONCURRENT_DEPLOYMENTS: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1).max(100).default(3),
   DEPLOYMENT_GATEWAY_API_KEY: optional.pipe(z.string().min(24, "must be at least 24 characters").optional()),
   RUNTIME: z.enum(["docker", "none"]).default("docker"),
   // The OCI runtime of deployment containers: runc (default) or runsc (gVisor, registered by
@@ -65,6 +68,14 @@ const envSchema = z.object({
   CAPACITY_MEMORY_PERCENT: z.coerce.number({ error: "must be a percentage" }).min(1, "must be at least 1").max(100, "must be at most 100").default(75),
   CAPACITY_MEMORY_MB: z.coerce.number({ error: "must be a number of MiB" }).int("must be a whole number").positive("must be more than 0").optional(),
   CHALLENGES_DIR: optional,
+  // The community's invite link, shown on /discord; without it the page says there is none yet.
+  DISCORD_URL: optional.pipe(z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional()),
+  // Payments (server/core/billing.ts): all three, or none (then payments are not enabled).
+  STRIPE_SECRET_KEY: optional,
+  STRIPE_WEBHOOK_SECRET: optional,
+  STRIPE_PRICE_ID: optional,
+  // Where the Stripe client sends its calls instead of Stripe's own API: a local stand-in in tests.
+  STRIPE_API_URL: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
 });
 
 export type OAuthProviderName = "github" | "google";
@@ -95,6 +106,8 @@ export interface Config {
   ssh: { port: number; host: string };
   /** The challenge content: one folder per challenge (default: this checkout's challenges/). */
   challengesDir: string;
+  /** The community's invite URL (/discord), when there is one. */
+  discordUrl?: string;
   deployments: {
     /** "none": no engine (the API answers 503 to starts); "docker": DOCKER_HOST or the socket. */
     runtime: "docker" | "none";
@@ -109,6 +122,8 @@ export interface Config {
     /** Bytes of memory all active deployments may take together (admission control). */
     capacityBytes: number;
   };
+  /** Stripe for Pro upgrades; undefined: payments are not enabled on this installation. */
+  billing?: BillingConfig;
 }
 
 export class ConfigError extends Error {}
@@ -135,6 +150,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             ? resolve(e.DATABASE_URL.replace(/^(sqlite|file):(\/\/)?/, ""))
             : join(dataDir, "faultline.db"),
         };
+
+  const billing = billingConfig(e);
 
   return {
     env: e.NODE_ENV,
@@ -167,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     ssh: { port: e.SSH_PORT, host: e.SSH_HOST ?? publicUrl.hostname },
     challengesDir: e.CHALLENGES_DIR ? resolve(e.CHALLENGES_DIR) : CHALLENGES_DIR,
+    discordUrl: e.DISCORD_URL,
     deployments: {
       runtime: e.RUNTIME,
       durationSeconds: Math.round(e.SESSION_DURATION_MINUTES * 60),
@@ -176,6 +194,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ociRuntime: e.DEPLOYMENT_RUNTIME,
       capacityBytes: e.CAPACITY_MEMORY_MB !== undefined ? e.CAPACITY_MEMORY_MB * 1024 * 1024 : Math.floor((totalmem() * e.CAPACITY_MEMORY_PERCENT) / 100),
     },
+    billing,
+  };
+}
+
+/** Stripe's settings: all three or none; half a configuration would take money it cannot honour. */
+function billingConfig(e: z.output<typeof envSchema>): BillingConfig | undefined {
+  const given = { STRIPE_SECRET_KEY: e.STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: e.STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID: e.STRIPE_PRICE_ID };
+  const missing = Object.entries(given).filter(([, v]) => !v).map(([k]) => k);
+  if (missing.length === 3) return undefined;
+  if (missing.length) {
+    throw new ConfigError(`Invalid configuration:\n${missing.map((k) => `  ${k}: is required when any STRIPE_ variable is set`).join("\n")}`);
+  }
+  const api = e.STRIPE_API_URL ? new URL(e.STRIPE_API_URL) : undefined;
+  return {
+    secretKey: e.STRIPE_SECRET_KEY!,
+    webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+    priceId: e.STRIPE_PRICE_ID!,
+    ...(api
+      ? {
+          api: {
+            host: api.hostname,
+            port: Number(api.port || (api.protocol === "https:" ? 443 : 80)),
+            protocol: api.protocol === "https:" ? ("https" as const) : ("http" as const),
+          },
+        }
+      : {}),
   };
 }
 

@@ -3,6 +3,7 @@
 import type { Selectable } from "kysely";
 import type { OAuthProvider, OwnUser, PublicUser } from "../../shared/contract/index.ts";
 import type { UsersTable } from "../db/schema.ts";
+import { effectivePlan } from "../../shared/plans.ts";
 import { NO_STATS, type UserStats } from "./scoring.ts";
 import { sshKeyPreview } from "./sshkeys.ts";
 
@@ -50,5 +51,12 @@ export function ownUser(u: UserRow, connected: OAuthProvider[], stats: UserStats
       leaderboardUpdates: u.notify_leaderboard_updates === 1,
       marketingEmails: u.notify_marketing === 1,
     },
+    ...planView(u),
   };
+}
+
+/** The plan in force as the owner sees it (the rule is shared/plans.ts's effectivePlan). */
+function planView(u: UserRow): Pick<OwnUser, "plan" | "plan_until"> {
+  const plan = effectivePlan(u.plan, u.plan_until, Math.floor(Date.now() / 1000));
+  return { plan, plan_until: plan === "pro" && u.plan_until !== null ? new Date(u.plan_until * 1000).toISOString() : null };
 }

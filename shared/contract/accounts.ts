@@ -1,6 +1,7 @@
 // The API's JSON shapes for accounts: sign-up and sign-in, tokens, the user views and OAuth
 // (docs/api.md, "Authentication" and "Users"). The server's services declare their results as
 // these types and the web's API client reads them, so each shape is written once.
+import type { PlanName } from "../plans.ts";
 import type { NotificationKey } from "../rules.ts";
 import type { Achievement } from "./scoring.ts";
 
@@ -53,6 +54,10 @@ export interface OwnUser extends PublicUser {
   ssh_key_fingerprint: string | null;
   totp_enabled: boolean;
   notifications: Record<NotificationKey, boolean>;
+  /** The plan in force (shared/plans.ts): Pro only while plan_until is ahead, or without an end. */
+  plan: PlanName;
+  /** When Pro ends (ISO); null for free, or Pro without an end. */
+  plan_until: string | null;
 }
 
 /** POST /auth/login, /auth/login/2fa and the OAuth callback: signed in, or a second factor due. */

@@ -6,5 +6,6 @@ export * from "./catalogue.ts";
 export * from "./deployments.ts";
 export * from "./gateway.ts";
 export * from "./health.ts";
+export * from "./plans.ts";
 export * from "./scoring.ts";
 export * from "./settings.ts";

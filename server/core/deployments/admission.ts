@@ -6,7 +6,8 @@
 //   per-user cap, the host's memory, an engine to run it).
 // A new rule for starting (a plan's limits, maintenance mode) is one more step: in these lists
 // when it needs only what a step is given, or through DeploymentsDeps.admission (context.ts)
-// when it needs a service of its own; those run after the built-in steps of the same list.
+// when it needs a service of its own; those run after the built-in applicant steps, and in the
+// capacity list right after "one deployment per challenge", before the platform's own limits.
 import { nowSeconds } from "../../db/index.ts";
 import type { Challenge } from "../../runtime/challenges.ts";
 import { VERIFY_TO_START } from "../../../shared/rules.ts";
@@ -80,7 +81,9 @@ export function createAdmission(ctx: DeploymentContext) {
 
   const admission: AdmissionSteps = {
     applicant: [mustBeVerified, mustHaveSshKey, withinStartRate, ...(ctx.deps.admission?.applicant ?? [])],
-    capacity: [notAlreadyRunning, withinUserCap, withinHostCapacity, runtimeAvailable, ...(ctx.deps.admission?.capacity ?? [])],
+    // The deps' room checks (a plan's caps) come before the platform's: what the user's plan
+    // allows is the more useful answer than "come back later" or the platform's own ceiling.
+    capacity: [notAlreadyRunning, ...(ctx.deps.admission?.capacity ?? []), withinUserCap, withinHostCapacity, runtimeAvailable],
   };
 
   async function run<R>(steps: AdmissionStep<R>[], request: R) {

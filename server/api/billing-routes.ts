@@ -1,0 +1,32 @@
+// Plans and payments over HTTP: the user's plan and this month's use, Stripe Checkout, cancelling
+// at the end of the paid period, and the provider's webhook (read raw: its signature covers the
+// exact bytes). Transport only: the rules are in server/core/plans.ts and server/core/billing.ts.
+// Admins set a user's plan through the admin console's audited route (admin-routes.ts).
+import { z } from "zod";
+import { readBodyText } from "../body-limit.ts";
+import type { Billing } from "../core/billing.ts";
+import type { Plans } from "../core/plans.ts";
+import { type Ctx, type Router } from "./router.ts";
+
+export interface BillingRouteDeps {
+  plans: Plans;
+  billing: Billing;
+  userId: (c: Ctx) => Promise<string>;
+}
+
+export const cancelBody = z.object({
+  cancel_at_period_end: z.boolean({ error: "must be true or false" }),
+});
+
+export function billingRoutes(r: Router, { plans, billing, userId }: BillingRouteDeps) {
+  r.get("/users/me/plan", async (c) => plans.status(await userId(c)));
+
+  r.get("/billing/config", async () => ({ enabled: billing.enabled }));
+  r.get("/billing", async (c) => billing.status(await userId(c)));
+  r.post("/billing/checkout", async (c) => billing.checkout(await userId(c)));
+  r.post("/billing/cancel", async (c) => {
+    const id = await userId(c);
+    return billing.setCancelAtPeriodEnd(id, (await c.body(cancelBody)).cancel_at_period_end);
+  });
+  r.post("/billing/webhook", async (c) => billing.webhook(await readBodyText(c.request), c.request.headers.get("stripe-signature")));
+}
