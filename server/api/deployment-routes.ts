@@ -1,6 +1,7 @@
-// Deployments and grading over HTTP (spec section 7, "Challenges and sessions", and the
-// fallback polling endpoint). Registered before the catalogue's /challenges/:id routes, since
-// the router matches in order and "active-session" and "config" are not challenge ids.
+// Deployments and grading over HTTP (docs/api.md, "Deployments (challenge sessions) and
+// grading", and the fallback polling endpoint). Registered before the catalogue's
+// /challenges/:id routes, since the router matches in order and "active-session" and "config"
+// are not challenge ids.
 import type { Deployments } from "../core/deployments/index.ts";
 import { unauthorized, unavailable } from "../core/errors.ts";
 import type { Grading } from "../core/grading.ts";

@@ -14,7 +14,8 @@ export interface PlayerDeps {
   scoring: Scoring;
 }
 
-/** Reads that count as fresh for 5 minutes (spec section 9): cacheable for anonymous callers. */
+/** Reads that count as fresh for 5 minutes: cacheable for anonymous callers (signed-in ones
+ *  always get fresh data, see `fresh` below). */
 export const FRESH_SECONDS = 5 * 60;
 
 // Query strings: an empty value (a GET form's blank field) means "not given".
