@@ -27,10 +27,13 @@ export default [
   route("profile/settings", "routes/settings.tsx"),
   route("profile/:username", "routes/profile-public.tsx"),
   route("admin", "routes/admin.tsx"),
+  route("admin/logs/export", "routes/admin-logs-export.tsx"),
 
   // Information
   route("pricing", "routes/pricing.tsx"),
   route("faq", "routes/faq.tsx"),
+  route("docs", "routes/docs.tsx"),
+  route("status", "routes/status.tsx"),
   route(":page", "routes/info-page.tsx", { id: "info-page" }),
   route("unauthorized", "routes/unauthorized.tsx"),
   route("404", "routes/not-found.tsx", { id: "not-found-page" }),

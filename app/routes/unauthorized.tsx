@@ -1,4 +1,4 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 
 export function meta() {
   return [{ title: "permission denied | faultline" }];
@@ -17,9 +17,20 @@ export default function Unauthorized() {
         You don't have sufficient permissions to access this resource. Please authenticate or request access from an
         administrator.
       </p>
-      <Link to="/" className="btn-ghost mt-6">
-        cd ~
-      </Link>
+      {/* The back button: a link home without JavaScript; with it, back where the person came
+          from (home when this page opened a fresh tab, which has nothing to go back to). */}
+      <a
+        href="/"
+        className="btn-ghost mt-6"
+        data-testid="back-button"
+        onClick={(e) => {
+          if (window.history.length <= 1) return;
+          e.preventDefault();
+          window.history.back();
+        }}
+      >
+        cd - (go back)
+      </a>
     </section>
   );
 }

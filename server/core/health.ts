@@ -17,6 +17,8 @@ export interface HealthDeps {
   images: () => string[];
   /** When the worker last finished a loop (epoch ms); null while it has not (or is not started). */
   workerLastTick: () => number | null;
+  /** Where a change of the overall status goes, with what the public report leaves out (which images). */
+  log?: { warn(message: string): void; info(message: string): void };
   timeoutMs?: number;
   cacheMs?: number;
   /** A worker whose last loop is older than this is down (it loops every second). */
@@ -33,6 +35,7 @@ export function createHealth({
   runtime,
   images,
   workerLastTick,
+  log,
   timeoutMs = HEALTH_TIMEOUT_MS,
   cacheMs = HEALTH_CACHE_MS,
   workerStaleMs = WORKER_STALE_MS,
@@ -40,6 +43,8 @@ export function createHealth({
 }: HealthDeps) {
   let gateway: { host: string; port: number } | null = null;
   let cached: { at: number; report: Promise<HealthReport> } | null = null;
+  let lastSaid = "";
+  let missingNames: string[] = [];
 
   const within = <T>(p: Promise<T>) => withTimeout(p, timeoutMs);
 
@@ -67,7 +72,7 @@ export function createHealth({
       return { status: "down", engine: "down", images_expected: expected.length, images_missing: null };
     }
     const missing = await within(runtime.missingImages(expected)).then(
-      (m) => m.length,
+      (m) => ((missingNames = m), m.length),
       () => null,
     );
     return { status: missing === 0 ? "ok" : "degraded", engine: "ok", images_expected: expected.length, images_missing: missing };
@@ -93,7 +98,24 @@ export function createHealth({
     const parts = Object.values(components).map((c) => c.status);
     const status: OverallStatus =
       db_.status !== "ok" ? "down" : parts.every((s) => s === "ok" || s === "disabled") ? "ok" : "degraded";
-    return { status, checked_at: new Date(at).toISOString(), components, deployments_running: db_.running };
+    const report = { status, checked_at: new Date(at).toISOString(), components, deployments_running: db_.running };
+    say(report);
+    return report;
+  }
+
+  /** Tells the operator when the overall status changes, naming what is not ok. */
+  function say(r: HealthReport) {
+    const bad = Object.entries(r.components)
+      .filter(([, c]) => c.status !== "ok" && c.status !== "disabled")
+      .map(([name, c]) => `${name} ${c.status}`);
+    if (r.components.runtime.images_missing) bad.push(`images missing: ${missingNames.join(", ")}`);
+    const line = bad.length ? `health: ${r.status} (${bad.join("; ")})` : `health: ${r.status}`;
+    if (line === lastSaid) return;
+    if (lastSaid || r.status !== "ok") {
+      if (r.status === "ok") log?.info(line);
+      else log?.warn(line);
+    }
+    lastSaid = line;
   }
 
   return {
