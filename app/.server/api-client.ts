@@ -6,6 +6,7 @@ import type {
   Activity,
   ChallengeView,
   EmailVerified,
+  HealthReport,
   HomeStats,
   LeaderboardPage,
   LeaderboardQuery,
@@ -41,8 +42,6 @@ export type Dispatch = (request: Request, info: { clientIp: string }) => Promise
 export type ApiResult<T> = { ok: true; status: number; data: T } | { ok: false; status: number; detail: string };
 
 
-import type { HealthReport } from "../../shared/contract/health.ts";
-export type { HealthReport };
 
 /** A query string from the given values; blanks are left out. */
 const qs = (params: Record<string, string | number | boolean | undefined | null>) => {
@@ -63,10 +62,6 @@ import type {
   StartDeploymentResult,
   TerminateDeploymentResult,
 } from "../../shared/contract/deployments.ts";
-export type { ActiveDeploymentLookup, ChallengeDeployment, ChallengeDetail };
-
-// Still read from here by the challenge page's files until they import shared/contract.
-export type { SubmissionResult };
 
 export function createApiClient(dispatch: Dispatch, clientIp: string, base = "http://internal/api/v1") {
   async function call<T>(method: string, path: string, opts: { token?: string; body?: unknown } = {}): Promise<ApiResult<T>> {

@@ -1,17 +1,11 @@
 // Achievements a submission unlocked: a toast (icon, title, description, xp) that goes away
 // after 5 s once JavaScript runs. Without JavaScript it stays on the page it was rendered in.
 import { useEffect, useState } from "react";
-
-export interface Achievement {
-  icon: string;
-  title: string;
-  description: string;
-  xp: number;
-}
+import type { AchievementUnlocked } from "../../shared/contract/index.ts";
 
 export const ACHIEVEMENT_TOAST_MS = 5_000;
 
-export function AchievementToast({ achievements }: { achievements: Achievement[] }) {
+export function AchievementToast({ achievements }: { achievements: AchievementUnlocked[] }) {
   const [visible, setVisible] = useState(true);
   useEffect(() => {
     setVisible(true);

@@ -11,6 +11,7 @@ import {
   STEP_UP_REQUIRED,
   USERNAME_PATTERN,
   USERNAME_RULE,
+  VERIFY_TO_START,
 } from "../../shared/rules.ts";
 
 export const REQUIRED = "Please fill in all required fields";
@@ -79,7 +80,7 @@ export function encodeSshKey(text: string): string {
 
 // Settings messages: the spec's catalogue word for word (the server's detail wins when present).
 export const SETTINGS = {
-  unverified: "Email verification required to start challenges. Please check your email and verify your account.",
+  unverified: VERIFY_TO_START,
   verificationSent: "Verification email sent",
   profileSaved: "Profile saved",
   passwordChanged: "Password changed",

@@ -26,9 +26,10 @@ export const FEATURED_CHALLENGES = 3;
 export const SEARCH_DEBOUNCE_MS = 300;
 export const NO_CHALLENGES = "No challenges found";
 
-/** Difficulty colours: easy green, medium yellow, hard red, expert purple. */
+/** Difficulty colours: easy green, medium yellow, hard red, expert purple (the catalogue's cards
+ *  and the challenge page's badge alike). */
 export const DIFFICULTY_CLASSES: Record<string, string> = {
-  easy: "border-green-600 text-green-700 dark:border-term-green dark:text-term-green",
+  easy: "border-emerald-600 text-emerald-700 dark:border-term-green dark:text-term-green",
   medium: "border-yellow-500 text-yellow-700 dark:border-yellow-400 dark:text-yellow-300",
   hard: "border-red-600 text-red-700 dark:border-term-red dark:text-term-red",
   expert: "border-purple-600 text-purple-700 dark:border-term-purple dark:text-term-purple",

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/profile-own";
+import { VERIFY_TO_START } from "../../shared/rules.ts";
 import { requireUser } from "../.server/guards.ts";
 import { loadProfileExtras, profileTab } from "../.server/profile.ts";
 import { ProfileHeader } from "../components/profile-header.tsx";
@@ -21,7 +22,7 @@ export default function OwnProfile({ loaderData }: Route.ComponentProps) {
     <div className="space-y-6">
       {!user.is_verified ? (
         <div className="alert-warn" data-testid="unverified-notice">
-          Email verification required to start challenges. Please check your email and verify your account.{" "}
+          {VERIFY_TO_START}{" "}
           <Link to="/profile/settings?tab=security">Resend the link</Link>
         </div>
       ) : null}

@@ -1,14 +1,8 @@
 // Small labels of the challenge page and the banner: difficulty (easy green, medium yellow,
 // hard red, expert purple) and the deployment status with its dot.
 import type { DeploymentStatus } from "../../../../shared/contract/deployments.ts";
+import { DIFFICULTY_CLASSES } from "../../../lib/player.ts";
 import { STATUS_LABELS } from "../rules/status.ts";
-
-export const DIFFICULTY_CLASSES: Record<string, string> = {
-  easy: "border-emerald-600 text-emerald-700 dark:border-term-green dark:text-term-green",
-  medium: "border-yellow-500 text-yellow-700 dark:text-yellow-300",
-  hard: "border-red-600 text-red-700 dark:border-term-red dark:text-term-red",
-  expert: "border-purple-600 text-purple-700 dark:border-term-purple dark:text-term-purple",
-};
 
 export function DifficultyBadge({ level }: { level: string }) {
   const cls = DIFFICULTY_CLASSES[level] ?? "border-zinc-500 text-zinc-600 dark:text-zinc-300";
