@@ -8,11 +8,16 @@ import { join } from "node:path";
 import type { Config } from "./config.ts";
 import { createApi } from "./api/index.ts";
 import { createAccounts } from "./core/accounts.ts";
+import { adminAdmission, createAdmin, publicNotice } from "./core/admin/index.ts";
+import { createSettings } from "./core/admin/settings.ts";
+import { createAudit } from "./core/audit.ts";
+import { createBilling } from "./core/billing.ts";
 import { createCatalogue } from "./core/catalogue.ts";
 import { createDeployments } from "./core/deployments/index.ts";
 import { createGrading } from "./core/grading.ts";
 import { createHealth } from "./core/health.ts";
 import { createOAuth } from "./core/oauth.ts";
+import { createPlans } from "./core/plans.ts";
 import { createRateLimiter } from "./core/ratelimit.ts";
 import { createScoring } from "./core/scoring.ts";
 import { createTokenService } from "./core/tokens.ts";
@@ -31,8 +36,16 @@ export async function createPlatform(config: Config) {
   const limiter = createRateLimiter();
   const tokens = createTokenService(db, config.sessionSecret);
   const webSessions = createWebSessions({ db, sessionSecret: config.sessionSecret, secureCookies: config.secureCookies });
+  const audit = createAudit({ db, log });
+  // What an admin changes while the platform runs (session timeout, cap, maintenance mode).
+  const settings = await createSettings({
+    db,
+    defaultDurationSeconds: config.deployments.durationSeconds,
+    maxLifetimeSeconds: config.deployments.maxLifetimeSeconds,
+  });
+  const consoleRules = adminAdmission(db, settings);
   const scoring = createScoring({ db });
-  const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring, webSessions });
+  const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring, webSessions, audit });
   const oauth = createOAuth({ db, tokens, accounts, providers: config.oauth, publicUrl: config.publicUrl, limiter });
 
   // A broken challenge folder is reported and left out; the rest of the library stays in service.
@@ -47,6 +60,8 @@ export async function createPlatform(config: Config) {
     config.deployments.runtime === "docker"
       ? createDockerRuntime({ log: (m) => log.info(`runtime: ${m}`), warn: (m) => log.error(`runtime: ${m}`), ociRuntime: config.deployments.ociRuntime })
       : null;
+  const plans = createPlans({ db, titleOf: (id) => challenges.get(id)?.title });
+  const billing = createBilling({ db, plans, config: config.billing, publicUrl: config.publicUrl, log });
   const deployments = createDeployments({
     db,
     runtime,
@@ -56,11 +71,20 @@ export async function createPlatform(config: Config) {
     instance: instanceId(config.dataDir),
     ssh: config.ssh,
     durationSeconds: config.deployments.durationSeconds,
+    currentDurationSeconds: settings.durationSeconds,
+    audit,
     maxLifetimeSeconds: config.deployments.maxLifetimeSeconds,
     maxConcurrentPerUser: config.deployments.maxConcurrentPerUser,
     capacityBytes: config.deployments.capacityBytes,
+    // The admin console's rules first (maintenance, hidden challenges: server/core/admin), then
+    // the user's plan: what they may start and how many at once (server/core/plans.ts); the
+    // platform-wide cap last, under the start locks.
+    admission: {
+      applicant: [...consoleRules.applicant, ...plans.admission.applicant],
+      capacity: [...plans.admission.capacity, ...consoleRules.capacity],
+    },
   });
-  const grading = createGrading({ db, runtime, deployments, challenges, scoring, limiter, log });
+  const grading = createGrading({ db, runtime, deployments, challenges, scoring, limiter, log, audit });
 
   let worker: Awaited<ReturnType<typeof startWorker>> | null = null;
   const health = createHealth({
@@ -68,9 +92,28 @@ export async function createPlatform(config: Config) {
     runtime,
     images: () => [...challenges.values()].map((c) => c.image),
     workerLastTick: () => worker?.lastTickAt() ?? null,
+    log,
+  });
+
+  const admin = createAdmin({
+    db,
+    audit,
+    settings,
+    dataDir: config.dataDir,
+    users: {
+      tokens,
+      webSessions,
+      terminateAll: deployments.terminateAllForUser,
+      sendVerification: accounts.sendVerification,
+      setPlan: plans.setPlan,
+    },
+    challenges: { library: challenges, load: () => loadLibrary(config.challengesDir), sync: (list) => catalogue.sync(list) },
   });
 
   const api = createApi({
+    admin: { admin, audit, notice: () => publicNotice(settings) },
+    plans,
+    billing,
     health,
     accounts,
     oauth,
@@ -80,7 +123,7 @@ export async function createPlatform(config: Config) {
     grading,
     catalogue,
     scoring,
-    settings: { durationSeconds: config.deployments.durationSeconds, gatewayApiKey: config.deployments.gatewayApiKey },
+    settings: { durationSeconds: settings.durationSeconds, gatewayApiKey: config.deployments.gatewayApiKey },
   });
   return {
     config,
@@ -96,6 +139,10 @@ export async function createPlatform(config: Config) {
     deployments,
     grading,
     health,
+    plans,
+    billing,
+    audit,
+    admin,
     /** Reconciles with the engine, then expires deployments on time (server.ts starts it). */
     async startWorker() {
       worker ??= await startWorker({ deployments, log, runtime });

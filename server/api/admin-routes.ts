@@ -8,15 +8,11 @@ import { AUDIT_ACTIONS, type Audit, type AuditFilter } from "../core/audit.ts";
 import type { Admin } from "../core/admin/index.ts";
 import { SETTING_LIMITS } from "../core/admin/settings.ts";
 import type { Actor } from "../core/admin/users.ts";
-import { badRequest, forbidden } from "../core/errors.ts";
-import type { Db } from "../db/index.ts";
+import { badRequest } from "../core/errors.ts";
 import { type Ctx, parse, type Router } from "./router.ts";
 import { registerBody } from "./schemas.ts";
 
-export const ADMIN_ONLY = "Admin access required";
-
 export interface AdminRoutesDeps {
-  db: Db;
   admin: Admin;
   audit: Audit;
   /** Public state for the global banner. */
@@ -58,11 +54,14 @@ const challengeIdParam = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "is not a
 
 export const adminFlagBody = z.object({ is_admin: z.boolean({ error: "must be true or false" }) });
 export const visibilityBody = z.object({ hidden: z.boolean({ error: "must be true or false" }) });
-export const planBody = z.object({
-  plan: z.enum(["free", "pro"], { error: "must be free or pro" }),
-  /** When Pro ends (epoch seconds); null or absent: no end. */
-  until: z.number().int().positive().nullable().optional(),
-});
+/** As PUT /admin/users/:id/plan takes it (billing-routes.ts): plan_until in ISO 8601, or none. */
+export const planBody = z
+  .object({
+    plan: z.enum(["free", "pro"], { error: "must be free or pro" }),
+    plan_until: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date and time" }).nullable().optional(),
+  })
+  .transform(({ plan, plan_until }) => ({ plan, until: plan_until ? Math.floor(Date.parse(plan_until) / 1000) : null }));
+
 export const settingsBody = z
   .object({
     session_timeout_minutes: z.number({ error: "must be a number of minutes" }).int("must be a whole number").min(SETTING_LIMITS.sessionTimeoutMin, `must be at least ${SETTING_LIMITS.sessionTimeoutMin}`).optional(),
@@ -76,14 +75,9 @@ export const settingsBody = z
   })
   .strict();
 
-export function adminRoutes(r: Router, { db, admin, audit, notice, userId }: AdminRoutesDeps) {
+export function adminRoutes(r: Router, { admin, audit, notice, userId }: AdminRoutesDeps) {
   /** The signed-in admin, or 401 (not signed in) / 403 (not an admin). */
-  async function adminActor(c: Ctx): Promise<Actor> {
-    const id = await userId(c);
-    const u = await db.selectFrom("users").select(["id", "username", "is_admin"]).where("id", "=", id).executeTakeFirst();
-    if (!u || u.is_admin !== 1) throw forbidden(ADMIN_ONLY);
-    return { id: u.id, username: u.username };
-  }
+  const adminActor = async (c: Ctx): Promise<Actor> => admin.actor(await userId(c));
   const user = (c: Ctx) => parse(userIdParam, c.params.id);
   const challenge = (c: Ctx) => parse(challengeIdParam, c.params.id);
   const auditFilter = (q: z.output<typeof auditQuery>): AuditFilter => ({ action: q.action, actor: q.actor, from: q.from, to: q.to });
@@ -93,7 +87,7 @@ export function adminRoutes(r: Router, { db, admin, audit, notice, userId }: Adm
   // Users
   r.get("/admin/users", async (c) => {
     await adminActor(c);
-    return admin.users.list(c.query(usersQuery));
+    return { ...(await admin.users.list(c.query(usersQuery))), plans_enabled: admin.users.plansEnabled };
   });
   r.post("/admin/users", async (c) => {
     const actor = await adminActor(c);
@@ -104,10 +98,11 @@ export function adminRoutes(r: Router, { db, admin, audit, notice, userId }: Adm
     const actor = await adminActor(c);
     return admin.users.setAdmin(actor, user(c), (await c.body(adminFlagBody)).is_admin);
   });
-  r.put("/admin/users/:id/plan", async (c) => {
+  // POST: the console's way, audited (PUT on the same path is the plans API's, billing-routes.ts).
+  r.post("/admin/users/:id/plan", async (c) => {
     const actor = await adminActor(c);
     const { plan, until } = await c.body(planBody);
-    return admin.users.setPlan(actor, user(c), plan, until ?? null);
+    return admin.users.setPlan(actor, user(c), plan, until);
   });
   r.post("/admin/users/:id/disable", async (c) => admin.users.disable(await adminActor(c), user(c)));
   r.post("/admin/users/:id/enable", async (c) => admin.users.enable(await adminActor(c), user(c)));

@@ -1,15 +1,20 @@
 // The JSON API under /api/v1: transport only. Each handler validates its input and calls one
 // domain service; the rules live in server/core.
 import type { Accounts } from "../core/accounts.ts";
+import { withRequest } from "../core/audit.ts";
+import type { Billing } from "../core/billing.ts";
 import type { Catalogue } from "../core/catalogue.ts";
 import type { Deployments } from "../core/deployments/index.ts";
 import type { Grading } from "../core/grading.ts";
 import type { Health } from "../core/health.ts";
 import { unauthorized } from "../core/errors.ts";
 import type { OAuth } from "../core/oauth.ts";
+import type { Plans } from "../core/plans.ts";
 import type { Scoring } from "../core/scoring.ts";
 import type { TokenService } from "../core/tokens.ts";
 import type { Logger } from "../logger.ts";
+import { adminRoutes, type AdminRoutesDeps } from "./admin-routes.ts";
+import { billingRoutes } from "./billing-routes.ts";
 import { deploymentRoutes } from "./deployment-routes.ts";
 import { playerRoutes } from "./player-routes.ts";
 import { type Ctx, createRouter, json, parse } from "./router.ts";
@@ -27,10 +32,15 @@ export interface ApiDeps {
   deployments: Deployments;
   grading: Grading;
   health: Health;
-  settings: { durationSeconds: number; gatewayApiKey?: string };
+  plans: Plans;
+  billing: Billing;
+  /** The admin console's services (server/core/admin), the audit log and the public notice. */
+  admin: Omit<AdminRoutesDeps, "userId">;
+  /** durationSeconds: a function when an admin can change it while the platform runs. */
+  settings: { durationSeconds: number | (() => number); gatewayApiKey?: string };
 }
 
-export function createApi({ accounts, oauth, tokens, log, deployments, grading, settings, catalogue, scoring, health }: ApiDeps) {
+export function createApi({ accounts, oauth, tokens, log, deployments, grading, settings, catalogue, scoring, health, plans, billing, admin }: ApiDeps) {
   const r = createRouter(log);
 
   /** The signed-in user's id from `Authorization: Bearer <access token>`, or 401. */
@@ -97,6 +107,12 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
   });
   r.get("/users/:username", async (c) => accounts.publicProfile(c.params.username!));
 
+  // The admin console (admins only, 403 otherwise) and the public maintenance notice.
+  adminRoutes(r, { ...admin, userId });
+
+  // Plans and payments (the webhook reads its body raw).
+  billingRoutes(r, { plans, billing, userId });
+
   // Deployments and grading (before the catalogue's /challenges/:id: "active-session" is no id).
   deploymentRoutes(r, { deployments, grading, ...settings, userId });
 
@@ -104,6 +120,7 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
   // more specific /challenges/... route above wins over /challenges/:id.
   playerRoutes(r, { catalogue, scoring });
 
-  return { handle: (request: Request, info: { clientIp: string }) => r.handle(request, info, API_PREFIX) };
+  // The caller's address is known to the audit log for the whole request (server/core/audit.ts).
+  return { handle: (request: Request, info: { clientIp: string }) => withRequest(info, () => r.handle(request, info, API_PREFIX)) };
 }
 export type Api = ReturnType<typeof createApi>;

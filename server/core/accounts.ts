@@ -23,7 +23,9 @@ import type {
 import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import { badRequest, conflict, notFound, unauthorized } from "./errors.ts";
+import { ACCOUNT_DISABLED, isDisabled } from "./admin/users.ts";
+import type { Audit } from "./audit.ts";
+import { badRequest, conflict, forbidden, notFound, unauthorized } from "./errors.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { addressKey, type Limit, type RateLimiter } from "./ratelimit.ts";
 import type { Scoring } from "./scoring.ts";
@@ -79,9 +81,11 @@ export interface AccountsDeps {
   scoring?: Pick<Scoring, "userStats">;
   /** Web sign-ins, ended everywhere when the password changes. */
   webSessions?: Pick<WebSessions, "destroyAllForUser">;
+  /** The audit log (server/core/audit.ts): sign-ins and their failures, 2FA and key changes. */
+  audit?: Pick<Audit, "record">;
 }
 
-export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring, webSessions }: AccountsDeps) {
+export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring, webSessions, audit }: AccountsDeps) {
   const byId = (id: string) => db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
   const sshProofs = createSshKeyProofs(db);
 
@@ -132,11 +136,17 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
   }
 
   async function issueLogin(u: UserRow): Promise<LoginResult> {
+    await audit?.record({ action: "auth.login", actorId: u.id, actorName: u.username, target: u.username });
     return { mfa_required: false, ...(await tokens.issue(u)), user: await view(u) };
   }
 
   /** After the first factor: tokens, or a short-lived challenge when 2FA is on. */
   async function startLogin(u: UserRow): Promise<LoginResult> {
+    // Every way in (password, OAuth) passes here: a disabled account stops at the door.
+    if (await isDisabled(db, u.id)) {
+      await audit?.record({ action: "auth.login_failed", actorId: u.id, actorName: u.username, target: u.username, detail: { reason: "disabled" } });
+      throw forbidden(ACCOUNT_DISABLED);
+    }
     if (u.totp_enabled !== 1) return issueLogin(u);
     const token = randomToken();
     await db
@@ -320,7 +330,10 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       if (!known) limits.push([accountKey, LOGIN_PER_ACCOUNT]);
       limiter.consumeAll(limits);
       const ok = await verifyPassword(u?.password_hash ?? null, input.password);
-      if (!u || !ok) throw unauthorized("Incorrect username or password");
+      if (!u || !ok) {
+        await audit?.record({ action: "auth.login_failed", actorId: u?.id ?? null, actorName: input.username_or_email.trim().slice(0, 100), target: u?.username ?? null, detail: { reason: "password" } });
+        throw unauthorized("Incorrect username or password");
+      }
       // The right password: not a failure. Its counts go back and the address's typos are forgiven.
       limiter.refund(ipKey);
       if (!known) limiter.refund(accountKey);
@@ -353,7 +366,10 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       const u = await requireUser(challenge.user_id);
       const addr = addressKey(ip);
       const known = isKnownAddress(u.id, addr);
-      if (!(await acceptTotp(u, input.code, addr))) throw unauthorized("Invalid verification code");
+      if (!(await acceptTotp(u, input.code, addr))) {
+        await audit?.record({ action: "auth.login_failed", actorId: u.id, actorName: u.username, target: u.username, detail: { reason: "2fa code" } });
+        throw unauthorized("Invalid verification code");
+      }
       // The right code is not a failure: its counts go back.
       limiter.reset(`totp-login:${u.id}:${addr}`);
       if (!known) limiter.refund(`totp-login:${u.id}`);
@@ -474,6 +490,7 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       await sshProofs.prove(userId, key.blob, input.nonce, input.signature);
       try {
         await update(userId, { ssh_public_key: key.line, ssh_key_fingerprint: key.fingerprint });
+        await audit?.record({ action: "ssh_key.set", actorId: userId, detail: { fingerprint: key.fingerprint } });
       } catch (e) {
         // The unique index on the fingerprint (migration 0003): the key belongs to another account.
         if (/unique|duplicate/i.test(String((e as Error)?.message))) {
@@ -489,6 +506,7 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       const u = await requireUser(userId);
       if (u.ssh_public_key) await confirmKeyChange(u, proof);
       await update(userId, { ssh_public_key: null, ssh_key_fingerprint: null });
+      await audit?.record({ action: "ssh_key.deleted", actorId: userId });
       return { message: "SSH key deleted", has_ssh_key: false };
     },
 
@@ -510,6 +528,7 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       }
       if (!(await acceptTotp(u, input.token))) throw badRequest("Invalid verification code");
       await update(userId, { totp_enabled: 1 });
+      await audit?.record({ action: "auth.2fa_enabled", actorId: userId });
       return { message: "Two-factor authentication enabled", enabled: true };
     },
 
@@ -522,6 +541,7 @@ export function createAccounts({ db, tokens, mailer, limiter, publicUrl, scoring
       if (u.totp_enabled !== 1) throw conflict("Two-factor authentication is not enabled");
       await confirmIdentity(u, proof);
       await update(userId, { totp_enabled: 0, totp_secret: null, totp_last_step: null });
+      await audit?.record({ action: "auth.2fa_disabled", actorId: userId });
       return { message: "Two-factor authentication disabled", enabled: false };
     },
 

@@ -13,6 +13,7 @@ import type { Runtime } from "../runtime/types.ts";
 import type { Deployments } from "./deployments/index.ts";
 import { RUNTIME_UNAVAILABLE } from "./deployments/admission.ts";
 import { badRequest, conflict, notFound, unavailable } from "./errors.ts";
+import type { Audit } from "./audit.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import { NO_ACTIVE_DEPLOYMENT, VALIDATION_FAILED_DEFAULT } from "../../shared/rules.ts";
 
@@ -32,9 +33,11 @@ export interface GradingDeps {
   scoring: StatsSource;
   limiter: RateLimiter;
   log: Logger;
+  /** The audit log (server/core/audit.ts): every graded submission is written there. */
+  audit?: Pick<Audit, "record">;
 }
 
-export function createGrading({ db, runtime, deployments, challenges, scoring, limiter, log }: GradingDeps) {
+export function createGrading({ db, runtime, deployments, challenges, scoring, limiter, log, audit }: GradingDeps) {
   /** Deployments being checked right now: one check at a time each. */
   const checking = new Set<string>();
 
@@ -79,6 +82,7 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
           .executeTakeFirst();
       });
       log.info(`submission for ${challengeId} by ${userId} on ${row.id}: ${outcome.passed ? "correct" : "not correct"} (check ${outcome.durationMs} ms)`);
+      await audit?.record({ action: "submission", actorId: userId, target: challengeId, detail: { deployment_id: row.id, correct: outcome.passed } });
       if (!outcome.passed || !inserted) {
         return { is_correct: false, feedback, points_awarded: 0, already_solved: false, solve_time_seconds: null, rank: before.rank, ranked_users: before.ranked_users, total_points: before.total_points, achievements_unlocked: [] };
       }

@@ -6,6 +6,7 @@ import { jwtVerify, SignJWT } from "jose";
 import type { TokenPair } from "../../shared/contract/index.ts";
 import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
+import { isDisabled } from "./admin/users.ts";
 import { unauthorized } from "./errors.ts";
 import { hashToken, randomToken } from "./secrets.ts";
 
@@ -117,6 +118,8 @@ export function createTokenService(db: Db, sessionSecret: string) {
       if (payload.typ !== "access" || typeof payload.sub !== "string" || typeof payload.exp !== "number") {
         throw new Error("not an access token");
       }
+      // A disabled account's tokens stop working at once, not when they expire (admin console).
+      if (await isDisabled(db, payload.sub)) throw new Error("account disabled");
       return { userId: payload.sub, exp: payload.exp };
     } catch {
       throw unauthorized("Invalid or expired token");

@@ -67,6 +67,8 @@ export interface AdminUsersPage {
   total: number;
   page: number;
   pages: number;
+  /** Whether plans can be set on this installation. */
+  plans_enabled?: boolean;
 }
 
 export interface ChallengeFigures {

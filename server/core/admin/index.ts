@@ -3,7 +3,7 @@
 // platform-wide cap. Those are admission steps (deployments/admission.ts) handed to the
 // deployments service by the composition root (server/platform.ts).
 import type { Db } from "../../db/index.ts";
-import { ApiError, notFound } from "../errors.ts";
+import { forbidden, notFound, unavailable } from "../errors.ts";
 import type { Audit } from "../audit.ts";
 import { fullMessage } from "../capacity.ts";
 import { nowSeconds } from "../../db/index.ts";
@@ -23,9 +23,17 @@ export interface AdminDeps {
   challenges: Omit<AdminChallengesDeps, "db" | "audit">;
 }
 
+export const ADMIN_ONLY = "Admin access required";
+
 export function createAdmin(deps: AdminDeps) {
   const { db, audit, settings } = deps;
   return {
+    /** The signed-in user as an acting admin, or 403 (the same answer on every admin route). */
+    async actor(userId: string): Promise<Actor> {
+      const u = await db.selectFrom("users").select(["id", "username", "is_admin"]).where("id", "=", userId).executeTakeFirst();
+      if (!u || u.is_admin !== 1) throw forbidden(ADMIN_ONLY);
+      return { id: u.id, username: u.username };
+    },
     users: createAdminUsers({ db, audit, ...deps.users }),
     challenges: createAdminChallenges({ db, audit, ...deps.challenges }),
     system: createSystemFigures({ db, dataDir: deps.dataDir }),
@@ -56,7 +64,7 @@ export function publicNotice(settings: Settings) {
 export function adminAdmission(db: Db, settings: Settings) {
   /** Maintenance: no new deployment (running ones go on), for admins too. */
   const notInMaintenance: AdmissionStep<Applicant> = () => {
-    if (settings.current().maintenance_mode) throw new ApiError(503, MAINTENANCE_DETAIL);
+    if (settings.current().maintenance_mode) throw unavailable(MAINTENANCE_DETAIL);
   };
   /** A hidden challenge is started by admins only; to anyone else it does not exist. */
   const visibleOrAdmin: AdmissionStep<Applicant> = async ({ userId, challenge }) => {
@@ -69,7 +77,7 @@ export function adminAdmission(db: Db, settings: Settings) {
     const cap = settings.current().max_concurrent_deployments;
     const running = await db.selectFrom("deployments").select("expires_at").where("status", "in", ACTIVE).execute();
     if (running.length < cap) return;
-    throw new ApiError(503, fullMessage(running.map((d) => d.expires_at), nowSeconds()));
+    throw unavailable(fullMessage(running.map((d) => d.expires_at), nowSeconds()));
   };
   return { applicant: [notInMaintenance, visibleOrAdmin], capacity: [withinPlatformCap] };
 }

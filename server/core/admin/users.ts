@@ -33,8 +33,8 @@ export interface AdminUsersDeps {
   audit: Audit;
   tokens: { revokeAllForUser(userId: string): Promise<void> };
   webSessions: { destroyAllForUser(userId: string): Promise<void> };
-  /** Ends the user's deployment of a challenge (deployments.terminate). */
-  terminate(userId: string, challengeId: string): Promise<unknown>;
+  /** Ends every active deployment of the user (deployments.terminateAllForUser); how many. */
+  terminateAll(userId: string, reason: string): Promise<number>;
   /** Sends the verification mail through the accounts' mail path. */
   sendVerification(u: UserRow): Promise<void>;
   /** The plans service's setter (server/core/plans.ts), when plans exist. */
@@ -119,6 +119,8 @@ export function createAdminUsers(deps: AdminUsersDeps) {
   return {
     list,
     get: viewOf,
+    /** Whether plans can be set here (the plans service is wired in). */
+    plansEnabled: deps.setPlan !== undefined,
 
     /** A new password account, unverified; the verification mail goes out as at registration. */
     async create(actor: Actor, input: { username: string; email: string; password: string }) {
@@ -201,16 +203,7 @@ export function createAdminUsers(deps: AdminUsersDeps) {
         .execute();
       await deps.tokens.revokeAllForUser(id);
       await deps.webSessions.destroyAllForUser(id);
-      const active = await db.selectFrom("deployments").select("challenge_id").where("user_id", "=", id).where("status", "in", ACTIVE).execute();
-      let terminated = 0;
-      for (const d of active) {
-        try {
-          await deps.terminate(id, d.challenge_id);
-          terminated++;
-        } catch {
-          // Ended meanwhile (expiry, the user): nothing left to stop.
-        }
-      }
+      const terminated = await deps.terminateAll(id, "The account was disabled by an administrator.");
       await audit.record({ action: "admin.user_disable", actorId: actor.id, actorName: actor.username, target: u.username, detail: { deployments_terminated: terminated } });
       return viewOf(id);
     },

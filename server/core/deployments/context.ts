@@ -6,6 +6,7 @@ import type { Db } from "../../db/index.ts";
 import { nowSeconds } from "../../db/index.ts";
 import type { DeploymentStatus } from "../../db/schema.ts";
 import type { Logger } from "../../logger.ts";
+import type { Audit } from "../audit.ts";
 import type { Challenge } from "../../runtime/challenges.ts";
 import type { Owner, Runtime } from "../../runtime/types.ts";
 import { notFound } from "../errors.ts";
@@ -24,11 +25,16 @@ export interface DeploymentsDeps {
   instance: string;
   ssh: SshEndpoint;
   durationSeconds: number;
+  /** The duration when it can change while the platform runs (the admin console's session
+   *  timeout, server/core/admin/settings.ts): read at each start and extension. */
+  currentDurationSeconds?: () => number;
   maxLifetimeSeconds: number;
   maxConcurrentPerUser: number;
   /** Bytes of memory all active deployments may take together (admission control, capacity.ts);
    *  undefined: no limit. */
   capacityBytes?: number;
+  /** The audit log (server/core/audit.ts): starts, terminations and expiries are written there. */
+  audit?: Pick<Audit, "record">;
   /** Further checks a start must pass (plans, maintenance mode...), run after the built-in ones
    *  of the same list (admission.ts). */
   admission?: Partial<AdmissionSteps>;

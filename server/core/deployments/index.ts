@@ -39,6 +39,7 @@ export function createDeployments(deps: DeploymentsDeps) {
     start: lifecycle.start,
     extend: lifecycle.extend,
     terminate: lifecycle.terminate,
+    terminateAllForUser: lifecycle.terminateAllForUser,
     expireDue: lifecycle.expireDue,
     reconcile,
     activeDeployment: reads.activeDeployment,

@@ -16,7 +16,8 @@ const CAPACITY_LOCK = "\0capacity";
 
 export function createLifecycle(ctx: DeploymentContext) {
   const { db, runtime, challenges, log } = ctx.deps;
-  const { durationSeconds, maxLifetimeSeconds } = ctx.deps;
+  const { maxLifetimeSeconds } = ctx.deps;
+  const durationSeconds = () => ctx.deps.currentDurationSeconds?.() ?? ctx.deps.durationSeconds;
   const { jobs, events, transition, publish, progress, view, challengeOf, owner, activeFor } = ctx;
   const { admission, admitApplicant, admitCapacity } = createAdmission(ctx);
   /** Starts of one user are serialised: the concurrency cap is checked and taken atomically. */
@@ -58,7 +59,7 @@ export function createLifecycle(ctx: DeploymentContext) {
         active_key: `${userId}:${challengeId}`,
         created_at: now,
         ready_at: null,
-        expires_at: now + durationSeconds,
+        expires_at: now + durationSeconds(),
         ended_at: null,
         updated_at: now,
       };
@@ -72,6 +73,7 @@ export function createLifecycle(ctx: DeploymentContext) {
       return values;
     }));
     launch(row);
+    await ctx.deps.audit?.record({ action: "deployment.start", actorId: userId, target: challengeId, detail: { deployment_id: row.id, expires_at: row.expires_at } });
     return {
       expires_at: iso(row.expires_at),
       deployment_status: { deployment_id: row.id, status: row.status },
@@ -130,7 +132,7 @@ export function createLifecycle(ctx: DeploymentContext) {
     if (row.expires_at >= limit) {
       throw conflict(`A deployment lasts at most ${Math.round(maxLifetimeSeconds / 60)} minutes: it cannot be extended further.`);
     }
-    const expires = Math.min(row.expires_at + durationSeconds, limit);
+    const expires = Math.min(row.expires_at + durationSeconds(), limit);
     const updated = await transition(row.id, ["ready"], { expires_at: expires });
     if (!updated) throw conflict("Only a ready deployment can be extended.");
     return { expires_at: iso(expires), message: `Extended until ${iso(expires)}` };
@@ -151,16 +153,34 @@ export function createLifecycle(ctx: DeploymentContext) {
     const row = await activeFor(userId, challengeId);
     if (!row) throw notFound(NO_ACTIVE_DEPLOYMENT);
     await end(row, "terminated", null);
+    await ctx.deps.audit?.record({ action: "deployment.terminate", actorId: userId, target: challengeId, detail: { deployment_id: row.id } });
     return { message: "Deployment terminated", deployment_id: row.id };
+  }
+
+  /** Ends every active deployment of a user, whatever its challenge (an account disabled);
+   *  returns how many ended. */
+  async function terminateAllForUser(userId: string, reason: string) {
+    const rows = await db.selectFrom("deployments").select(["id", "challenge_id"]).where("user_id", "=", userId).where("status", "in", ACTIVE).execute();
+    let ended = 0;
+    for (const row of rows) {
+      if (!(await end(row, "terminated", reason))) continue;
+      ended++;
+      await ctx.deps.audit?.record({ action: "deployment.terminate", target: row.challenge_id, detail: { deployment_id: row.id, user_id: userId, reason } });
+    }
+    return ended;
   }
 
   /** Terminates every active deployment whose time is up. */
   async function expireDue(now = nowSeconds()) {
-    const due = await db.selectFrom("deployments").select("id").where("status", "in", ACTIVE).where("expires_at", "<=", now).execute();
-    for (const d of due) if (await end(d, "terminated", "The deployment expired.")) log.info(`deployment ${d.id} expired`);
+    const due = await db.selectFrom("deployments").select(["id", "user_id", "challenge_id"]).where("status", "in", ACTIVE).where("expires_at", "<=", now).execute();
+    for (const d of due) {
+      if (!(await end(d, "terminated", "The deployment expired."))) continue;
+      log.info(`deployment ${d.id} expired`);
+      await ctx.deps.audit?.record({ action: "deployment.expire", target: d.challenge_id, detail: { deployment_id: d.id, user_id: d.user_id } });
+    }
     return due.length;
   }
 
-  return { admission, start, launch, extend, end, terminate, expireDue };
+  return { admission, start, launch, extend, end, terminate, terminateAllForUser, expireDue };
 }
 export type Lifecycle = ReturnType<typeof createLifecycle>;
