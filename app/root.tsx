@@ -11,6 +11,7 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import { activeDeploymentFor } from "./.server/active-deployment.ts";
+import { adminApi } from "./.server/admin-api.ts";
 import { getWeb } from "./.server/guards.ts";
 import { webMiddleware } from "./.server/web.ts";
 import "./app.css";
@@ -32,8 +33,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const user = web.user;
   // The global banner's active deployment (signed-in users only).
   const activeDeployment = await activeDeploymentFor(web, request);
+  // Maintenance mode (admin console): a line on every page while new deployments are paused.
+  const notice = await adminApi(context).notice();
+  const maintenance = notice.ok && notice.data.maintenance ? notice.data.message : null;
   return data({
     activeDeployment,
+    maintenance,
     user: user && {
       username: user.username,
       is_admin: user.is_admin,
@@ -61,7 +66,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="flex min-h-screen flex-col">
         <NavBar user={root?.user ?? null} theme={theme} />
-        <GlobalBanner deployment={root?.activeDeployment ?? null} />
+        <GlobalBanner deployment={root?.activeDeployment ?? null} maintenance={root?.maintenance ?? null} />
         <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">{children}</main>
         <Footer />
         <EasterEgg />

@@ -17,7 +17,21 @@ export interface BannerDeployment {
   dismissed: boolean;
 }
 
-export function GlobalBanner({ deployment }: { deployment: BannerDeployment | null }) {
+/** The banner, with the maintenance notice above it while an admin has maintenance mode on. */
+export function GlobalBanner({ deployment, maintenance = null }: { deployment: BannerDeployment | null; maintenance?: string | null }) {
+  return (
+    <>
+      {maintenance ? (
+        <div className="border-b border-yellow-500 bg-yellow-50 text-sm text-yellow-900 dark:bg-yellow-950/40 dark:text-yellow-200" role="status" data-testid="maintenance-banner">
+          <p className="mx-auto max-w-6xl px-4 py-2">{maintenance}</p>
+        </div>
+      ) : null}
+      <DeploymentBanner deployment={deployment} />
+    </>
+  );
+}
+
+function DeploymentBanner({ deployment }: { deployment: BannerDeployment | null }) {
   const location = useLocation();
   const hydrated = useHydrated();
   const fetcher = useFetcher({ key: "banner-dismiss" });
