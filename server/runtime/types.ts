@@ -115,8 +115,8 @@ export interface ExecSession {
   /** With a TTY everything arrives on stdout and this stream just ends. */
   readonly stderr: Readable;
   resize(cols: number, rows: number): Promise<void>;
-  /** Sends a signal to this exec's process and everything it started in its session
-   *  (daemons that left the session, e.g. a service the user started, are spared). */
+  /** Sends a signal to this exec's process and everything it started in its process session
+   *  (daemons that left it with setsid, e.g. a service the user started, are spared). */
   signal(signal?: NodeJS.Signals): Promise<void>;
   /** Resolves with the exit code once the process has ended (128+n when killed by signal n). */
   wait(): Promise<number>;
