@@ -49,25 +49,3 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
 export const limitReached = (detail: string) => new DomainError("rate_limited", detail);
 export const upstreamFailed = (detail: string) => new DomainError("upstream_failed", detail);
 export const unavailable = (detail: string) => new DomainError("unavailable", detail);
-
-/**
- * @deprecated Throw a helper above (or a DomainError): core speaks kinds, not HTTP statuses.
- * Kept only so code written against the old `new ApiError(status, detail)` keeps working while
- * it moves over; remove once nothing uses it (`grep -rn "ApiError" server`).
- */
-export class ApiError extends DomainError {
-  constructor(status: keyof typeof LEGACY_KINDS, detail: string, extra?: Record<string, unknown>) {
-    super(LEGACY_KINDS[status], detail, extra);
-  }
-}
-const LEGACY_KINDS = {
-  400: "invalid",
-  401: "unauthenticated",
-  403: "forbidden",
-  404: "not_found",
-  409: "conflict",
-  413: "too_large",
-  429: "rate_limited",
-  502: "upstream_failed",
-  503: "unavailable",
-} as const satisfies Record<number, ErrorKind>;
