@@ -12,8 +12,9 @@ import { HOST, waitForStatus, type startTestServer } from "../tests/support/serv
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 type Player = Awaited<ReturnType<Server["player"]>>;
 
-/** Players to run deployments as: each holds one deployment at a time (the platform's rule), and
- *  the platform limits sign-ups per address (10 an hour), so a few are made and reused. */
+/** Players to run deployments as: each holds one deployment at a time here, and the platform
+ *  limits sign-ups per address (10 an hour), so a few are made and reused. They are on Pro: the
+ *  library has hard and expert challenges and more medium ones than free allows in a month. */
 export function playerPool(server: Server, size = 8) {
   const idle: Player[] = [];
   const waiting: ((p: Player) => void)[] = [];
@@ -22,7 +23,7 @@ export function playerPool(server: Server, size = 8) {
     async acquire(): Promise<Player> {
       if (made < size) {
         made += 1;
-        return server.player();
+        return server.player({ plan: "pro" });
       }
       const free = idle.shift();
       if (free) return free;

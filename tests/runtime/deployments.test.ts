@@ -138,12 +138,13 @@ describe("a player's journey", () => {
     }
   });
 
-  it("one active deployment per challenge, one at a time per user; start needs a verified e-mail and an SSH key", async () => {
+  it("one active deployment per challenge, one at a time on the free plan; start needs a verified e-mail and an SSH key", async () => {
     const same = await server.api.call("POST", `/challenges/${DISK}/session/start`, { token: alice.token });
     expect(same.status).toBe(409);
+    // Alice is on the free plan: one deployment at a time (server/core/plans.ts).
     const other = await server.api.call("POST", `/challenges/${NGINX}/session/start`, { token: alice.token });
-    expect(other.status).toBe(429);
-    expect(other.body.detail).toMatch(/Terminate your deployment/);
+    expect(other.status).toBe(403);
+    expect(other.body.detail).toMatch(/^The free plan runs one deployment at a time: terminate your deployment of ".+" first\. Pro runs up to 3 at once\.$/);
 
     const unverified = await server.player({ verify: false });
     const r1 = await server.api.call("POST", `/challenges/${DISK}/session/start`, { token: unverified.token });

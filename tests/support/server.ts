@@ -99,7 +99,16 @@ export async function startTestServer(extra: Record<string, string> = {}) {
     dataDir,
     api,
     sshPort: running.sshPort!,
-    player: (opts?: { verify?: boolean; key?: boolean }) => makePlayer(api, dataDir, opts),
+    /** A fresh player; `plan: "pro"` for every level and several deployments at once (players
+     *  start on the free plan, server/core/plans.ts). */
+    async player(opts?: { verify?: boolean; key?: boolean; plan?: "free" | "pro" }) {
+      const p = await makePlayer(api, dataDir, opts);
+      if (opts?.plan === "pro") {
+        const { id } = await running.platform.db.selectFrom("users").select("id").where("username", "=", p.username).executeTakeFirstOrThrow();
+        await running.platform.plans.setPlan(id, "pro", null);
+      }
+      return p;
+    },
     async stop() {
       await running.close();
       rmSync(dataDir, { recursive: true, force: true });
