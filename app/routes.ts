@@ -31,6 +31,7 @@ export default [
 
   // Information
   route("pricing", "routes/pricing.tsx"),
+  route("billing", "routes/billing.tsx"),
   route("faq", "routes/faq.tsx"),
   route("docs", "routes/docs.tsx"),
   route("status", "routes/status.tsx"),

@@ -59,12 +59,20 @@ export function concurrencyRefusal(plan: PlanName, runningTitles: string[]): str
   return `Pro runs up to ${CONCURRENT_DEPLOYMENTS.pro} deployments at a time: terminate your deployment of ${quoted(runningTitles)} first.`;
 }
 
-/** What the plan leaves locked for a card or a challenge page (null: nothing). */
+/** What the plan leaves locked, for a card or a challenge page: a short label and the full
+ *  sentence the API would answer with (null: nothing locked). */
 export function lockFor(
   status: { plan: PlanName; usage: { medium_started_this_month: number }; month_resets_at: string },
   difficulty: string,
-): string | null {
+): { label: string; reason: string } | null {
   const byLevel = difficultyLock(status.plan, difficulty);
-  if (byLevel || difficulty !== "medium") return byLevel;
-  return mediumLock(status.plan, status.usage.medium_started_this_month, Date.parse(status.month_resets_at) / 1000);
+  if (byLevel) return { label: "Pro", reason: byLevel };
+  if (difficulty !== "medium") return null;
+  const quota = mediumLock(status.plan, status.usage.medium_started_this_month, Date.parse(status.month_resets_at) / 1000);
+  return quota ? { label: "limit reached", reason: quota } : null;
+}
+
+/** What a visitor (not signed in) is shown: the free plan, nothing used yet. */
+export function visitorStatus(nowSeconds: number) {
+  return { plan: "free" as const, usage: { medium_started_this_month: 0 }, month_resets_at: new Date(monthBounds(nowSeconds).next * 1000).toISOString() };
 }

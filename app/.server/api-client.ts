@@ -4,7 +4,10 @@
 // server's services declare, so a shape is written once.
 import type {
   Activity,
+  BillingConfigView,
+  BillingStatus,
   ChallengeView,
+  CheckoutStarted,
   EmailVerified,
   HealthReport,
   HomeStats,
@@ -19,6 +22,7 @@ import type {
   OwnUser,
   PasswordChange,
   PasswordChanged,
+  PlanStatus,
   ProfileUpdate,
   PublicUser,
   SolvedChallenge,
@@ -111,6 +115,11 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
       call<TerminateDeploymentResult>("POST", `/challenges/${encodeURIComponent(id)}/session/terminate`, { token, body: {} }),
     submitSolution: (id: string, body: SubmissionBody) =>
       call<SubmissionResult>("POST", `/challenges/${encodeURIComponent(id)}/submit`, { token, body }),
+    // Plans and payments (server/core/plans.ts, server/core/billing.ts).
+    plan: () => call<PlanStatus>("GET", "/users/me/plan", { token }),
+    billing: () => call<BillingStatus>("GET", "/billing", { token }),
+    checkout: () => call<CheckoutStarted>("POST", "/billing/checkout", { token, body: {} }),
+    cancelAtPeriodEnd: (cancel: boolean) => call<BillingStatus>("POST", "/billing/cancel", { token, body: { cancel_at_period_end: cancel } }),
   });
 
   return {
@@ -135,6 +144,8 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
       call<{ challenges: SolvedChallenge[] }>("GET", `/users/${encodeURIComponent(username)}/challenges/`),
     userActivity: (username: string) => call<{ activity: Activity[] }>("GET", `/users/${encodeURIComponent(username)}/activity`),
     homeStats: () => call<HomeStats>("GET", "/stats"),
+    /** Whether payments are enabled on this installation (the pricing dialog asks). */
+    billingConfig: () => call<BillingConfigView>("GET", "/billing/config"),
     /** Live health of each part, measured at most every few seconds (the /status page). */
     health: () => call<HealthReport>("GET", "/health"),
     /** The SSH gateway's host key (503 without a gateway). */

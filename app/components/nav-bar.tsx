@@ -1,4 +1,5 @@
 import { Form, Link, NavLink } from "react-router";
+import { PricingDialog, PricingLink } from "./pricing/pricing-dialog.tsx";
 
 const LINKS = [
   { to: "/challenges", label: "challenges/" },
@@ -18,9 +19,7 @@ function Items({ user, theme }: { user: NavUser; theme: "dark" | "light" }) {
           {l.label}
         </NavLink>
       ))}
-      <Link to="/pricing" className="btn-ghost px-3 py-1" data-testid="pricing-button">
-        pricing/
-      </Link>
+      <PricingLink className="btn-ghost px-3 py-1" />
       <Form method="post" action="/theme" className="inline">
         <input type="hidden" name="theme" value={theme === "dark" ? "light" : "dark"} />
         <button type="submit" className="text-xs text-zinc-500 hover:underline" title="Switch theme">
@@ -72,6 +71,7 @@ export function NavBar({ user, theme }: { user: NavUser; theme: "dark" | "light"
           </div>
         </details>
       </nav>
+      <PricingDialog />
     </header>
   );
 }

@@ -10,6 +10,7 @@ import { ChallengeCard } from "../components/player/challenge-card.tsx";
 import { SearchField, SelectField } from "../components/player/filter-fields.tsx";
 import { useDebouncedSubmit, useSyncedValue } from "../hooks/use-debounced-submit.ts";
 import { CATEGORY_OPTIONS, DIFFICULTY_OPTIONS, NO_CHALLENGES, SEARCH_DEBOUNCE_MS } from "../lib/player.ts";
+import { lockFor, visitorStatus } from "../../shared/plans.ts";
 import { VERIFY_TO_START } from "../../shared/rules.ts";
 
 export function meta() {
@@ -32,8 +33,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     category: category === "all" ? undefined : category,
     difficulty: difficulty === "all" ? undefined : (difficulty as never),
   });
+  // What the plan does not include (a visitor sees the free plan's locks).
+  const plan = web.token ? await web.api.as(web.token).plan() : null;
+  const status = plan?.ok ? plan.data : visitorStatus(Math.floor(Date.now() / 1000));
+  const locks = Object.fromEntries((res.ok ? res.data.challenges : []).map((c) => [c.uid, lockFor(status, c.difficulty_level)]));
   return data(
     {
+      locks,
       challenges: res.ok ? res.data.challenges : [],
       error: res.ok ? null : res.detail || "Failed to load challenges",
       search,
@@ -46,7 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function Challenges({ loaderData }: Route.ComponentProps) {
-  const { challenges, error, search, category, difficulty, unverified } = loaderData;
+  const { challenges, error, search, category, difficulty, unverified, locks } = loaderData;
   const form = useRef<HTMLFormElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const { now, later } = useDebouncedSubmit(SEARCH_DEBOUNCE_MS);
@@ -101,7 +107,7 @@ export default function Challenges({ loaderData }: Route.ComponentProps) {
             </p>
             <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
               {challenges.map((c) => (
-                <ChallengeCard key={c.uid} challenge={c} />
+                <ChallengeCard key={c.uid} challenge={c} lock={locks[c.uid]} />
               ))}
             </div>
           </>

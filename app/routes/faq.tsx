@@ -15,8 +15,8 @@ const FAQ: { id: number; question: string; answer: string; category: Category }[
   { id: 4, category: "technical", question: "How long does a session last?", answer: "Sessions last 30 minutes by default and can be extended 30 minutes at a time. When the time is up the environment is removed." },
   { id: 5, category: "challenges", question: "How is my solution graded?", answer: "A check runs from outside your environment when you submit and looks at the real state of the system: the fault has to be fixed, not hidden." },
   { id: 6, category: "challenges", question: "Do I get points for solving a challenge twice?", answer: "No: the first correct submission earns the points and records your time. You can still practise the challenge again." },
-  { id: 7, category: "billing", question: "Can I cancel Pro at any time?", answer: "Yes. Pro can be cancelled at any time and your access lasts to the end of the billing period." },
-  { id: 8, category: "billing", question: "What does Pro add?", answer: "All difficulty levels including expert exclusives, priority support, advanced analytics, early access, and several sessions running at once." },
+  { id: 7, category: "billing", question: "Can I cancel Pro at any time?", answer: "Yes. Pro can be cancelled at any time and your access lasts to the end of the billing period: cancel on your billing page (/billing), and Pro stays until the date shown there." },
+  { id: 8, category: "billing", question: "What does Pro add?", answer: "Every difficulty level, hard and expert included, with no monthly limit, and Pro users can run several sessions at once (up to 3 deployments together). The free plan has every easy challenge, 3 medium challenges a calendar month (UTC; a start that fails does not count) and one deployment at a time." },
 ];
 const FILTERS = ["all", "general", "technical", "billing", "challenges"] as const;
 

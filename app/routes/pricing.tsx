@@ -1,59 +1,47 @@
-// The plan dialog, as a page of its own so it works without JavaScript.
-import { Link } from "react-router";
+// The plan dialog as a page of its own, so it works without JavaScript (with it, the nav's
+// pricing/ button opens the same content over the current page: components/pricing/). The
+// upgrade posts here: with payments enabled it starts Stripe Checkout (a signed-in user goes to
+// Stripe's page, a visitor signs in first); without, the page says so and nothing changes.
+import { data, Link, redirect, useActionData } from "react-router";
+import type { Route } from "./+types/pricing";
+import { getWeb } from "../.server/guards.ts";
+import { PlanCards, type PricingData } from "../components/pricing/plan-cards.tsx";
+import { PAYMENTS_DISABLED } from "../../shared/plans.ts";
 
 export function meta() {
   return [{ title: "pricing | faultline" }];
 }
 
-export const PLANS = [
-  {
-    name: "Free",
-    price: "$0",
-    features: ["All easy challenges", "3 medium challenges per month", "Basic leaderboard", "Community support"],
-    missing: ["No hard or expert challenges"],
-  },
-  {
-    name: "Pro",
-    price: "$19/month",
-    features: [
-      "All difficulty levels",
-      "Expert exclusives",
-      "Priority support",
-      "Multiple concurrent sessions",
-      "Advanced analytics",
-      "Early access",
-    ],
-    missing: [],
-  },
-];
+export async function loader({ context }: Route.LoaderArgs): Promise<PricingData> {
+  const web = getWeb(context);
+  const config = await web.api.billingConfig();
+  return {
+    enabled: config.ok && config.data.enabled,
+    signedIn: Boolean(web.user),
+    plan: web.user ? web.user.plan : null,
+  };
+}
 
-export default function Pricing() {
+export async function action({ request, context }: Route.ActionArgs) {
+  const web = getWeb(context);
+  const form = await request.formData();
+  if (form.get("intent") !== "upgrade") throw data("Unknown pricing form", { status: 400 });
+  const config = await web.api.billingConfig();
+  if (!(config.ok && config.data.enabled)) return data({ notice: PAYMENTS_DISABLED }, { status: 503 });
+  if (!web.token) throw redirect("/login?redirectTo=%2Fpricing");
+  const res = await web.api.as(web.token).checkout();
+  if (res.ok) throw redirect(res.data.url);
+  return data({ notice: res.status === 503 ? PAYMENTS_DISABLED : res.detail || "The upgrade could not be started. Please try again." }, { status: res.status });
+}
+
+export default function Pricing({ loaderData }: Route.ComponentProps) {
+  const notice = useActionData<typeof action>()?.notice;
   return (
     <section role="dialog" aria-labelledby="pricing-title" className="mx-auto max-w-4xl">
       <h1 id="pricing-title" className="prompt text-2xl font-bold">
         cat /etc/plans
       </h1>
-      <div className="mt-6 grid gap-4 sm:grid-cols-2">
-        {PLANS.map((p) => (
-          <div key={p.name} className="panel" data-testid={`plan-${p.name.toLowerCase()}`}>
-            <h2 className="text-xl font-bold">{p.name}</h2>
-            <p className="mt-1 text-3xl font-bold text-emerald-700 dark:text-term-green">{p.price}</p>
-            <ul className="mt-4 space-y-1 text-sm">
-              {p.features.map((f) => (
-                <li key={f}>✓ {f}</li>
-              ))}
-              {p.missing.map((f) => (
-                <li key={f} className="text-zinc-500">
-                  ✗ {f}
-                </li>
-              ))}
-            </ul>
-            <p className="mt-4 text-xs text-zinc-500">
-              {p.name === "Pro" ? "Payments are not open yet: everyone is on Free for now." : "Your current plan."}
-            </p>
-          </div>
-        ))}
-      </div>
+      <PlanCards data={loaderData} notice={notice} />
       <p className="mt-6 text-sm">
         Questions? Read the <Link to="/faq">FAQ</Link>.
       </p>

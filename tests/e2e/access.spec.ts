@@ -162,8 +162,9 @@ test.describe("Content-Security-Policy (review L7)", () => {
     await page.goto("/");
     await page.waitForLoadState("networkidle");
     await page.evaluate(() => ((window as unknown as { __stayed: boolean }).__stayed = true));
-    await page.getByTestId("pricing-button").first().click();
-    await expect(page).toHaveURL("/pricing");
+    // (The pricing/ button opens a dialog now: a plain nav link is the navigation to take.)
+    await page.getByRole("link", { name: "leaderboard/" }).first().click();
+    await expect(page).toHaveURL("/leaderboard");
     expect(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed)).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? [])).toEqual([]);
     expect(violations).toEqual([]);

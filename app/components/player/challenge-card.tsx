@@ -19,8 +19,9 @@ type CardChallenge = Pick<
   "uid" | "title" | "difficulty_level" | "points" | "category" | "estimated_time_minutes" | "short_description" | "badge" | "incident_note" | "solves"
 >;
 
-/** A catalogue card: the whole card links to the challenge page. */
-export function ChallengeCard({ challenge: c }: { challenge: CardChallenge }) {
+/** A catalogue card: the whole card links to the challenge page. `lock`: what the user's plan
+ *  does not include (shared/plans.ts lockFor), shown as a badge with the full sentence. */
+export function ChallengeCard({ challenge: c, lock }: { challenge: CardChallenge; lock?: { label: string; reason: string } | null }) {
   const badge = c.badge ? BADGES[c.badge] : undefined;
   return (
     <article
@@ -30,6 +31,12 @@ export function ChallengeCard({ challenge: c }: { challenge: CardChallenge }) {
     >
       <div className="flex items-start justify-between gap-3">
         <DifficultyTag level={c.difficulty_level} />
+        {lock ? (
+          <span className="rounded border border-amber-600 px-2 py-0.5 text-xs font-semibold text-amber-800 dark:border-term-amber dark:text-term-amber" title={lock.reason} data-testid="plan-lock">
+            <span aria-hidden="true">🔒</span> {lock.label}
+            <span className="sr-only">: {lock.reason}</span>
+          </span>
+        ) : null}
         {badge ? (
           <span className={`rounded px-2 py-0.5 text-xs font-semibold ${badge.className}`} data-testid="challenge-badge">
             {badge.icon} {badge.label}
