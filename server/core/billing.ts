@@ -211,8 +211,9 @@ export function createBilling({ db, plans, config, publicUrl, log }: BillingDeps
       let event: Stripe.Event;
       try {
         event = s.webhooks.constructEvent(raw, signature, config!.webhookSecret);
-      } catch {
-        throw badRequest("Invalid webhook signature");
+      } catch (e) {
+        // The signature is checked first; a body that is signed but no event fails to parse.
+        throw badRequest(e instanceof Stripe.errors.StripeSignatureVerificationError ? "Invalid webhook signature" : "The webhook body is not a Stripe event");
       }
       const seen = await db.selectFrom("billing_events").select("id").where("id", "=", event.id).executeTakeFirst();
       if (seen) return { received: true, duplicate: true };
