@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
 import { createApi } from "./api/index.ts";
-import { createAccounts } from "./core/accounts.ts";
+import { createAccounts } from "./core/accounts/index.ts";
 import { adminAdmission, createAdmin, publicNotice } from "./core/admin/index.ts";
 import { createSettings } from "./core/admin/settings.ts";
 import { createAudit } from "./core/audit.ts";

@@ -1,6 +1,6 @@
 // The JSON API under /api/v1: transport only. Each handler validates its input and calls one
 // domain service; the rules live in server/core.
-import type { Accounts } from "../core/accounts.ts";
+import type { Accounts } from "../core/accounts/index.ts";
 import { withRequest } from "../core/audit.ts";
 import type { Billing } from "../core/billing.ts";
 import type { Catalogue } from "../core/catalogue.ts";

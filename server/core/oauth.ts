@@ -10,7 +10,7 @@ import { badRequest, unavailable, upstreamFailed } from "./errors.ts";
 import { hashToken, randomToken } from "./secrets.ts";
 import { addressKey, type RateLimiter } from "./ratelimit.ts";
 import type { TokenService } from "./tokens.ts";
-import type { Accounts } from "./accounts.ts";
+import type { Accounts } from "./accounts/index.ts";
 import type { UserRow } from "./users.ts";
 
 const STATE_SECONDS = 10 * 60;

@@ -1,0 +1,128 @@
+// Signing in: the password (with its rate limits, see limits.ts), the second factor when 2FA is
+// on, the door every way in passes (a disabled account stops there), refresh and logout.
+import type { LoginResult } from "../../../shared/contract/index.ts";
+import { nowSeconds } from "../../db/index.ts";
+import { ACCOUNT_DISABLED, isDisabled } from "../admin/users.ts";
+import { forbidden, unauthorized } from "../errors.ts";
+import { verifyPassword } from "../passwords.ts";
+import { addressKey, type Limit } from "../ratelimit.ts";
+import { hashToken, randomToken } from "../secrets.ts";
+import type { UserRow } from "../users.ts";
+import type { AccountsContext } from "./context.ts";
+import { LOGIN_PER_ACCOUNT, LOGIN_PER_ACCOUNT_IP, LOGIN_PER_IP } from "./limits.ts";
+
+const MFA_CHALLENGE_SECONDS = 5 * 60;
+const MFA_CHALLENGE_ATTEMPTS = 5;
+const MFA_EXPIRED = "The sign-in attempt expired. Please sign in again.";
+
+export function createSignIn(ctx: AccountsContext) {
+  const { db, tokens, limiter, audit } = ctx.deps;
+  const { byId, view, requireUser, isKnownAddress, rememberAddress, acceptTotp } = ctx;
+
+  async function issueLogin(u: UserRow): Promise<LoginResult> {
+    await audit?.record({ action: "auth.login", actorId: u.id, actorName: u.username, target: u.username });
+    return { mfa_required: false, ...(await tokens.issue(u)), user: await view(u) };
+  }
+
+  /** After the first factor: tokens, or a short-lived challenge when 2FA is on. */
+  async function startLogin(u: UserRow): Promise<LoginResult> {
+    // Every way in (password, OAuth) passes here: a disabled account stops at the door.
+    if (await isDisabled(db, u.id)) {
+      await audit?.record({ action: "auth.login_failed", actorId: u.id, actorName: u.username, target: u.username, detail: { reason: "disabled" } });
+      throw forbidden(ACCOUNT_DISABLED);
+    }
+    if (u.totp_enabled !== 1) return issueLogin(u);
+    const token = randomToken();
+    await db
+      .insertInto("verifications")
+      .values({
+        token_hash: hashToken(token),
+        purpose: "login-2fa",
+        user_id: u.id,
+        expires_at: nowSeconds() + MFA_CHALLENGE_SECONDS,
+        created_at: nowSeconds(),
+      })
+      .execute();
+    return { mfa_required: true, mfa_token: token, expires_in: MFA_CHALLENGE_SECONDS };
+  }
+
+  async function login(input: { username_or_email: string; password: string }, ip: string): Promise<LoginResult> {
+    const id = input.username_or_email.trim().toLowerCase();
+    const addr = addressKey(ip);
+    const ipKey = `login-ip:${addr}`;
+    limiter.check(ipKey, LOGIN_PER_IP); // refused floods cost no database query
+    const u = await db
+      .selectFrom("users")
+      .selectAll()
+      .where((eb) => eb.or([eb(eb.fn("lower", ["username"]), "=", id), eb("email", "=", id)]))
+      .executeTakeFirst();
+    // Keyed on the account, not on the name typed: username and e-mail share one allowance.
+    const account = u ? u.id : `name:${id}`;
+    const pairKey = `login-acct-ip:${account}:${addr}`;
+    const accountKey = `login-acct:${account}`;
+    const known = isKnownAddress(account, addr);
+    const limits: [string, Limit][] = [
+      [ipKey, LOGIN_PER_IP],
+      [pairKey, LOGIN_PER_ACCOUNT_IP],
+    ];
+    if (!known) limits.push([accountKey, LOGIN_PER_ACCOUNT]);
+    limiter.consumeAll(limits);
+    const ok = await verifyPassword(u?.password_hash ?? null, input.password);
+    if (!u || !ok) {
+      await audit?.record({ action: "auth.login_failed", actorId: u?.id ?? null, actorName: input.username_or_email.trim().slice(0, 100), target: u?.username ?? null, detail: { reason: "password" } });
+      throw unauthorized("Incorrect username or password");
+    }
+    // The right password: not a failure. Its counts go back and the address's typos are forgiven.
+    limiter.refund(ipKey);
+    if (!known) limiter.refund(accountKey);
+    limiter.reset(pairKey);
+    // With 2FA on, the address is known only once the second factor is given too.
+    if (u.totp_enabled !== 1) rememberAddress(u.id, addr);
+    return startLogin(u);
+  }
+
+  /** Completes a login that needed a second factor. */
+  async function loginSecondFactor(input: { mfa_token: string; code: string }, ip: string): Promise<LoginResult> {
+    const hash = hashToken(input.mfa_token);
+    const challenge = await db
+      .selectFrom("verifications")
+      .selectAll()
+      .where("token_hash", "=", hash)
+      .where("purpose", "=", "login-2fa")
+      .executeTakeFirst();
+    if (!challenge || challenge.expires_at <= nowSeconds()) throw unauthorized(MFA_EXPIRED);
+    // Each code tried takes one of the challenge's attempts first, in one conditional update:
+    // parallel guesses cannot all read the same count and all be looked at.
+    const took = await db
+      .updateTable("verifications")
+      .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
+      .where("token_hash", "=", hash)
+      .where("purpose", "=", "login-2fa")
+      .where("attempts", "<", MFA_CHALLENGE_ATTEMPTS)
+      .executeTakeFirst();
+    if (Number(took.numUpdatedRows) !== 1) throw unauthorized(MFA_EXPIRED);
+    const u = await requireUser(challenge.user_id);
+    const addr = addressKey(ip);
+    const known = isKnownAddress(u.id, addr);
+    if (!(await acceptTotp(u, input.code, addr))) {
+      await audit?.record({ action: "auth.login_failed", actorId: u.id, actorName: u.username, target: u.username, detail: { reason: "2fa code" } });
+      throw unauthorized("Invalid verification code");
+    }
+    // The right code is not a failure: its counts go back.
+    limiter.reset(`totp-login:${u.id}:${addr}`);
+    if (!known) limiter.refund(`totp-login:${u.id}`);
+    await db.deleteFrom("verifications").where("token_hash", "=", hash).execute();
+    rememberAddress(u.id, addr);
+    return issueLogin(u);
+  }
+
+  async function refresh(refreshToken: string) {
+    return tokens.rotate(refreshToken, byId);
+  }
+
+  async function logout(refreshToken: string | undefined) {
+    if (refreshToken) await tokens.revoke(refreshToken);
+  }
+
+  return { startLogin, login, loginSecondFactor, refresh, logout };
+}
