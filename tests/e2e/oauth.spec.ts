@@ -186,3 +186,63 @@ test("a replayed callback does not sign anyone in", async ({ page, browser }) =>
     await third.close();
   }
 });
+
+// ------------------------------------------------------------------ the callback page's states (issue 11)
+
+/** Holds the callback page's post to its own action a moment, so its processing state can be seen. */
+async function slowCallbackPost(page: Page) {
+  await page.route(
+    (url) => url.pathname.startsWith("/auth/oauth/"),
+    async (route) => {
+      if (route.request().method() === "POST") await new Promise((r) => setTimeout(r, 800));
+      // fallback, not continue: a test's context routes (rewriteProviderRedirect) still apply.
+      await route.fallback();
+    },
+  );
+}
+
+test("the callback page shows 'Processing authentication...', then success, and moves on to /profile after 2 s", async ({ page }) => {
+  const seed = unique("proc");
+  await nextOAuthProfile("github", { login: seed });
+  await slowCallbackPost(page);
+  await signInWith(page, "github");
+  await expect(page.getByTestId("oauth-processing")).toContainText("Processing authentication...");
+  await expect(page.getByRole("heading", { name: "Signed in with GitHub" })).toBeVisible();
+  const shownAt = Date.now();
+  await expect(page).toHaveURL("/profile", { timeout: 10_000 });
+  expect(Date.now() - shownAt).toBeGreaterThan(1_500);
+  await expectSignedInAs(page, seed);
+});
+
+test("a code the provider refuses: processing, then the error state, and on after 3 s", async ({ page, context }) => {
+  await rewriteProviderRedirect(context, "github", (back) => back.searchParams.set("code", "not-a-code-it-issued"));
+  await slowCallbackPost(page);
+  const before = await oauthStats();
+  await signInWith(page, "github");
+  await expect(page.getByTestId("oauth-processing")).toContainText("Processing authentication...");
+  await expect(page.getByRole("heading", { name: "Authentication failed" })).toBeVisible();
+  const shownAt = Date.now();
+  await expect(page.getByRole("alert")).toHaveText("Authentication failed");
+  await expect(page.getByText("Redirecting in 3 seconds...")).toBeVisible();
+  await expect(page).toHaveURL("/login?redirectTo=%2Fprofile", { timeout: 10_000 });
+  expect(Date.now() - shownAt).toBeGreaterThan(2_500);
+  const after = await oauthStats();
+  expect(after.tokenRefused - before.tokenRefused).toBe(1);
+  expect(after.tokenIssued).toBe(before.tokenIssued);
+});
+
+test("without JavaScript the callback reloads itself with nojs=1 and the server signs in and redirects", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    const seed = unique("nojs");
+    await nextOAuthProfile("google", { email: `${seed}@gmail.example.test` });
+    const reload = page.waitForRequest((r) => r.url().includes("/auth/oauth/google/callback?") && r.url().includes("nojs=1"));
+    await signInWith(page, "google");
+    await reload;
+    await expect(page).toHaveURL("/profile", { timeout: 10_000 });
+    await expectSignedInAs(page, seed);
+  } finally {
+    await context.close();
+  }
+});
