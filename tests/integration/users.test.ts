@@ -58,6 +58,9 @@ const PUBLIC_FIELDS = [
   "total_points",
   "rank",
   "challenges_completed",
+  // Counts of the user's own activity, for the profile's solve rate (completed / attempted).
+  "challenges_attempted",
+  "solve_rate",
   "average_time",
   "level",
   "ranked_users",

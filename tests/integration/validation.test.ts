@@ -169,6 +169,11 @@ describe.each(DATABASES)("input validation on %s", (kind) => {
     expectError(await t.call("GET", "/nope"), 404);
     expectError(await t.call("GET", "/auth/login"), 405);
     expectError(await t.call("DELETE", "/users/me", { token }), 405);
-    expect((await t.call("GET", "/health")).body).toEqual({ status: "ok" });
+    // A known route next to them answers 200 with its JSON: the health report (tests/integration/
+    // health.test.ts checks it in full). This platform runs no gateway or worker, so it may be degraded.
+    const health = await t.call("GET", "/health");
+    expect(health.status).toBe(200);
+    expect(["ok", "degraded"]).toContain(health.body.status);
+    expect(health.body.components.database).toEqual({ status: "ok" });
   });
 });

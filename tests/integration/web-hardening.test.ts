@@ -117,14 +117,47 @@ describe("where sign-in sends the browser (review A1)", () => {
 });
 
 describe("the OAuth callback page (review L5)", () => {
-  it("shows the fixed 'Authentication failed', never the error_description from the link", async () => {
-    const lure = "Your account is locked. Call +1 555 0100 to unlock it.";
-    const res = await fetch(`${base}/auth/oauth/github/callback?error=access_denied&error_description=${encodeURIComponent(lure)}&state=x`);
-    expect(res.status).toBe(200);
-    const html = await res.text();
-    expect(html).toContain("Authentication failed");
+  // The page first shows a processing state; with JavaScript it posts to its own action, without
+  // it the page reloads itself with nojs=1 and the loader does the work (app/routes/oauth-callback.tsx).
+  // Every one of the three answers: never the provider's error_description, however it arrives.
+  const lure = "Your account is locked. Call +1 555 0100 to unlock it.";
+  const callback = `/auth/oauth/github/callback?error=access_denied&error_description=${encodeURIComponent(lure)}&state=x`;
+  const expectNoLure = (html: string) => {
     expect(html).not.toContain("Your account is locked");
     expect(html).not.toContain("555 0100");
+  };
+
+  it("shows the processing state first, its no-JavaScript reload staying on the callback", async () => {
+    const res = await fetch(`${base}${callback}`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('data-testid="oauth-processing"');
+    expect(html).toContain("Processing authentication...");
+    expect(html).not.toContain("Authentication failed");
+    expectNoLure(html);
+    // The refresh goes to the same path (not a URL taken from the link), with nojs=1.
+    const refresh = /<meta http-equiv="refresh" content="0;url=([^"]*)"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
+    expect(refresh).toBeDefined();
+    const target = new URL(refresh!, base);
+    expect(target.origin).toBe(base);
+    expect(target.pathname).toBe("/auth/oauth/github/callback");
+    expect(target.searchParams.get("nojs")).toBe("1");
+  });
+
+  it("shows the fixed 'Authentication failed', never the error_description from the link", async () => {
+    // Without JavaScript: the reload the processing page asks for.
+    const nojs = await fetch(`${base}${callback}&nojs=1`);
+    expect(nojs.status).toBe(200);
+    const page = await nojs.text();
+    expect(page).toContain("Authentication failed");
+    expect(page).toContain('data-testid="oauth-error"');
+    expectNoLure(page);
+    // With JavaScript: the page's post to its action (a fresh browser: the state x was never started).
+    const posted = await fetch(`${base}${callback}`, { method: "POST", headers: { origin: base } });
+    expect(posted.status).toBe(200);
+    const answer = await posted.text();
+    expect(answer).toContain("Authentication failed");
+    expectNoLure(answer);
   });
 });
 
