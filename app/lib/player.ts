@@ -1,5 +1,6 @@
 // Pure helpers of the player's pages (catalogue, leaderboard, profiles, home): labels, colours,
 // formats. Safe in the browser bundle.
+import { DIFFICULTIES } from "../../shared/contract/catalogue.ts";
 
 export const CATEGORY_OPTIONS = [
   { value: "all", label: "All" },
@@ -10,7 +11,7 @@ export const CATEGORY_OPTIONS = [
   { value: "networking", label: "Networking" },
 ] as const;
 
-export const DIFFICULTY_OPTIONS = ["all", "easy", "medium", "hard", "expert"] as const;
+export const DIFFICULTY_OPTIONS = ["all", ...DIFFICULTIES] as const;
 
 export const PERIOD_OPTIONS = [
   { value: "all_time", label: "All Time" },
@@ -46,11 +47,14 @@ export const categoryLabel = (c: string) => CATEGORY_OPTIONS.find((o) => o.value
 /** Minutes with one decimal as "12.5m"; "-" when unknown. */
 export const formatMinutes = (m: number | null | undefined) => (m === null || m === undefined ? "-" : `${m}m`);
 
-/** A solve time in seconds as "12m 30s". */
-export function formatDuration(seconds: number): string {
-  const m = Math.floor(seconds / 60);
-  const s = seconds % 60;
-  return m ? `${m}m ${s}s` : `${s}s`;
+/** A solve time in seconds as "12m 04s"; an hour or more reads "1h 02m 03s". The one format of a
+ *  solve time everywhere: the success screen, profiles and the admin console. */
+export function formatSolveTime(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return h > 0 ? `${h}h ${pad(m)}m ${pad(s % 60)}s` : `${m}m ${pad(s % 60)}s`;
 }
 
 /** Epoch seconds or milliseconds (values above 1e12 are milliseconds) to milliseconds. */

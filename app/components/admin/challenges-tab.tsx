@@ -2,7 +2,8 @@
 // content from CHALLENGES_DIR (what loaded, what was added or removed, and each folder that did
 // not load, with the file and field at fault). New Challenge points to the contributor format.
 import type { ChallengeFigures, ReloadReport } from "../../../shared/contract/admin.ts";
-import { ActionButton, type AdminOutcome, formatDuration, OutcomeLine } from "./shared.tsx";
+import { formatSolveTime } from "../../lib/player.ts";
+import { ActionButton, type AdminOutcome, OutcomeLine } from "./shared.tsx";
 
 function Report({ report }: { report: ReloadReport }) {
   return (
@@ -76,7 +77,7 @@ export function ChallengesTab({ challenges, outcome }: { challenges: ChallengeFi
                     {c.solves}
                   </td>
                   <td className="py-2 pr-3">{c.success_rate === null ? "–" : `${c.success_rate}%`}</td>
-                  <td className="py-2 pr-3">{formatDuration(c.median_solve_seconds)}</td>
+                  <td className="py-2 pr-3">{c.median_solve_seconds === null ? "–" : formatSolveTime(c.median_solve_seconds)}</td>
                   <td className="py-2 pr-3 text-xs" data-testid="challenge-visibility">
                     {!c.in_library ? "not in library" : c.hidden ? "hidden" : "listed"}
                   </td>

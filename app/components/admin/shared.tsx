@@ -128,9 +128,3 @@ export function Pager({ page, pages, params }: { page: number; pages: number; pa
 }
 
 export const formatTime = (seconds: number) => new Date(seconds * 1000).toISOString().replace("T", " ").slice(0, 19) + " UTC";
-export const formatDuration = (seconds: number | null) => {
-  if (seconds === null) return "–";
-  const m = Math.floor(seconds / 60);
-  const s = seconds % 60;
-  return m ? `${m}m ${s.toString().padStart(2, "0")}s` : `${s}s`;
-};

@@ -2,7 +2,7 @@
 // (?tab=...), so they work without JavaScript.
 import { Link } from "react-router";
 import type { Activity, PublicUser, SolvedChallenge } from "../../../shared/contract/index.ts";
-import { formatDate, formatDuration, PROFILE_TABS, type ProfileTab } from "../../lib/player.ts";
+import { formatDate, formatSolveTime, PROFILE_TABS, type ProfileTab } from "../../lib/player.ts";
 import { DifficultyTag } from "./challenge-card.tsx";
 
 const LABELS: Record<ProfileTab, string> = { overview: "Overview", achievements: "Achievements", solutions: "Solutions" };
@@ -59,7 +59,7 @@ function Overview({ activity }: { activity: Activity[] }) {
                 <span className="text-emerald-700 dark:text-term-green">✔ solved</span>{" "}
                 <Link to={`/challenges/${a.challenge_id}`}>{a.title}</Link>{" "}
                 <span className="text-zinc-500">
-                  +{a.points} pts in {formatDuration(a.solve_seconds)}
+                  +{a.points} pts in {formatSolveTime(a.solve_seconds)}
                 </span>
               </span>
             ) : a.type === "achievement" ? (
@@ -135,7 +135,7 @@ function Solutions({ solved }: { solved: SolvedChallenge[] }) {
               <td className="px-2 py-2">{s.difficulty_level ? <DifficultyTag level={s.difficulty_level} /> : "-"}</td>
               <td className="hidden px-2 py-2 sm:table-cell">{s.category ?? "-"}</td>
               <td className="px-2 py-2 text-right font-bold tabular-nums text-emerald-700 dark:text-term-green">{s.points}</td>
-              <td className="px-2 py-2 text-right tabular-nums">{formatDuration(s.solve_seconds)}</td>
+              <td className="px-2 py-2 text-right tabular-nums">{formatSolveTime(s.solve_seconds)}</td>
               <td className="hidden px-2 py-2 text-right tabular-nums sm:table-cell">{formatDate(s.solved_at)}</td>
             </tr>
           ))}

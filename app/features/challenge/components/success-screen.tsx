@@ -1,7 +1,8 @@
 // What a correct answer shows: the grader's feedback, solve time, rank and points.
 import { Link } from "react-router";
 import type { SubmissionResult as GradeResult } from "../../../../shared/contract/scoring.ts";
-import { formatSolveTime, rankText } from "../rules/solve-result.ts";
+import { formatSolveTime } from "../../../lib/player.ts";
+import { rankText } from "../rules/solve-result.ts";
 
 export function SuccessScreen({ result }: { result: GradeResult }) {
   return (

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatSolveTime, rankText } from "./solve-result.ts";
+import { formatSolveTime } from "../../../lib/player.ts";
+import { rankText } from "./solve-result.ts";
 
 describe("success screen", () => {
   it("formats the real solve time and rank", () => {
