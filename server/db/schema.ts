@@ -1,6 +1,7 @@
 // Kysely table types. Times are epoch seconds (integers) and flags are 0/1 integers in both
 // SQLite and PostgreSQL, so one query layer reads the same values from either database.
 import type { Generated } from "kysely";
+import type { Difficulty } from "../../shared/contract/index.ts";
 
 export type Flag = 0 | 1;
 
@@ -84,8 +85,6 @@ export interface WebSessionsTable {
   expires_at: number;
   created_at: number;
 }
-
-export type Difficulty = "easy" | "medium" | "hard" | "expert";
 
 export interface ChallengesTable {
   /** The folder name under challenges/ (the uid in the API). */

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { z } from "zod";
+import { BADGES, CATEGORIES, DIFFICULTIES, type Difficulty } from "../../shared/contract/index.ts";
 import { challengeImage } from "./images.ts";
 import { defaultWritable, extraCapabilities, parseSize } from "./policy.ts";
 import type { Limits, WritableDir } from "./types.ts";
@@ -13,8 +14,8 @@ const size = z.union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)
 
 export const challengeYaml = z.strictObject({
   title: z.string().min(3).max(120),
-  category: z.enum(["linux", "networking", "storage", "security", "kubernetes"]),
-  difficulty: z.enum(["easy", "medium", "hard", "expert"]),
+  category: z.enum(CATEGORIES),
+  difficulty: z.enum(DIFFICULTIES),
   points: z.number().int().positive().max(10_000),
   estimated_time_minutes: z.number().int().positive().max(600).default(30),
   short_description: z.string().max(300).optional(),
@@ -23,7 +24,7 @@ export const challengeYaml = z.strictObject({
   hints: z.array(z.string().min(1)).default([]),
   tags: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lower-case words and dashes")).default([]),
   /** A catalogue card's ribbon, kept in content (never hard-coded by id in the web). */
-  badge: z.enum(["trending", "new", "popular"]).optional(),
+  badge: z.enum(BADGES).optional(),
   /** A line about the real-world incident the scenario is modelled on, shown on the card. */
   incident_note: z.string().min(10).max(300).optional(),
   runtime: z
@@ -58,7 +59,7 @@ export interface Challenge {
   dir: string;
   title: string;
   category: string;
-  difficulty: "easy" | "medium" | "hard" | "expert";
+  difficulty: Difficulty;
   points: number;
   estimatedTimeMinutes: number;
   shortDescription: string;
