@@ -26,7 +26,9 @@ const SECTIONS = [
 
 function Block({ children, testId }: { children: ReactNode; testId?: string }) {
   return (
+    // Focusable, so a keyboard user can scroll a wide block sideways.
     <pre
+      tabIndex={0}
       className="mt-2 overflow-x-auto whitespace-pre rounded border border-zinc-300 bg-zinc-100 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-black dark:text-term-green"
       data-testid={testId}
     >

@@ -56,7 +56,7 @@ export function LogsTab({ page, params }: { page: AuditPage | null; params: URLS
           </a>
         </div>
       </Form>
-      <section className="panel overflow-x-auto" aria-label="Audit log">
+      <section className="panel overflow-x-auto" aria-label="Audit log" tabIndex={0}>
         <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400" data-testid="logs-total">
           {page.total} entr{page.total === 1 ? "y" : "ies"}
         </p>
