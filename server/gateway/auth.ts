@@ -2,11 +2,10 @@
 // the order of the checks is the point. A stranger's made-up keys cost a lookup, never a
 // signature check; whether a key is registered is only told to whoever proves they hold it.
 import ssh2, { type AuthContext, type PublicKeyAuthContext } from "ssh2";
-import { sshKeyProblem } from "../core/sshkeys.ts";
+import { sshFingerprint, sshKeyProblem } from "../core/sshkeys.ts";
 import { openForOwner, ownerLimitKey } from "./admission.ts";
 import { sendAuthBanner } from "./banner.ts";
 import { printable, type Conn } from "./connection.ts";
-import { fingerprint } from "./hostkey.ts";
 import { MESSAGES } from "./messages.ts";
 import type { GatewayLogger, Refusal, Resolve, Target } from "./types.ts";
 
@@ -60,14 +59,14 @@ export function createAuthenticator({ resolve, log, conns, maxAuthAttempts, maxP
     try {
       answer = await resolve(ctx.username, { algo: pk.key.algo, data: pk.key.data });
     } catch (e) {
-      log.error(`ssh: resolve failed for ${printable(ctx.username)} ${fingerprint(pk.key.data)}`, e);
+      log.error(`ssh: resolve failed for ${printable(ctx.username)} ${sshFingerprint(pk.key.data)}`, e);
       return conn.closed ? undefined : refuse(conn, ctx, MESSAGES.resolveFailed);
     }
     if (conn.closed) return;
     if (!answer) return refuse(conn, ctx, MESSAGES.noDeployment);
     signatureChecks++;
     if (!pk.blob || key.verify(pk.blob, pk.signature, pk.hashAlgo) !== true) {
-      log.warn(`ssh: bad signature from ${conn.remote} for user ${printable(ctx.username)} key ${fingerprint(pk.key.data)}`);
+      log.warn(`ssh: bad signature from ${conn.remote} for user ${printable(ctx.username)} key ${sshFingerprint(pk.key.data)}`);
       // The same words as for an unknown key: a forger learns nothing about the key's owner.
       return refuse(conn, ctx, MESSAGES.noDeployment);
     }

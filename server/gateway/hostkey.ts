@@ -1,9 +1,9 @@
 // The gateway's host key: an ed25519 key made once (OpenSSH format, mode 0600) and reused at every
 // start, so users' known_hosts entries stay valid across restarts.
-import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import ssh2 from "ssh2";
+import { sshFingerprint } from "../core/sshkeys.ts";
 
 export interface HostKey {
   /** The private key in OpenSSH format, as ssh2's Server wants it. */
@@ -51,12 +51,7 @@ export function loadOrCreateHostKey(path: string, warn: (message: string) => voi
   return {
     privateKey: text,
     publicKey: `${parsed.type} ${blob.toString("base64")}`,
-    fingerprint: fingerprint(blob),
+    fingerprint: sshFingerprint(blob),
     created,
   };
-}
-
-/** OpenSSH's SHA256 fingerprint of a public key blob. */
-export function fingerprint(blob: Buffer): string {
-  return "SHA256:" + createHash("sha256").update(blob).digest("base64").replace(/=+$/, "");
 }
