@@ -3,11 +3,13 @@
 import type { Selectable } from "kysely";
 import type { DeploymentsTable, DeploymentStatus } from "../../db/schema.ts";
 import { RuntimeError } from "../../runtime/types.ts";
+import { ACTIVE_DEPLOYMENT_STATUSES, isActiveStatus } from "../../../shared/contract/deployments.ts";
 
 export type DeploymentRow = Selectable<DeploymentsTable>;
 
-export const ACTIVE: DeploymentStatus[] = ["queued", "deploying", "setting_up", "ready"];
-export const isActive = (s: DeploymentStatus) => ACTIVE.includes(s);
+/** The statuses that hold resources: the contract's list, so server and web agree. */
+export const ACTIVE: DeploymentStatus[] = [...ACTIVE_DEPLOYMENT_STATUSES];
+export const isActive = isActiveStatus;
 
 export interface SshDetails {
   ssh_host: string;
