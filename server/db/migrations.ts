@@ -1,6 +1,13 @@
 // Migrations written once with Kysely's schema builder, which emits the right DDL for SQLite
 // and PostgreSQL alike. Append new migrations; never edit one that has shipped.
 import { type Kysely, type Migration, type MigrationProvider, sql } from "kysely";
+// Migrations from 0008 on live one per file in server/db/migrations/, registered below in order.
+// import slot 0008_scores
+// import slot 0009_pool
+// import slot 0010_replicas
+// import slot 0011_recordings
+// import slot 0012_hints
+// import slot 0013_account_basics
 
 const now = sql`0`;
 
@@ -287,6 +294,12 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // entry slot 0008_scores
+  // entry slot 0009_pool
+  // entry slot 0010_replicas
+  // entry slot 0011_recordings
+  // entry slot 0012_hints
+  // entry slot 0013_account_basics
 };
 
 export const migrationProvider: MigrationProvider = {

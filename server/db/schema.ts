@@ -235,4 +235,10 @@ export interface Database {
   settings: SettingsTable;
   disabled_users: DisabledUsersTable;
   hidden_challenges: HiddenChallengesTable;
+  // table slot 0008_scores
+  // table slot 0009_pool
+  // table slot 0010_replicas
+  // table slot 0011_recordings
+  // table slot 0012_hints
+  // table slot 0013_account_basics
 }
