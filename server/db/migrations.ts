@@ -5,7 +5,7 @@ import { type Kysely, type Migration, type MigrationProvider, sql } from "kysely
 // import slot 0008_scores
 // import slot 0009_pool
 // import slot 0010_replicas
-// import slot 0011_recordings
+import { recordings0011 } from "./migrations/0011_recordings.ts";
 // import slot 0012_hints
 // import slot 0013_account_basics
 
@@ -297,7 +297,7 @@ export const migrations: Record<string, Migration> = {
   // entry slot 0008_scores
   // entry slot 0009_pool
   // entry slot 0010_replicas
-  // entry slot 0011_recordings
+  "0011_recordings": recordings0011,
   // entry slot 0012_hints
   // entry slot 0013_account_basics
 };

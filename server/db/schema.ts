@@ -217,6 +217,22 @@ export interface SettingsTable {
   updated_at: number;
 }
 
+/** One recorded shell (server/core/recordings/): an asciicast v2 file under DATA_DIR. Times are
+ *  epoch seconds; `path` is relative to DATA_DIR; `truncated` 1 when output was cut at the bound. */
+export interface RecordingsTable {
+  id: string;
+  user_id: string;
+  deployment_id: string;
+  challenge_id: string;
+  source: "ssh" | "web";
+  started_at: number;
+  ended_at: number | null;
+  bytes: number;
+  truncated: number;
+  path: string;
+  published: Generated<number>;
+}
+
 export interface Database {
   users: UsersTable;
   oauth_accounts: OAuthAccountsTable;
@@ -238,7 +254,7 @@ export interface Database {
   // table slot 0008_scores
   // table slot 0009_pool
   // table slot 0010_replicas
-  // table slot 0011_recordings
+  recordings: RecordingsTable;
   // table slot 0012_hints
   // table slot 0013_account_basics
 }
