@@ -82,53 +82,53 @@ export function adminRoutes(r: Router, { admin, audit, notice, userId }: AdminRo
   const challenge = (c: Ctx) => parse(challengeIdParam, c.params.id);
   const auditFilter = (q: z.output<typeof auditQuery>): AuditFilter => ({ action: q.action, actor: q.actor, from: q.from, to: q.to });
 
-  r.get("/system/notice", async () => notice());
+  r.get("/system/notice", { summary: "The public notice for the global banner (maintenance mode)", tags: ["System"], access: "public" }, async () => notice());
 
   // Users
-  r.get("/admin/users", async (c) => {
+  r.get("/admin/users", { summary: "List and search users", tags: ["Admin"], access: "admin", query: usersQuery }, async (c) => {
     await adminActor(c);
     return { ...(await admin.users.list(c.query(usersQuery))), plans_enabled: admin.users.plansEnabled };
   });
-  r.post("/admin/users", async (c) => {
+  r.post("/admin/users", { summary: "Create a user (a verification e-mail is sent)", tags: ["Admin"], access: "admin", body: registerBody, status: 201, errors: { 409: "Username or e-mail already taken" } }, async (c) => {
     const actor = await adminActor(c);
     return Response.json(await admin.users.create(actor, await c.body(registerBody)), { status: 201, headers: { "cache-control": "no-store" } });
   });
-  r.post("/admin/users/:id/verify", async (c) => admin.users.verify(await adminActor(c), user(c)));
-  r.put("/admin/users/:id/admin", async (c) => {
+  r.post("/admin/users/:id/verify", { summary: "Mark a user's e-mail as verified", tags: ["Admin"], access: "admin", params: { id: userIdParam }, errors: { 404: "No such user" } }, async (c) => admin.users.verify(await adminActor(c), user(c)));
+  r.put("/admin/users/:id/admin", { summary: "Make or revoke an admin", tags: ["Admin"], access: "admin", params: { id: userIdParam }, body: adminFlagBody, errors: { 404: "No such user", 409: "An admin cannot revoke themselves" } }, async (c) => {
     const actor = await adminActor(c);
     return admin.users.setAdmin(actor, user(c), (await c.body(adminFlagBody)).is_admin);
   });
   // POST: the console's way, audited (PUT on the same path is the plans API's, billing-routes.ts).
-  r.post("/admin/users/:id/plan", async (c) => {
+  r.post("/admin/users/:id/plan", { summary: "Set a user's plan (audited)", tags: ["Admin"], access: "admin", params: { id: userIdParam }, body: planBody, errors: { 404: "No such user" } }, async (c) => {
     const actor = await adminActor(c);
     const { plan, until } = await c.body(planBody);
     return admin.users.setPlan(actor, user(c), plan, until);
   });
-  r.post("/admin/users/:id/disable", async (c) => admin.users.disable(await adminActor(c), user(c)));
-  r.post("/admin/users/:id/enable", async (c) => admin.users.enable(await adminActor(c), user(c)));
+  r.post("/admin/users/:id/disable", { summary: "Disable a user: sign-ins refused, tokens revoked, deployments ended", tags: ["Admin"], access: "admin", params: { id: userIdParam }, errors: { 404: "No such user", 409: "An admin cannot disable themselves" } }, async (c) => admin.users.disable(await adminActor(c), user(c)));
+  r.post("/admin/users/:id/enable", { summary: "Enable a disabled user", tags: ["Admin"], access: "admin", params: { id: userIdParam }, errors: { 404: "No such user" } }, async (c) => admin.users.enable(await adminActor(c), user(c)));
 
   // Challenges
-  r.get("/admin/challenges", async (c) => {
+  r.get("/admin/challenges", { summary: "Every challenge with its figures", tags: ["Admin"], access: "admin" }, async (c) => {
     await adminActor(c);
     return { challenges: await admin.challenges.figures() };
   });
   // Before /admin/challenges/:id/...: "reload" is no challenge id.
-  r.post("/admin/challenges/reload", async (c) => admin.challenges.reload(await adminActor(c)));
-  r.put("/admin/challenges/:id/visibility", async (c) => {
+  r.post("/admin/challenges/reload", { summary: "Reload the challenge library from disk", tags: ["Admin"], access: "admin" }, async (c) => admin.challenges.reload(await adminActor(c)));
+  r.put("/admin/challenges/:id/visibility", { summary: "Hide or show a challenge", tags: ["Admin"], access: "admin", params: { id: challengeIdParam }, body: visibilityBody, errors: { 404: "No such challenge" } }, async (c) => {
     const actor = await adminActor(c);
     return admin.challenges.setHidden(actor, challenge(c), (await c.body(visibilityBody)).hidden);
   });
 
   // System
-  r.get("/admin/system", async (c) => {
+  r.get("/admin/system", { summary: "Host and platform measurements", tags: ["Admin"], access: "admin" }, async (c) => {
     await adminActor(c);
     return admin.system.measure();
   });
-  r.get("/admin/settings", async (c) => {
+  r.get("/admin/settings", { summary: "The settings an admin can change, with their limits", tags: ["Admin"], access: "admin" }, async (c) => {
     await adminActor(c);
     return { ...admin.settings.current(), limits: { ...SETTING_LIMITS, sessionTimeoutMax: admin.settings.maxTimeoutMinutes } };
   });
-  r.put("/admin/settings", async (c) => {
+  r.put("/admin/settings", { summary: "Change session timeout, platform-wide cap or maintenance mode", tags: ["Admin"], access: "admin", body: settingsBody }, async (c) => {
     const actor = await adminActor(c);
     const body = await c.body(settingsBody);
     if (body.session_timeout_minutes !== undefined && body.session_timeout_minutes > admin.settings.maxTimeoutMinutes) {
@@ -138,12 +138,12 @@ export function adminRoutes(r: Router, { admin, audit, notice, userId }: AdminRo
   });
 
   // Logs
-  r.get("/admin/audit", async (c) => {
+  r.get("/admin/audit", { summary: "The audit log, filtered and paged", tags: ["Admin"], access: "admin", query: auditQuery }, async (c) => {
     await adminActor(c);
     const q = c.query(auditQuery);
     return { ...(await audit.list({ ...auditFilter(q), page: q.page, limit: q.limit })), actions: AUDIT_ACTIONS };
   });
-  r.get("/admin/audit/export", async (c) => {
+  r.get("/admin/audit/export", { summary: "The filtered audit log as JSON lines", tags: ["Admin"], access: "admin", query: auditQuery, contentType: "application/x-ndjson", returns: "One JSON object per line" }, async (c) => {
     await adminActor(c);
     const q = c.query(auditQuery);
     return new Response(audit.exportLines(auditFilter(q)), {

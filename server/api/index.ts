@@ -15,12 +15,31 @@ import type { TokenService } from "../core/tokens.ts";
 import type { Logger } from "../logger.ts";
 import { adminRoutes, type AdminRoutesDeps } from "./admin-routes.ts";
 import { billingRoutes } from "./billing-routes.ts";
+import { debriefRoutes, type DebriefRoutesDeps } from "./debrief-routes.ts";
 import { deploymentRoutes } from "./deployment-routes.ts";
 import { playerRoutes } from "./player-routes.ts";
+import { acceptRequestId, currentRequest, REQUEST_ID_HEADER, runInRequest } from "../request-context.ts";
+import { buildOpenApi, type OpenApiDocument } from "./openapi.ts";
 import { type Ctx, createRouter, json, parse } from "./router.ts";
 import * as s from "./schemas.ts";
 
 export const API_PREFIX = "/api/v1";
+
+/**
+ * Runs the API's handling of `request` inside its request context: the one the HTTP layer made
+ * (server/metrics.ts), or a new one from the request's X-Request-Id (the web's client sends its
+ * own); the answer carries the id either way.
+ */
+async function inRequest(request: Request, handle: () => Promise<Response>): Promise<Response> {
+  const ctx = currentRequest() ?? { id: acceptRequestId(request.headers.get(REQUEST_ID_HEADER)) };
+  const res = await runInRequest(ctx, handle);
+  try {
+    res.headers.set(REQUEST_ID_HEADER, ctx.id);
+  } catch {
+    // Immutable headers (a Response.redirect): the HTTP layer sets it anyway.
+  }
+  return res;
+}
 
 export interface ApiDeps {
   accounts: Accounts;
@@ -36,11 +55,13 @@ export interface ApiDeps {
   billing: Billing;
   /** The admin console's services (server/core/admin), the audit log and the public notice. */
   admin: Omit<AdminRoutesDeps, "userId">;
+  /** Costed hints, the debrief and recordings (issue 10). */
+  debrief?: Omit<DebriefRoutesDeps, "userId" | "adminId">;
   /** durationSeconds: a function when an admin can change it while the platform runs. */
   settings: { durationSeconds: number | (() => number); gatewayApiKey?: string };
 }
 
-export function createApi({ accounts, oauth, tokens, log, deployments, grading, settings, catalogue, scoring, health, plans, billing, admin }: ApiDeps) {
+export function createApi({ accounts, oauth, tokens, log, deployments, grading, settings, catalogue, scoring, health, plans, billing, admin, debrief }: ApiDeps) {
   const r = createRouter(log);
 
   /** The signed-in user's id from `Authorization: Bearer <access token>`, or 401. */
@@ -52,20 +73,20 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
   }
 
   // Live health of each part (server/core/health.ts): public, status words and counts only.
-  r.get("/health", async () => health.check());
+  r.get("/health", { summary: "Live health of each part (status words and counts)", tags: ["System"], access: "public" }, async () => health.check());
 
   // Authentication
-  r.post("/auth/register", async (c) => json(await accounts.register(await c.body(s.registerBody), c.info.clientIp), 201));
-  r.post("/auth/login", async (c) => accounts.login(await c.body(s.loginBody), c.info.clientIp));
-  r.post("/auth/login/2fa", async (c) => accounts.loginSecondFactor(await c.body(s.secondFactorBody), c.info.clientIp));
-  r.post("/auth/refresh", async (c) => accounts.refresh((await c.body(s.refreshBody)).refresh_token));
-  r.post("/auth/logout", async (c) => {
+  r.post("/auth/register", { summary: "Create an account (a verification e-mail is sent)", tags: ["Authentication"], access: "public", body: s.registerBody, status: 201, returns: "The new user's own view", errors: { 409: "Username or e-mail already taken", 429: "Too many attempts from this address" } }, async (c) => json(await accounts.register(await c.body(s.registerBody), c.info.clientIp), 201));
+  r.post("/auth/login", { summary: "Sign in with username or e-mail and password", tags: ["Authentication"], access: "public", body: s.loginBody, returns: "Tokens, or an mfa_token when a second factor is needed", errors: { 401: "Wrong username or password", 403: "E-mail not verified or account disabled", 429: "Too many attempts" } }, async (c) => accounts.login(await c.body(s.loginBody), c.info.clientIp));
+  r.post("/auth/login/2fa", { summary: "Finish signing in with a TOTP code", tags: ["Authentication"], access: "public", body: s.secondFactorBody, returns: "Tokens", errors: { 401: "Wrong code or expired mfa_token", 429: "Too many attempts" } }, async (c) => accounts.loginSecondFactor(await c.body(s.secondFactorBody), c.info.clientIp));
+  r.post("/auth/refresh", { summary: "Trade a refresh token for new tokens", tags: ["Authentication"], access: "public", body: s.refreshBody, returns: "A new token pair", errors: { 401: "Invalid or expired refresh token" } }, async (c) => accounts.refresh((await c.body(s.refreshBody)).refresh_token));
+  r.post("/auth/logout", { summary: "Revoke a refresh token", tags: ["Authentication"], access: "public", body: s.logoutBody, returns: "{message}" }, async (c) => {
     await accounts.logout((await c.body(s.logoutBody)).refresh_token);
     return { message: "Logged out" };
   });
-  r.get("/auth/validate", async (c) => accounts.me(await userId(c)));
-  r.post("/auth/verify-email", async (c) => accounts.verifyEmail((await c.body(s.tokenBody)).token));
-  r.post("/auth/resend-verification", async (c) => {
+  r.get("/auth/validate", { summary: "Check an access token; the signed-in user's own view", tags: ["Authentication"], access: "user" }, async (c) => accounts.me(await userId(c)));
+  r.post("/auth/verify-email", { summary: "Verify an e-mail address with the mailed token", tags: ["Authentication"], access: "public", body: s.tokenBody, errors: { 404: "Unknown or used token" } }, async (c) => accounts.verifyEmail((await c.body(s.tokenBody)).token));
+  r.post("/auth/resend-verification", { summary: "Send the verification e-mail again (signed in, or by e-mail address)", tags: ["Authentication"], access: "optional-user", body: s.resendBody, status: 202, returns: "{message} (200 when signed in)", errors: { 429: "Too many requests" } }, async (c) => {
     const { email } = await c.body(s.resendBody);
     if (c.request.headers.has("authorization")) return accounts.resendVerification({ userId: await userId(c) });
     if (!email) return json({ detail: "email: is required" }, 400);
@@ -73,39 +94,39 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
   });
 
   // OAuth
-  r.get("/auth/oauth/:provider/login", async (c) => oauth.start(parse(s.providerParam, c.params.provider), c.info.clientIp));
-  r.post("/auth/oauth/:provider/callback", async (c) =>
+  r.get("/auth/oauth/:provider/login", { summary: "Start an OAuth sign-in: the provider's authorization URL", tags: ["OAuth"], access: "public", params: { provider: s.providerParam }, errors: { 404: "Provider not configured", 429: "Too many starts from this address" } }, async (c) => oauth.start(parse(s.providerParam, c.params.provider), c.info.clientIp));
+  r.post("/auth/oauth/:provider/callback", { summary: "Finish an OAuth sign-in with the provider's code and state", tags: ["OAuth"], access: "public", params: { provider: s.providerParam }, body: s.oauthCallbackBody, returns: "Tokens", errors: { 401: "Authentication failed", 404: "Provider not configured", 502: "The provider did not answer" } }, async (c) =>
     oauth.callback(parse(s.providerParam, c.params.provider), await c.body(s.oauthCallbackBody)),
   );
-  r.get("/auth/oauth/providers", async () => ({
+  r.get("/auth/oauth/providers", { summary: "Which OAuth providers are configured", tags: ["OAuth"], access: "public" }, async () => ({
     github: { enabled: oauth.isConfigured("github") },
     google: { enabled: oauth.isConfigured("google") },
   }));
 
   // Two-factor
-  r.post("/auth/2fa/setup", async (c) => accounts.setupTotp(await userId(c)));
-  r.post("/auth/2fa/verify", async (c) => accounts.enableTotp(await userId(c), await c.body(s.totpVerifyBody)));
-  r.post("/auth/2fa/disable", async (c) => accounts.disableTotp(await userId(c), await c.body(s.totpDisableBody)));
+  r.post("/auth/2fa/setup", { summary: "Start enabling two-factor: a new TOTP secret and its otpauth URL", tags: ["Two-factor"], access: "user" }, async (c) => accounts.setupTotp(await userId(c)));
+  r.post("/auth/2fa/verify", { summary: "Enable two-factor with a first code", tags: ["Two-factor"], access: "user", body: s.totpVerifyBody }, async (c) => accounts.enableTotp(await userId(c), await c.body(s.totpVerifyBody)));
+  r.post("/auth/2fa/disable", { summary: "Turn two-factor off (step-up: password or code)", tags: ["Two-factor"], access: "user", body: s.totpDisableBody, errors: { 403: "Wrong password or code" } }, async (c) => accounts.disableTotp(await userId(c), await c.body(s.totpDisableBody)));
 
   // Users: own settings first, so "me" is never taken for a username.
-  r.get("/users/me", async (c) => accounts.me(await userId(c)));
-  r.patch("/users/me", async (c) => accounts.updateProfile(await userId(c), await c.body(s.profileBody)));
-  r.put("/users/me/password", async (c) => accounts.changePassword(await userId(c), await c.body(s.passwordChangeBody)));
-  r.put("/users/me/notifications", async (c) =>
+  r.get("/users/me", { summary: "The signed-in user's own view", tags: ["Users"], access: "user" }, async (c) => accounts.me(await userId(c)));
+  r.patch("/users/me", { summary: "Update display name, bio, location or theme", tags: ["Users"], access: "user", body: s.profileBody }, async (c) => accounts.updateProfile(await userId(c), await c.body(s.profileBody)));
+  r.put("/users/me/password", { summary: "Change the password", tags: ["Users"], access: "user", body: s.passwordChangeBody, errors: { 403: "Wrong current password" } }, async (c) => accounts.changePassword(await userId(c), await c.body(s.passwordChangeBody)));
+  r.put("/users/me/notifications", { summary: "Update notification preferences", tags: ["Users"], access: "user", body: s.notificationsBody }, async (c) =>
     accounts.updateNotifications(await userId(c), await c.body(s.notificationsBody)),
   );
-  r.get("/users/me/ssh-key", async (c) => accounts.getSshKey(await userId(c)));
-  r.post("/users/me/ssh-key/nonce", async (c) => accounts.sshKeyNonce(await userId(c)));
-  r.put("/users/me/ssh-key", async (c) => {
+  r.get("/users/me/ssh-key", { summary: "The registered SSH key's fingerprint, if any", tags: ["Users"], access: "user" }, async (c) => accounts.getSshKey(await userId(c)));
+  r.post("/users/me/ssh-key/nonce", { summary: "A nonce to sign with the SSH key (proof of possession)", tags: ["Users"], access: "user" }, async (c) => accounts.sshKeyNonce(await userId(c)));
+  r.put("/users/me/ssh-key", { summary: "Register or replace the SSH public key (with a signature over a nonce)", tags: ["Users"], access: "user", body: s.sshKeyBody, errors: { 403: "Step-up needed to replace a key" } }, async (c) => {
     const id = await userId(c);
     const { ssh_public_key_b64, ...rest } = await c.body(s.sshKeyBody);
     return accounts.setSshKey(id, { key: ssh_public_key_b64, ...rest });
   });
-  r.delete("/users/me/ssh-key", async (c) => {
+  r.delete("/users/me/ssh-key", { summary: "Remove the SSH key (step-up when the account has a password or 2FA)", tags: ["Users"], access: "user", body: s.sshKeyDeleteBody, errors: { 403: "Wrong password or code" } }, async (c) => {
     const id = await userId(c);
     return accounts.deleteSshKey(id, await c.body(s.sshKeyDeleteBody));
   });
-  r.get("/users/:username", async (c) => accounts.publicProfile(c.params.username!));
+  r.get("/users/:username", { summary: "A player's public profile", tags: ["Users"], access: "public", errors: { 404: "No such user" } }, async (c) => accounts.publicProfile(c.params.username!));
 
   // The admin console (admins only, 403 otherwise) and the public maintenance notice.
   adminRoutes(r, { ...admin, userId });
@@ -116,11 +137,27 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
   // Deployments and grading (before the catalogue's /challenges/:id: "active-session" is no id).
   deploymentRoutes(r, { deployments, grading, ...settings, userId });
 
+  // Hints, the debrief after solving, recordings (server/api/debrief-routes.ts).
+  if (debrief) debriefRoutes(r, { ...debrief, userId, adminId: async (c) => (await admin.admin.actor(await userId(c))).id });
+
   // The player's reads (catalogue, leaderboard, profiles' solves, home figures): last, so every
   // more specific /challenges/... route above wins over /challenges/:id.
   playerRoutes(r, { catalogue, scoring });
 
-  // The caller's address is known to the audit log for the whole request (server/core/audit.ts).
-  return { handle: (request: Request, info: { clientIp: string }) => withRequest(info, () => r.handle(request, info, API_PREFIX)) };
+  // This API described (server/api/openapi.ts), built once from the table above on first read:
+  // after every route is registered.
+  let described: OpenApiDocument | null = null;
+  const openapi = () => (described ??= buildOpenApi(r.routes(), API_PREFIX));
+  r.get("/openapi.json", { summary: "This document: the API in OpenAPI 3.1", tags: ["System"], access: "public" }, async () => json(openapi(), 200, { "cache-control": "public, max-age=300" }));
+
+  return {
+    // The caller's address is known to the audit log for the whole request (server/core/audit.ts);
+    // a request the HTTP layer did not start (the web's in-process client) gets its id here.
+    handle: (request: Request, info: { clientIp: string }) =>
+      inRequest(request, () => withRequest(info, () => r.handle(request, info, API_PREFIX))),
+    /** Every registered route with its RouteDoc (the OpenAPI check iterates it). */
+    routes: r.routes,
+    openapi,
+  };
 }
 export type Api = ReturnType<typeof createApi>;

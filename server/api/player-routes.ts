@@ -67,14 +67,14 @@ const fresh = (c: Ctx, data: unknown) =>
     : json(data, 200, { "cache-control": `public, max-age=${FRESH_SECONDS}`, vary: "Authorization" });
 
 export function playerRoutes(r: Router, { catalogue, scoring }: PlayerDeps) {
-  r.get("/challenges/", async (c) => fresh(c, { challenges: await catalogue.list(c.query(challengeListQuery)) }));
-  r.get("/challenges/:id", async (c) => {
+  r.get("/challenges/", { summary: "The catalogue, filtered and ordered", tags: ["Challenges"], access: "optional-user", query: challengeListQuery, returns: "{challenges}; fresh for 5 minutes for visitors" }, async (c) => fresh(c, { challenges: await catalogue.list(c.query(challengeListQuery)) }));
+  r.get("/challenges/:id", { summary: "One challenge", tags: ["Challenges"], access: "optional-user", params: { id: challengeIdParam }, errors: { 404: "Challenge not found" } }, async (c) => {
     // Reading: a malformed id names no challenge (404); the deployment routes answer 400.
     if (!challengeIdParam.safeParse(c.params.id).success) throw notFound("Challenge not found");
     return catalogue.get(c.params.id!);
   });
-  r.get("/leaderboard", async (c) => fresh(c, await scoring.leaderboard(c.query(leaderboardQuery))));
-  r.get("/users/:username/challenges/", async (c) => fresh(c, await scoring.userChallenges(c.params.username!)));
-  r.get("/users/:username/activity", async (c) => scoring.recentActivity(c.params.username!));
-  r.get("/stats", async () => scoring.homeStats());
+  r.get("/leaderboard", { summary: "The leaderboard: a page of one period, optionally searched", tags: ["Leaderboard"], access: "optional-user", query: leaderboardQuery }, async (c) => fresh(c, await scoring.leaderboard(c.query(leaderboardQuery))));
+  r.get("/users/:username/challenges/", { summary: "The challenges a player solved", tags: ["Users"], access: "optional-user", errors: { 404: "No such user" } }, async (c) => fresh(c, await scoring.userChallenges(c.params.username!)));
+  r.get("/users/:username/activity", { summary: "A player's recent activity", tags: ["Users"], access: "public", errors: { 404: "No such user" } }, async (c) => scoring.recentActivity(c.params.username!));
+  r.get("/stats", { summary: "The home page's figures", tags: ["Leaderboard"], access: "public" }, async () => scoring.homeStats());
 }

@@ -1,9 +1,14 @@
 // A small router over the Fetch API's Request and Response, so the same handler serves HTTP
 // (through server/http.ts) and the web's in-process client without a network hop.
+// Each route is registered with what it takes (path parameters, query, body: the zod schemas its
+// handler validates with) and what it answers; server/api/openapi.ts builds the OpenAPI
+// document from that table, and tests/integration/openapi.test.ts fails for a route registered
+// without it. A handler that validates with another schema than it declared is a bug: 500.
 import { z } from "zod";
 import { readBodyText } from "../body-limit.ts";
 import { badRequest } from "../core/errors.ts";
 import type { Logger } from "../logger.ts";
+import { currentRequest } from "../request-context.ts";
 import { errorResponse, json } from "./errors.ts";
 
 export { errorResponse, json };
@@ -26,8 +31,45 @@ export interface Ctx {
 /** A handler returns the JSON to send (status 200), or a Response for anything else. */
 export type Handler = (c: Ctx) => Promise<unknown>;
 
-interface Route {
+/**
+ * Who may call an operation: anyone; a signed-in user (`Authorization: Bearer <access token>`);
+ * anyone, answering more to a signed-in user; an admin; or a service (its own credential).
+ */
+export type Access = "public" | "user" | "optional-user" | "admin" | "service";
+
+/** What a route takes and answers, as the OpenAPI document (server/api/openapi.ts) shows it. */
+export interface RouteDoc {
+  summary: string;
+  /** The first tag groups the operation on /docs/api. */
+  tags: [string, ...string[]];
+  description?: string;
+  access: Access;
+  /** Each `:name` in the path, with the schema its handler parses it with. */
+  params?: Record<string, z.ZodType>;
+  /** The query string's schema (the handler's `c.query(schema)`). */
+  query?: z.ZodType;
+  /** The JSON body's schema (the handler's `c.body(schema)`). */
+  body?: z.ZodType;
+  /** A body read raw instead (a webhook whose signature covers the exact bytes). */
+  rawBody?: { contentType: string; description: string };
+  /** The success status (200 unless given) and what it carries. */
+  status?: number;
+  returns?: string;
+  /** A success answer that is not JSON (e.g. `application/x-ndjson`). */
+  contentType?: string;
+  /** Further failures than those implied by `access` and the inputs (status → when). */
+  errors?: Partial<Record<number, string>>;
+}
+
+export interface RouteEntry {
   method: string;
+  /** As registered, e.g. `/challenges/:id/submit` (the API prefix left out). */
+  path: string;
+  /** Missing only for a route registered the old way, which the OpenAPI check refuses. */
+  doc?: RouteDoc;
+}
+
+interface Route extends RouteEntry {
   pattern: RegExp;
   keys: string[];
   handler: Handler;
@@ -59,10 +101,18 @@ function rejectNul(v: unknown, path: string): void {
   }
 }
 
+/** A route validating with a schema it did not declare: the document would lie about it. */
+function undeclared(r: RouteEntry, what: "body" | "query"): Error {
+  return new Error(`${r.method} ${r.path} validates a ${what} schema its registration does not declare (server/api/router.ts, RouteDoc.${what})`);
+}
+
 export function createRouter(log: Logger) {
   const routes: Route[] = [];
 
-  function add(method: string, path: string, handler: Handler) {
+  function add(method: string, path: string, docOrHandler: RouteDoc | Handler, maybeHandler?: Handler) {
+    const doc = typeof docOrHandler === "function" ? undefined : docOrHandler;
+    const handler = typeof docOrHandler === "function" ? docOrHandler : maybeHandler;
+    if (!handler) throw new Error(`${method} ${path}: no handler`);
     const keys: string[] = [];
     const pattern = new RegExp(
       "^" +
@@ -72,7 +122,7 @@ export function createRouter(log: Logger) {
         }) +
         "/?$",
     );
-    routes.push({ method, pattern, keys, handler });
+    routes.push({ method, path, doc, pattern, keys, handler });
   }
 
   async function handle(request: Request, info: RequestInfo, prefix = ""): Promise<Response> {
@@ -84,6 +134,9 @@ export function createRouter(log: Logger) {
       if (!m) continue;
       pathMatched = true;
       if (r.method !== request.method) continue;
+      // The pattern, not the URL, labels the request's metrics (bounded cardinality).
+      const ctxOfRequest = currentRequest();
+      if (ctxOfRequest) ctxOfRequest.route = prefix + r.path;
       let params: Record<string, string>;
       try {
         params = Object.fromEntries(r.keys.map((k, i) => [k, decodeURIComponent(m[i + 1]!)]));
@@ -97,6 +150,7 @@ export function createRouter(log: Logger) {
         params,
         info,
         async body(schema) {
+          if (r.doc && r.doc.body !== schema) throw undeclared(r, "body");
           let data: unknown = {};
           const text = await readBodyText(request);
           if (text.trim()) {
@@ -110,6 +164,7 @@ export function createRouter(log: Logger) {
           return parse(schema, data);
         },
         query: (schema) => {
+          if (r.doc && r.doc.query !== schema) throw undeclared(r, "query");
           const q = Object.fromEntries(url.searchParams);
           rejectNul(q, "");
           return parse(schema, q);
@@ -127,13 +182,26 @@ export function createRouter(log: Logger) {
       : json({ detail: `Not found: ${path}` }, 404);
   }
 
+  /** `r.get(path, doc, handler)`; `r.get(path, handler)` still registers, undocumented. */
+  type Register = {
+    (path: string, doc: RouteDoc, handler: Handler): void;
+    /** @deprecated Give the route's RouteDoc: the OpenAPI check refuses undocumented routes. */
+    (path: string, handler: Handler): void;
+  };
+  const method =
+    (m: string): Register =>
+    (p: string, a: RouteDoc | Handler, b?: Handler) =>
+      add(m, p, a, b);
+
   return {
-    get: (p: string, h: Handler) => add("GET", p, h),
-    post: (p: string, h: Handler) => add("POST", p, h),
-    put: (p: string, h: Handler) => add("PUT", p, h),
-    patch: (p: string, h: Handler) => add("PATCH", p, h),
-    delete: (p: string, h: Handler) => add("DELETE", p, h),
+    get: method("GET"),
+    post: method("POST"),
+    put: method("PUT"),
+    patch: method("PATCH"),
+    delete: method("DELETE"),
     handle,
+    /** Every registered route, in matching order (the OpenAPI document and its check read it). */
+    routes: (): readonly RouteEntry[] => routes.map(({ method, path, doc }) => ({ method, path, doc })),
   };
 }
 export type Router = ReturnType<typeof createRouter>;
