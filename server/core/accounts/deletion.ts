@@ -1,0 +1,52 @@
+// Deleting an account: confirmed with the password (or a 2FA code; an account with neither, from
+// GitHub or Google, types its username), then its deployments end, its recordings' files go,
+// every sign-in ends, the audit log forgets its name and addresses, and the user row goes with
+// everything that cascades from it (keys, tokens, submissions, solves and so the board, plans,
+// recordings' rows, pending links).
+import type { Message, StepUpProof } from "../../../shared/contract/index.ts";
+import type { Db } from "../../db/index.ts";
+import type { Audit } from "../audit.ts";
+import { badRequest, unauthorized } from "../errors.ts";
+import type { TokenService } from "../tokens.ts";
+import type { WebSessions } from "../web-sessions.ts";
+import type { Accounts } from "./index.ts";
+
+export const DELETE_CONFIRM_USERNAME = "Type your username to confirm the deletion.";
+
+export interface AccountDeletionDeps {
+  db: Db;
+  accounts: Pick<Accounts, "confirmIdentity">;
+  tokens: Pick<TokenService, "revokeAllForUser">;
+  webSessions?: Pick<WebSessions, "destroyAllForUser">;
+  audit?: Pick<Audit, "record">;
+  /** Ends the user's active deployments (the deployments service). */
+  terminateAll?: (userId: string, reason: string) => Promise<number>;
+  /** Removes the user's recordings' files (server/core/recordings: deleteUserRecordings); the
+   *  rows cascade with the user. Named hook: wired in platform.ts where that module exists. */
+  deleteRecordings?: (userId: string) => Promise<unknown>;
+}
+
+export function createAccountDeletion({ db, accounts, tokens, webSessions, audit, terminateAll, deleteRecordings }: AccountDeletionDeps) {
+  async function deleteAccount(userId: string, proof: StepUpProof & { username?: string }): Promise<Message> {
+    const u = await db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirst();
+    if (!u) throw unauthorized("User no longer exists");
+    if (u.password_hash || u.totp_enabled === 1) await accounts.confirmIdentity(u, proof);
+    else if (proof.username?.trim().toLowerCase() !== u.username.toLowerCase()) throw badRequest(DELETE_CONFIRM_USERNAME);
+
+    await terminateAll?.(userId, "The account was deleted.");
+    await deleteRecordings?.(userId);
+    await tokens.revokeAllForUser(userId);
+    await webSessions?.destroyAllForUser(userId);
+    await db.transaction().execute(async (trx) => {
+      // The log keeps what happened, not who it was: no name, no address.
+      await trx.updateTable("audit_log").set({ actor_name: null, ip: null }).where("actor_id", "=", userId).execute();
+      await trx.updateTable("audit_log").set({ target: null }).where((eb) => eb(eb.fn("lower", ["target"]), "=", u.username.toLowerCase())).execute();
+      await trx.deleteFrom("users").where("id", "=", userId).execute();
+    });
+    await audit?.record({ action: "account.deleted", actorId: null, actorName: null });
+    return { message: "Your account and its personal data were deleted." };
+  }
+
+  return { deleteAccount };
+}
+export type AccountDeletion = ReturnType<typeof createAccountDeletion>;

@@ -1,0 +1,95 @@
+// Forgot password: a mailed single-use link (one hour, stored as its SHA-256 like every secret),
+// asked for with an address and answered the same whether or not an account has it; following
+// the link sets a new password (registration's rules) and ends every sign-in of the account:
+// web sessions and refresh tokens alike.
+import type { Message } from "../../../shared/contract/index.ts";
+import type { Db } from "../../db/index.ts";
+import { nowSeconds } from "../../db/index.ts";
+import type { Mailer } from "../../mail/mailer.ts";
+import type { Audit } from "../audit.ts";
+import { badRequest } from "../errors.ts";
+import { hashPassword } from "../passwords.ts";
+import { addressKey, type RateLimiter } from "../ratelimit.ts";
+import { hashToken, randomToken } from "../secrets.ts";
+import type { TokenService } from "../tokens.ts";
+import type { WebSessions } from "../web-sessions.ts";
+
+export const RESET_LINK_SECONDS = 3600;
+/** Asked for by one address (IP): enough for typos, not for mailing strangers in bulk. */
+export const FORGOT_PER_IP = { max: 10, windowSeconds: 3600 };
+/** Links to one e-mail address, counted whether or not it has an account (the 429 says nothing). */
+export const FORGOT_PER_EMAIL = { max: 3, windowSeconds: 3600 };
+export const FORGOT_ANSWER = "If an account uses this address, a link to choose a new password is on its way. It works once, for one hour.";
+export const RESET_LINK_INVALID = "This password reset link is invalid or has expired. Ask for a new one.";
+
+export interface PasswordResetDeps {
+  db: Db;
+  mailer: Mailer;
+  limiter: RateLimiter;
+  publicUrl: URL;
+  tokens: Pick<TokenService, "revokeAllForUser">;
+  webSessions?: Pick<WebSessions, "destroyAllForUser">;
+  audit?: Pick<Audit, "record">;
+  /** Epoch seconds; tests move time forward to see a link expire. */
+  now?: () => number;
+}
+
+export function createPasswordReset({ db, mailer, limiter, publicUrl, tokens, webSessions, audit, now = nowSeconds }: PasswordResetDeps) {
+  /** Mails a reset link when the address has an account; the same answer either way. */
+  async function requestReset(email: string, ip: string): Promise<Message> {
+    const address = email.trim().toLowerCase();
+    await limiter.consumeAll([
+      [`forgot-ip:${addressKey(ip)}`, FORGOT_PER_IP],
+      [`forgot-email:${address}`, FORGOT_PER_EMAIL],
+    ]);
+    const u = await db.selectFrom("users").select(["id", "username", "email"]).where("email", "=", address).executeTakeFirst();
+    if (u) {
+      const token = randomToken();
+      const t = now();
+      await db.insertInto("password_resets").values({ token_hash: hashToken(token), user_id: u.id, expires_at: t + RESET_LINK_SECONDS, created_at: t }).execute();
+      const link = new URL(`/reset-password?token=${encodeURIComponent(token)}`, publicUrl).toString();
+      await mailer.send({
+        to: u.email,
+        subject: "Reset your faultline password",
+        text: [
+          `Hello ${u.username},`,
+          "",
+          "Someone (we hope you) asked to reset the password of your faultline account. Choose a new one here:",
+          "",
+          link,
+          "",
+          "The link works once, for one hour. Using it signs you out everywhere.",
+          "If you did not ask for this, ignore this mail: your password stays as it is.",
+        ].join("\n"),
+      });
+    }
+    return { message: FORGOT_ANSWER };
+  }
+
+  /** Is the link still good? (The page asks before showing the form.) */
+  async function checkToken(token: string): Promise<{ valid: boolean }> {
+    const row = await db.selectFrom("password_resets").select("expires_at").where("token_hash", "=", hashToken(token)).executeTakeFirst();
+    return { valid: !!row && row.expires_at > now() };
+  }
+
+  /** Sets the new password once per link, then ends every sign-in of the account. */
+  async function resetPassword(token: string, newPassword: string): Promise<Message> {
+    const hash = hashToken(token);
+    const row = await db.selectFrom("password_resets").selectAll().where("token_hash", "=", hash).executeTakeFirst();
+    if (!row || row.expires_at <= now()) throw badRequest(RESET_LINK_INVALID);
+    const passwordHash = await hashPassword(newPassword);
+    // Single use: whoever deletes the row uses the link (two tabs racing: one wins).
+    const taken = await db.deleteFrom("password_resets").where("token_hash", "=", hash).executeTakeFirst();
+    if (Number(taken.numDeletedRows) !== 1) throw badRequest(RESET_LINK_INVALID);
+    // Following the mailed link proves the address too.
+    await db.updateTable("users").set({ password_hash: passwordHash, is_verified: 1, updated_at: nowSeconds() }).where("id", "=", row.user_id).execute();
+    await db.deleteFrom("password_resets").where("user_id", "=", row.user_id).execute();
+    await tokens.revokeAllForUser(row.user_id);
+    await webSessions?.destroyAllForUser(row.user_id);
+    await audit?.record({ action: "auth.password_reset", actorId: row.user_id });
+    return { message: "Your password was changed. Sign in with the new one." };
+  }
+
+  return { requestReset, checkToken, resetPassword };
+}
+export type PasswordReset = ReturnType<typeof createPasswordReset>;
