@@ -34,6 +34,15 @@ const jsonList = (text: string): string[] => {
   }
 };
 
+const jsonCount = (text: string): number => {
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) ? v.length : 0;
+  } catch {
+    return 0;
+  }
+};
+
 type Row = ChallengesTable & { is_approved: 0 | 1; votes: number; solves: number | string };
 
 function view(r: Row): ChallengeView {
@@ -48,7 +57,9 @@ function view(r: Row): ChallengeView {
     description: r.description,
     short_description: r.short_description?.trim() || shortDescriptionOf(r.description),
     instructions: r.instructions,
-    hints: jsonList(r.hints),
+    // Hint texts stay on the server until revealed (server/core/hints.ts): the catalogue says
+    // only how many there are.
+    hint_count: jsonCount(r.hints),
     tags: jsonList(r.tags),
     badge: r.badge,
     incident_note: r.incident_note,
@@ -70,11 +81,10 @@ export function createCatalogue({ db, challenges }: CatalogueDeps) {
     return db
       .selectFrom("challenges as c")
       .selectAll("c")
+      // Kept by triggers as solves change (server/db/migrations/0008_scores.ts): one key lookup.
       .select((eb) =>
-        eb
-          .selectFrom("solves as s")
-          .whereRef("s.challenge_id", "=", "c.id")
-          .select((e) => e.fn.countAll<number>().as("n"))
+        eb.fn
+          .coalesce(eb.selectFrom("challenge_solves as n").whereRef("n.challenge_id", "=", "c.id").select("n.solves"), eb.lit(0))
           .as("solves"),
       );
   }

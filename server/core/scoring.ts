@@ -1,6 +1,8 @@
-// Scoring: points, ranks, levels and achievements, all computed from the `solves` table (one row
-// per user and challenge solved; grading inserts them). No HTTP here.
-import { sql } from "kysely";
+// Scoring: points, ranks, levels and achievements. A user's own figures come from their rows in
+// `solves` (one per challenge solved; grading inserts them); boards, ranks and counts come from
+// the score tables that triggers keep as solves change (server/db/migrations/0008_scores.ts), so
+// no read aggregates every solve. No HTTP here.
+import { type SqlBool, sql } from "kysely";
 import type { Achievement, Activity, HomeStats, LeaderboardPage, Period, SolvedChallenge } from "../../shared/contract/index.ts";
 import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
@@ -86,6 +88,23 @@ export function createScoring({ db }: { db: Db }) {
     return u;
   }
 
+  /**
+   * Within one bucket: how many distinct totals lie above `points` (a dense rank is that plus
+   * one) and how many users have a total above 0. Reads score_levels, a few hundred rows at most.
+   */
+  async function standing(period: Period, start: number, points: number): Promise<{ above: number; ranked: number }> {
+    const r = await db
+      .selectFrom("score_levels")
+      .select((eb) => [
+        eb.fn.sum<number | string>(eb.case().when("points", ">", points).then(1).else(0).end()).as("above"),
+        eb.fn.sum<number | string>("users").as("ranked"),
+      ])
+      .where("period", "=", period)
+      .where("start", "=", start)
+      .executeTakeFirst();
+    return { above: Number(r?.above ?? 0), ranked: Number(r?.ranked ?? 0) };
+  }
+
   const solvesOf = (userId: string) =>
     db
       .selectFrom("solves")
@@ -104,17 +123,13 @@ export function createScoring({ db }: { db: Db }) {
       const solves = await solvesOf(userId);
       const total = solves.reduce((n, s) => n + s.points, 0);
       const seconds = solves.reduce((n, s) => n + s.solve_seconds, 0);
-      const { rows } = await sql<{ ranked: number | string; above: number | string }>`
-        select count(*) as ranked, count(distinct case when t.total > ${total} then t.total end) as above
-        from (select sum(points) as total from solves group by user_id) t
-        where t.total > 0`.execute(db);
-      const ranked = Number(rows[0]?.ranked ?? 0);
+      const { above, ranked } = await standing("all_time", 0, total);
       // Attempted: a deployment that reached the user (ready), or a solve (fixtures have no deployment).
       const tried = await db.selectFrom("deployments").select("challenge_id").distinct().where("user_id", "=", userId).where("ready_at", "is not", null).execute();
       const attempted = new Set([...tried.map((d) => d.challenge_id), ...solves.map((s) => s.challenge_id)]).size;
       return {
         total_points: total,
-        rank: total > 0 ? Number(rows[0]?.above ?? 0) + 1 : null,
+        rank: total > 0 ? above + 1 : null,
         ranked_users: ranked,
         challenges_completed: solves.length,
         challenges_attempted: attempted,
@@ -133,39 +148,45 @@ export function createScoring({ db }: { db: Db }) {
       const page = Math.max(1, q.page ?? 1);
       const limit = Math.max(1, q.limit ?? 15);
       const period = q.period ?? "all_time";
-      const since = periodStart(period, q.now);
+      const start = periodStart(period, q.now);
       const search = q.search?.trim() ?? "";
-      const filter = search ? sql`where lower(r.username) like ${likePattern(search)} escape '\\'` : sql``;
-      const board = sql`
-        with board as (
-          select s.user_id, sum(s.points) as points, count(*) as completed,
-                 avg(s.solve_seconds) as avg_seconds, max(s.solved_at) as last_at
-          from solves s
-          where s.solved_at >= ${since}
-          group by s.user_id
-          having sum(s.points) > 0
-        ), ranked as (
-          select u.username, b.points, b.completed, b.avg_seconds, b.last_at,
-                 dense_rank() over (order by b.points desc) as rank
-          from board b join users u on u.id = b.user_id
-        )`;
-      const [{ rows }, counted] = await Promise.all([
-        sql<{ username: string; points: number | string; completed: number | string; avg_seconds: number | string | null; rank: number | string }>`
-          ${board}
-          select r.username, r.points, r.completed, r.avg_seconds, r.rank from ranked r ${filter}
-          order by r.rank, r.last_at, lower(r.username)
-          limit ${limit} offset ${(page - 1) * limit}`.execute(db),
-        sql<{ n: number | string }>`${board} select count(*) as n from ranked r ${filter}`.execute(db),
+      // The bucket's rows in board order (index score_buckets_board); a search filters on the
+      // index's name_key and keeps the board rank, which comes from the levels above.
+      const board = db
+        .selectFrom("score_buckets as b")
+        .where("b.period", "=", period)
+        .where("b.start", "=", start)
+        .where("b.points", ">", 0)
+        .$if(search !== "", (w) => w.where(sql<SqlBool>`b.name_key like ${likePattern(search)} escape '\\'`));
+      const [rows, total] = await Promise.all([
+        board
+          .select(["b.username", "b.points", "b.solves", "b.seconds"])
+          .select((eb) =>
+            eb
+              .selectFrom("score_levels as l")
+              .whereRef("l.period", "=", "b.period")
+              .whereRef("l.start", "=", "b.start")
+              .whereRef("l.points", ">", "b.points")
+              .select((e) => e.fn.countAll<number>().as("n"))
+              .as("above"),
+          )
+          .orderBy("b.points", "desc")
+          .orderBy("b.last_at")
+          .orderBy("b.name_key")
+          .limit(limit)
+          .offset((page - 1) * limit)
+          .execute(),
+        search ? board.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst().then((r) => Number(r?.n ?? 0)) : standing(period, start, 0).then((s) => s.ranked),
       ]);
       return {
         entries: rows.map((r) => ({
-          rank: Number(r.rank),
+          rank: Number(r.above) + 1,
           username: r.username,
           points: Number(r.points),
-          challenges_completed: Number(r.completed),
-          average_time: r.avg_seconds === null ? null : minutes(Number(r.avg_seconds)),
+          challenges_completed: Number(r.solves),
+          average_time: Number(r.solves) > 0 ? minutes(Number(r.seconds) / Number(r.solves)) : null,
         })),
-        total: Number(counted.rows[0]?.n ?? 0),
+        total,
         page,
         limit,
         period,
@@ -239,15 +260,14 @@ export function createScoring({ db }: { db: Db }) {
       return { activity };
     },
 
-    /** The home page's strip: challenges offered, correct solutions, registered users. */
+    /** The home page's strip: challenges offered, correct solutions, registered users (counters). */
     async homeStats(): Promise<HomeStats> {
-      const count = (n: { n: number | string } | undefined) => Number(n?.n ?? 0);
-      const [c, s, u] = await Promise.all([
+      const [c, counters] = await Promise.all([
         db.selectFrom("challenges").select((eb) => eb.fn.countAll<number>().as("n")).where("is_approved", "=", 1).executeTakeFirst(),
-        db.selectFrom("solves").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst(),
-        db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst(),
+        db.selectFrom("score_counters").select(["name", "n"]).where("name", "in", ["users", "solves"]).execute(),
       ]);
-      return { challenges: count(c), solutions: count(s), users: count(u) };
+      const counter = (name: string) => Number(counters.find((r) => r.name === name)?.n ?? 0);
+      return { challenges: Number(c?.n ?? 0), solutions: counter("solves"), users: counter("users") };
     },
   };
 }

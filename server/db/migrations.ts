@@ -2,12 +2,12 @@
 // and PostgreSQL alike. Append new migrations; never edit one that has shipped.
 import { type Kysely, type Migration, type MigrationProvider, sql } from "kysely";
 // Migrations from 0008 on live one per file in server/db/migrations/, registered below in order.
-// import slot 0008_scores
-// import slot 0009_pool
-// import slot 0010_replicas
+import { scores as m0008 } from "./migrations/0008_scores.ts";
+import { pool0009 } from "./migrations/0009_pool.ts";
+import { replicas0010 } from "./migrations/0010_replicas.ts";
 import { recordings0011 } from "./migrations/0011_recordings.ts";
-// import slot 0012_hints
-// import slot 0013_account_basics
+import { hints as m0012 } from "./migrations/0012_hints.ts";
+import { accountBasics0013 } from "./migrations/0013_account_basics.ts";
 
 const now = sql`0`;
 
@@ -294,12 +294,12 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
-  // entry slot 0008_scores
-  // entry slot 0009_pool
-  // entry slot 0010_replicas
+  "0008_scores": m0008,
+  "0009_pool": pool0009,
+  "0010_replicas": replicas0010,
   "0011_recordings": recordings0011,
-  // entry slot 0012_hints
-  // entry slot 0013_account_basics
+  "0012_hints": m0012,
+  "0013_account_basics": accountBasics0013,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -109,7 +109,7 @@ export interface ChallengesTable {
   updated_at: number;
 }
 
-export type DeploymentStatus = "queued" | "deploying" | "setting_up" | "ready" | "failed" | "terminated";
+export type DeploymentStatus = "queued" | "deploying" | "setting_up" | "ready" | "resetting" | "failed" | "terminated";
 
 export interface DeploymentsTable {
   id: string;
@@ -128,6 +128,10 @@ export interface DeploymentsTable {
   expires_at: number;
   ended_at: number | null;
   updated_at: number;
+  /** The replica deploying it right now (migration 0010_replicas); null when none. */
+  deployer?: string | null;
+  /** "One check at a time": a check runs until then, epoch seconds (migration 0010_replicas). */
+  check_until?: number | null;
 }
 
 export interface SubmissionsTable {
@@ -233,6 +237,99 @@ export interface RecordingsTable {
   published: Generated<number>;
 }
 
+/** Hints a user revealed (migration 0012_hints); the cost as it was shown at the reveal. */
+export interface HintRevealsTable {
+  user_id: string;
+  challenge_id: string;
+  hint_index: number;
+  cost: number;
+  revealed_at: number;
+}
+
+/** Password-reset links (migration 0013): the SHA-256 of the token, single use, one hour. */
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  expires_at: number;
+  created_at: number;
+}
+
+/** A new e-mail address waiting for its proof (migration 0013); the old one stays until then. */
+export interface EmailChangesTable {
+  token_hash: string;
+  user_id: string;
+  new_email: string;
+  expires_at: number;
+  created_at: number;
+}
+
+/** How many times a deployment was reset to its broken state (migration 0013). */
+export interface DeploymentResetsTable {
+  deployment_id: string;
+  count: Generated<number>;
+  updated_at: number;
+}
+
+/** When a user last got the digest of new challenges (migration 0013). */
+export interface NotificationDigestsTable {
+  user_id: string;
+  last_sent_at: number;
+}
+
+/** A fixed-window rate-limit counter (migration 0010_replicas, server/core/ratelimit-db.ts);
+ *  expires_at in epoch milliseconds. */
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  expires_at: number;
+}
+
+/** Warm deployments made ahead of any start (server/core/deployments/pool.ts), owned by no one. */
+export interface PoolDeploymentsTable {
+  id: string;
+  challenge_id: string;
+  status: "warming" | "ready";
+  container_id: string | null;
+  scenario_values: string | null;
+  created_at: number;
+  ready_at: number | null;
+  hard_expires_at: number;
+}
+
+/** Scores kept by triggers as solves change (server/db/migrations/0008_scores.ts). One row per
+ *  user and period bucket; `start` is the bucket's first second (0 for all_time). */
+export interface ScoreBucketsTable {
+  period: "all_time" | "this_month" | "this_week" | "today";
+  start: number;
+  user_id: string;
+  username: string;
+  /** lower(username): the last tie-break of the board. */
+  name_key: string;
+  points: number;
+  solves: number;
+  seconds: number;
+  last_at: number;
+}
+
+/** How many users of a bucket hold each points total above 0 (dense ranks, board sizes). */
+export interface ScoreLevelsTable {
+  period: ScoreBucketsTable["period"];
+  start: number;
+  points: number;
+  users: number;
+}
+
+export interface ChallengeSolvesTable {
+  challenge_id: string;
+  solves: number;
+}
+
+/** 'users', 'solves' and 'changes' (bumped by every change a public read can show). */
+export interface ScoreCountersTable {
+  name: "users" | "solves" | "changes";
+  n: number;
+}
+
 export interface Database {
   users: UsersTable;
   oauth_accounts: OAuthAccountsTable;
@@ -251,10 +348,16 @@ export interface Database {
   settings: SettingsTable;
   disabled_users: DisabledUsersTable;
   hidden_challenges: HiddenChallengesTable;
-  // table slot 0008_scores
-  // table slot 0009_pool
-  // table slot 0010_replicas
+  score_buckets: ScoreBucketsTable;
+  score_levels: ScoreLevelsTable;
+  challenge_solves: ChallengeSolvesTable;
+  score_counters: ScoreCountersTable;
+  pool_deployments: PoolDeploymentsTable;
+  rate_limits: RateLimitsTable;
   recordings: RecordingsTable;
-  // table slot 0012_hints
-  // table slot 0013_account_basics
+  hint_reveals: HintRevealsTable;
+  password_resets: PasswordResetsTable;
+  email_changes: EmailChangesTable;
+  deployment_resets: DeploymentResetsTable;
+  notification_digests: NotificationDigestsTable;
 }
