@@ -12,7 +12,7 @@ import {
   USERNAME_RULE,
 } from "../../shared/rules.ts";
 
-const password = z
+export const password = z
   .string({ error: "is required" })
   .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
   .max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`);

@@ -43,7 +43,7 @@ export interface CountedStartRequest extends StartRequest {
   active: { challenge_id: string }[];
 }
 
-const ACTIVE = ["queued", "deploying", "setting_up", "ready"] as const;
+const ACTIVE = ["queued", "deploying", "setting_up", "ready", "resetting"] as const;
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 export function createPlans({ db, titleOf }: PlansDeps) {

@@ -8,5 +8,6 @@ export const MESSAGES = {
   tooManyAttempts: "Too many authentication attempts: connection closed.",
   resolveFailed: "faultline could not check this key right now: try again in a moment.",
   ended: "This faultline deployment has ended: connection closed.",
+  reset: "This faultline deployment was reset: fresh containers, the fault set up again. Connection closed: connect again with the same ssh command once it is ready.",
   gatewayClosing: "The faultline SSH gateway is restarting: connect again in a moment.",
 };

@@ -7,11 +7,17 @@ export const AUDIT_ACTIONS = [
   "auth.login_failed",
   "auth.2fa_enabled",
   "auth.2fa_disabled",
+  "auth.password_reset",
+  "account.email_change_requested",
+  "account.email_changed",
+  "account.deleted",
+  "account.exported",
   "ssh_key.set",
   "ssh_key.deleted",
   "deployment.start",
   "deployment.terminate",
   "deployment.expire",
+  "deployment.reset",
   "submission",
   "admin.user_create",
   "admin.user_verify",
@@ -23,6 +29,8 @@ export const AUDIT_ACTIONS = [
   "admin.challenge_show",
   "admin.content_reload",
   "admin.settings",
+  "admin.recording_view",
+  "recording.publish",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

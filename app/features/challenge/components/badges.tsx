@@ -19,6 +19,7 @@ export const STATUS_DOT: Record<DeploymentStatus, string> = {
   deploying: "bg-amber-500 animate-pulse",
   setting_up: "bg-amber-500 animate-pulse",
   ready: "bg-emerald-500",
+  resetting: "bg-amber-500 animate-pulse",
   failed: "bg-red-500",
   terminated: "bg-zinc-500",
 };

@@ -9,6 +9,7 @@ describe("controls per status", () => {
     deploying: [false, false, true],
     setting_up: [false, false, true],
     ready: [false, true, true],
+    resetting: [false, false, true],
     failed: [true, false, false],
     terminated: [true, false, false],
   } as const;

@@ -5,7 +5,7 @@ import { type DeploymentStatus, isActiveStatus } from "../../../../shared/contra
 /** A deployment that exists and holds (or is getting) a container. */
 export const isActive = (s: DeploymentStatus) => isActiveStatus(s);
 /** On its way to ready: the page keeps refreshing itself (no JavaScript) or listening (JavaScript). */
-export const isStarting = (s: DeploymentStatus) => s === "queued" || s === "deploying" || s === "setting_up";
+export const isStarting = (s: DeploymentStatus) => s === "queued" || s === "deploying" || s === "setting_up" || s === "resetting";
 
 /** Start (and Retry) only when nothing runs: idle, failed or terminated. */
 export const canStart = (s: DeploymentStatus) => s === "idle" || s === "failed" || s === "terminated";
@@ -20,6 +20,7 @@ export const STATUS_LABELS: Record<DeploymentStatus, string> = {
   deploying: "deploying",
   setting_up: "setting up",
   ready: "ready",
+  resetting: "resetting",
   failed: "failed",
   terminated: "terminated",
 };
