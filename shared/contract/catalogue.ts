@@ -26,7 +26,8 @@ export interface ChallengeView {
   description: string;
   short_description: string;
   instructions: string;
-  hints: string[];
+  /** How many hints it has; their texts and costs come from /challenges/{id}/hints. */
+  hint_count: number;
   tags: string[];
   badge: Badge | null;
   incident_note: string | null;

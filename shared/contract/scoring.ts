@@ -80,6 +80,8 @@ export interface SubmissionResult {
   is_correct: boolean;
   feedback: string;
   points_awarded: number;
+  /** Points the revealed hints took from this solve (server/core/hints.ts); 0 without. */
+  hints_cost?: number;
   already_solved: boolean;
   solve_time_seconds: number | null;
   rank: number | null;
