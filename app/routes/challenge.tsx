@@ -13,6 +13,7 @@ import { requireUser } from "../.server/guards.ts";
 import {
   ChallengeScreen,
   extendErrorText,
+  hintSchema,
   isIntent,
   LoadError,
   loadErrorText,
@@ -40,11 +41,14 @@ const IDLE: ChallengeDeployment = {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { api, user } = requireUser(context, request);
-  const [challenge, deployment, duration] = await Promise.all([
+  const [challenge, deployment, duration, hints] = await Promise.all([
     api.challenge(params.id),
     api.challengeSession(params.id),
     api.sessionDuration(),
+    api.hints(params.id),
   ]);
+  // Solved on an earlier visit: the debrief (root cause, compare, replay) stays on the page.
+  const debrief = hints.ok && hints.data.solved ? await api.debrief(params.id) : null;
   if (!challenge.ok) {
     if (challenge.status === 404) throw data(null, { status: 404 });
     return data({ loadError: loadErrorText(challenge.detail) }, { status: challenge.status >= 400 ? challenge.status : 500 });
@@ -56,6 +60,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       durationMinutes: duration.ok ? duration.data.duration_minutes : 30,
       verified: user.is_verified,
       hasSshKey: user.has_ssh_key,
+      hints: hints.ok ? hints.data : null,
+      debrief: debrief?.ok ? debrief.data : null,
     },
     { headers: { "Cache-Control": "no-store" } },
   );
@@ -90,6 +96,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return js ? answer({ intent, ok: res.data.message || "Session terminated" }) : back();
   }
 
+  if (intent === "hint") {
+    // Without JavaScript the page comes back at the hints, the new one revealed.
+    const parsed = hintSchema.safeParse({ number: form.get("number") });
+    if (!parsed.success) return answer({ intent, error: "Choose a hint to reveal." }, 400);
+    const res = await api.revealHint(id, parsed.data.number);
+    if (!res.ok) return answer({ intent, error: res.detail || "The hint could not be revealed. Try again." }, res.status);
+    return js ? answer({ intent, ok: "Hint revealed" }) : redirect(`/challenges/${encodeURIComponent(id)}#hints`, { headers: { "Cache-Control": "no-store" } });
+  }
+
   const submission = parseWithZod(form, { schema: submitSchema });
   if (submission.status !== "success") {
     const noDeployment = !!submission.error?.deployment_uid;
@@ -98,9 +113,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { solution, deployment_uid } = submission.value;
   const res = await api.submitSolution(id, { solution, deployment_uid });
   if (!res.ok) return answer({ intent, reply: submission.reply(), error: submitErrorText(res.detail), deploymentId: deployment_uid }, res.status);
+  // A correct answer opens the debrief (root cause, compare, replay) on the success screen.
+  const debrief = res.data.is_correct ? await api.debrief(id) : null;
   return answer({
     intent,
     result: res.data,
+    debrief: debrief?.ok ? debrief.data : undefined,
     deploymentId: deployment_uid,
     // A wrong answer keeps the text so it can be edited; a correct one clears the form.
     reply: submission.reply({ resetForm: res.data.is_correct }),

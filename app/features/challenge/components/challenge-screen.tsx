@@ -4,6 +4,7 @@
 // per control, and the countdown that terminates the deployment at zero.
 import { useCallback, useRef } from "react";
 import { Link } from "react-router";
+import type { Debrief, HintsState } from "../../../../shared/contract/debrief.ts";
 import type { ChallengeDeployment, ChallengeDetail } from "../../../../shared/contract/deployments.ts";
 import { AchievementToast } from "../../../components/achievement-toast.tsx";
 import { useCountdown } from "../../../hooks/use-countdown.ts";
@@ -12,6 +13,7 @@ import { useHydrated } from "../../../hooks/use-hydrated.ts";
 import { shouldAutoTerminate } from "../rules/countdown.ts";
 import type { Intent, Outcome } from "../rules/form.ts";
 import { ChallengeHeader } from "./challenge-header.tsx";
+import { DebriefPanel } from "./compare.tsx";
 import { useControl } from "./control-form.tsx";
 import { DeploymentPanel } from "./deployment-panel.tsx";
 import { Instructions } from "./instructions.tsx";
@@ -25,6 +27,10 @@ export interface ChallengePageData {
   durationMinutes: number;
   verified: boolean;
   hasSshKey: boolean;
+  /** Costed hints: counts, costs and the revealed texts only (null when they could not load). */
+  hints: HintsState | null;
+  /** Once solved (an earlier visit): the debrief, compare and replay. */
+  debrief: Debrief | null;
 }
 
 export function ChallengeScreen({ data: d, actionData }: { data: ChallengePageData; actionData: Outcome | undefined }) {
@@ -37,6 +43,7 @@ export function ChallengeScreen({ data: d, actionData }: { data: ChallengePageDa
   const extend = useControl("extend", actionData);
   const terminate = useControl("terminate", actionData);
   const submit = useControl("submit", actionData);
+  const hint = useControl("hint", actionData);
   // A new post makes the other controls' last answers stale (an old terminate error after a
   // successful start); a new start also ends the previous deployment's submit answer.
   const controls = { start, extend, terminate, submit };
@@ -83,12 +90,20 @@ export function ChallengeScreen({ data: d, actionData }: { data: ChallengePageDa
         terminate={terminate}
       />
 
-      {solved ? <SuccessScreen result={solved} /> : null}
+      {solved ? <SuccessScreen result={solved} debrief={submitOutcome?.debrief ?? null} hydrated={hydrated} /> : null}
+      {!solved && d.debrief ? (
+        <section className="panel space-y-4" aria-labelledby="debrief-heading" data-testid="solved-debrief">
+          <h2 id="debrief-heading" className="prompt text-lg font-bold">
+            cat DEBRIEF
+          </h2>
+          <DebriefPanel debrief={d.debrief} hydrated={hydrated} />
+        </section>
+      ) : null}
       {solved?.achievements_unlocked?.length ? <AchievementToast achievements={solved.achievements_unlocked} /> : null}
 
       {view.status === "ready" && view.ssh ? (
         <>
-          <Instructions challenge={challenge} />
+          <Instructions challenge={challenge} hints={d.hints} hintControl={hint} hydrated={hydrated} />
           {!solved ? <SubmitForm deploymentId={view.deploymentId} control={submit} outcome={submitOutcome} hydrated={hydrated} /> : null}
         </>
       ) : submitOutcome?.error && !solved ? (

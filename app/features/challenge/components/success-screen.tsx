@@ -1,10 +1,13 @@
-// What a correct answer shows: the grader's feedback, solve time, rank and points.
+// What a correct answer shows: the grader's feedback, solve time, rank and points (less what
+// revealed hints cost), then the debrief: root cause, compare and replay (compare.tsx).
 import { Link } from "react-router";
+import type { Debrief } from "../../../../shared/contract/debrief.ts";
+import { DebriefPanel } from "./compare.tsx";
 import type { SubmissionResult as GradeResult } from "../../../../shared/contract/scoring.ts";
 import { formatSolveTime } from "../../../lib/player.ts";
 import { rankText } from "../rules/solve-result.ts";
 
-export function SuccessScreen({ result }: { result: GradeResult }) {
+export function SuccessScreen({ result, debrief, hydrated }: { result: GradeResult; debrief?: Debrief | null; hydrated: boolean }) {
   return (
     <section className="panel space-y-4 border-emerald-600 dark:border-term-green" role="status" data-testid="success-screen">
       <p className="prompt text-sm text-zinc-500">./check --verify</p>
@@ -28,6 +31,11 @@ export function SuccessScreen({ result }: { result: GradeResult }) {
           <dd className="text-xl font-bold" data-testid="points-earned">
             +{result.points_awarded}
           </dd>
+          {result.hints_cost ? (
+            <dd className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="hints-cost">
+              {result.points_awarded} points ({result.hints_cost} for hints)
+            </dd>
+          ) : null}
         </div>
       </dl>
       {result.already_solved ? (
@@ -38,6 +46,7 @@ export function SuccessScreen({ result }: { result: GradeResult }) {
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
         Total: <span data-testid="total-points">{result.total_points}</span> points.
       </p>
+      {debrief ? <DebriefPanel debrief={debrief} hydrated={hydrated} /> : null}
       <div className="flex flex-wrap gap-3">
         <Link to="/challenges" className="btn-primary">
           next challenge

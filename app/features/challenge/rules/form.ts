@@ -3,11 +3,12 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { SOLUTION_MAX } from "../../../../shared/rules.ts";
+import type { Debrief } from "../../../../shared/contract/debrief.ts";
 import type { SubmissionResult as GradeResult } from "../../../../shared/contract/scoring.ts";
 import { REQUIRED } from "../../../lib/forms.ts";
 import { TEXT } from "./texts.ts";
 
-export const INTENTS = ["start", "extend", "terminate", "submit"] as const;
+export const INTENTS = ["start", "extend", "terminate", "submit", "hint"] as const;
 export type Intent = (typeof INTENTS)[number];
 export const isIntent = (v: unknown): v is Intent => typeof v === "string" && (INTENTS as readonly string[]).includes(v);
 
@@ -17,6 +18,9 @@ export const submitSchema = z.object({
   deployment_uid: z.string({ error: TEXT.noDeployment }).min(1, TEXT.noDeployment),
 });
 
+/** Reveal a hint: the number the player saw the offer for (the API refuses any other but the next). */
+export const hintSchema = z.object({ number: z.coerce.number().int().min(1).max(100) });
+
 /** What the action answers a form (as fetcher data with JavaScript, as actionData without). */
 export interface Outcome {
   intent: Intent;
@@ -24,6 +28,8 @@ export interface Outcome {
   error?: string;
   /** Submit only: the grader's answer, and the deployment it was about. */
   result?: GradeResult;
+  /** Submit only, when correct: the debrief (root cause, reference steps, commands typed). */
+  debrief?: Debrief;
   deploymentId?: string;
   reply?: SubmissionResult<string[]>;
 }
