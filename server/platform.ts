@@ -2,36 +2,52 @@
 // root for everything but the transports, so tests can build the same platform server.ts runs.
 // Background roles (the deployments worker) are started by `startWorker`, not at creation, so a
 // platform built for API tests does not touch the Docker engine.
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
 import { createApi } from "./api/index.ts";
+import { createAccountDeletion } from "./core/accounts/deletion.ts";
+import { createEmailChange } from "./core/accounts/email-change.ts";
+import { createAccountExport } from "./core/accounts/export.ts";
 import { createAccounts } from "./core/accounts/index.ts";
+import { createNotifications } from "./core/accounts/notifications.ts";
+import { createPasswordReset } from "./core/accounts/password-reset.ts";
 import { adminAdmission, createAdmin, publicNotice } from "./core/admin/index.ts";
 import { createSettings } from "./core/admin/settings.ts";
 import { createAudit } from "./core/audit.ts";
 import { createBilling } from "./core/billing.ts";
 import { createCatalogue } from "./core/catalogue.ts";
 import { createDeployments } from "./core/deployments/index.ts";
+import { createDebriefs } from "./core/debrief.ts";
 import { createGrading } from "./core/grading.ts";
+import { createHints } from "./core/hints.ts";
+import { createRecordingAccess } from "./core/recordings/access.ts";
+import { createRecorder } from "./core/recordings/recorder.ts";
+import { createRecordingStore } from "./core/recordings/store.ts";
 import { createHealth } from "./core/health.ts";
 import { createOAuth } from "./core/oauth.ts";
 import { createPlans } from "./core/plans.ts";
 import { createRateLimiter } from "./core/ratelimit.ts";
 import { createScoring } from "./core/scoring.ts";
+import { createPublicCache } from "./core/public-cache.ts";
+import { FRESH_SECONDS } from "./api/player-routes.ts";
+import { refreshStatistics, STATISTICS_INTERVAL_MS } from "./db/statistics.ts";
 import { createTokenService } from "./core/tokens.ts";
 import { createWebSessions } from "./core/web-sessions.ts";
 import { openDatabase } from "./db/index.ts";
 import { createLogger } from "./logger.ts";
+import { createMetrics, timedStart, timedSubmit } from "./metrics.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { loadLibrary } from "./runtime/challenges.ts";
 import { createDockerRuntime } from "./runtime/docker/index.ts";
 import { startWorker } from "./worker.ts";
 
 export async function createPlatform(config: Config) {
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, config.logFormat);
   const db = await openDatabase(config.database);
+  // Prometheus metrics (server/metrics.ts); server.ts serves them at /metrics.
+  const metrics = createMetrics({ db, log });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log, env: config.env });
   const limiter = createRateLimiter();
   const tokens = createTokenService(db, config.sessionSecret);
@@ -45,6 +61,12 @@ export async function createPlatform(config: Config) {
   });
   const consoleRules = adminAdmission(db, settings);
   const scoring = createScoring({ db });
+  // Visitors' catalogue, leaderboard and home figures; invalidate() drops it (a replica told of
+  // another's change may call it; the database's change counter already covers every writer).
+  const publicCache = createPublicCache({ db, freshSeconds: FRESH_SECONDS });
+  // Planner statistics stay current as tables grow (server/db/statistics.ts); the first ran at start.
+  const statistics = setInterval(() => void refreshStatistics(db).catch((e) => log.error(`statistics refresh failed: ${String(e)}`)), STATISTICS_INTERVAL_MS);
+  statistics.unref();
   const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring, webSessions, audit });
   const oauth = createOAuth({ db, tokens, accounts, providers: config.oauth, publicUrl: config.publicUrl, limiter });
 
@@ -58,7 +80,13 @@ export async function createPlatform(config: Config) {
   // dockerode connects lazily: creating the driver costs nothing when no deployment starts.
   const runtime =
     config.deployments.runtime === "docker"
-      ? createDockerRuntime({ log: (m) => log.info(`runtime: ${m}`), warn: (m) => log.error(`runtime: ${m}`), ociRuntime: config.deployments.ociRuntime })
+      ? createDockerRuntime({
+          log: (m) => log.info(`runtime: ${m}`),
+          warn: (m) => log.error(`runtime: ${m}`),
+          ociRuntime: config.deployments.ociRuntime,
+          // Kept across restarts: the first deployment of an image after one does not pay for it.
+          cacheDir: join(config.dataDir, "cache"),
+        })
       : null;
   const plans = createPlans({ db, titleOf: (id) => challenges.get(id)?.title });
   const billing = createBilling({ db, plans, config: config.billing, publicUrl: config.publicUrl, log });
@@ -76,6 +104,7 @@ export async function createPlatform(config: Config) {
     maxLifetimeSeconds: config.deployments.maxLifetimeSeconds,
     maxConcurrentPerUser: config.deployments.maxConcurrentPerUser,
     capacityBytes: config.deployments.capacityBytes,
+    pool: config.deployments.pool,
     // The admin console's rules first (maintenance, hidden challenges: server/core/admin), then
     // the user's plan: what they may start and how many at once (server/core/plans.ts); the
     // platform-wide cap last, under the start locks.
@@ -84,7 +113,39 @@ export async function createPlatform(config: Config) {
       capacity: [...plans.admission.capacity, ...consoleRules.capacity],
     },
   });
-  const grading = createGrading({ db, runtime, deployments, challenges, scoring, limiter, log, audit });
+  // Costed hints, the debrief after solving, recordings' owners and publishing (issue 10).
+  const hints = createHints({ db, challenges });
+  const recordingStore = createRecordingStore({ db, dataDir: config.dataDir });
+  // Every shell (the SSH gateway's and the browser terminal's) is recorded through this.
+  const recorder = createRecorder({ db, dataDir: config.dataDir, log });
+  const recordings = createRecordingAccess({ db, store: recordingStore, audit, titleOf: (id) => challenges.get(id)?.title });
+  const debriefs = createDebriefs({ db, challenges, store: recordingStore });
+  // The account basics (issue 10): notification mails (feedback after grading, the daily digest
+  // of new challenges, unsubscribe links signed with a key derived from SESSION_SECRET), forgot
+  // password, e-mail change, export, deletion.
+  const notifications = createNotifications({
+    db,
+    mailer,
+    publicUrl: config.publicUrl,
+    secret: createHmac("sha256", config.sessionSecret).update("faultline unsubscribe links").digest("hex"),
+    log,
+  });
+  const grading = createGrading({
+    db, runtime, deployments, challenges, scoring, limiter, log, audit,
+    onGraded: (userId, challenge, r) =>
+      notifications.submissionGraded(userId, { challengeTitle: challenge.title, isCorrect: r.is_correct, feedback: r.feedback, pointsAwarded: r.points_awarded, alreadySolved: r.already_solved }),
+  });
+  const account = {
+    notifications,
+    passwordReset: createPasswordReset({ db, mailer, limiter, publicUrl: config.publicUrl, tokens, webSessions, audit }),
+    emailChange: createEmailChange({ db, mailer, limiter, publicUrl: config.publicUrl, accounts, audit }),
+    exporter: createAccountExport({ db, scoring, audit }),
+    deletion: createAccountDeletion({
+      db, accounts, tokens, webSessions, audit,
+      terminateAll: deployments.terminateAllForUser,
+      deleteRecordings: (userId) => recordingStore.deleteUserRecordings(userId),
+    }),
+  };
 
   let worker: Awaited<ReturnType<typeof startWorker>> | null = null;
   const health = createHealth({
@@ -119,15 +180,22 @@ export async function createPlatform(config: Config) {
     oauth,
     tokens,
     log,
-    deployments,
-    grading,
+    // Timed for /metrics: start request → ready, and each graded check.
+    deployments: { ...deployments, start: timedStart(deployments, metrics) },
+    grading: { ...grading, submit: timedSubmit(grading.submit, metrics) },
     catalogue,
     scoring,
+    publicCache,
+    debrief: { hints, debriefs, recordings },
+    account,
     settings: { durationSeconds: settings.durationSeconds, gatewayApiKey: config.deployments.gatewayApiKey },
   });
+  // The warm pool's sizes (server/core/deployments/pool.ts) on each scrape.
+  if ("pool" in deployments && deployments.pool) metrics.setPoolSizes(() => deployments.pool.sizes());
   return {
     config,
     log,
+    metrics,
     db,
     api,
     accounts,
@@ -135,9 +203,15 @@ export async function createPlatform(config: Config) {
     webSessions,
     catalogue,
     scoring,
+    publicCache,
     runtime,
     deployments,
     grading,
+    account,
+    hints,
+    recordings,
+    recordingStore,
+    recorder,
     health,
     plans,
     billing,
@@ -145,9 +219,10 @@ export async function createPlatform(config: Config) {
     admin,
     /** Reconciles with the engine, then expires deployments on time (server.ts starts it). */
     async startWorker() {
-      worker ??= await startWorker({ deployments, log, runtime });
+      worker ??= await startWorker({ deployments, log, runtime, prepare: config.deployments.prepareAtBoot, digest: () => notifications.sendDigests(), sweepRecordings: () => recordingStore.sweep() });
     },
     async close() {
+      clearInterval(statistics);
       await worker?.stop();
       await deployments.settled();
       await db.destroy();

@@ -10,9 +10,11 @@ import type { Health } from "../core/health.ts";
 import { unauthorized } from "../core/errors.ts";
 import type { OAuth } from "../core/oauth.ts";
 import type { Plans } from "../core/plans.ts";
+import type { PublicCache } from "../core/public-cache.ts";
 import type { Scoring } from "../core/scoring.ts";
 import type { TokenService } from "../core/tokens.ts";
 import type { Logger } from "../logger.ts";
+import { accountRoutes, type AccountServices } from "./account-routes.ts";
 import { adminRoutes, type AdminRoutesDeps } from "./admin-routes.ts";
 import { billingRoutes } from "./billing-routes.ts";
 import { debriefRoutes, type DebriefRoutesDeps } from "./debrief-routes.ts";
@@ -48,6 +50,8 @@ export interface ApiDeps {
   log: Logger;
   catalogue: Catalogue;
   scoring: Scoring;
+  /** Anonymous callers' public reads (server/core/public-cache.ts); none: always read fresh. */
+  publicCache?: PublicCache;
   deployments: Deployments;
   grading: Grading;
   health: Health;
@@ -57,11 +61,13 @@ export interface ApiDeps {
   admin: Omit<AdminRoutesDeps, "userId">;
   /** Costed hints, the debrief and recordings (issue 10). */
   debrief?: Omit<DebriefRoutesDeps, "userId" | "adminId">;
+  /** Forgot password, e-mail change, deletion, export, unsubscribe (account-routes.ts). */
+  account?: AccountServices;
   /** durationSeconds: a function when an admin can change it while the platform runs. */
   settings: { durationSeconds: number | (() => number); gatewayApiKey?: string };
 }
 
-export function createApi({ accounts, oauth, tokens, log, deployments, grading, settings, catalogue, scoring, health, plans, billing, admin, debrief }: ApiDeps) {
+export function createApi({ accounts, oauth, tokens, log, deployments, grading, settings, catalogue, scoring, publicCache, health, plans, billing, admin, debrief, account }: ApiDeps) {
   const r = createRouter(log);
 
   /** The signed-in user's id from `Authorization: Bearer <access token>`, or 401. */
@@ -85,6 +91,7 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
     return { message: "Logged out" };
   });
   r.get("/auth/validate", { summary: "Check an access token; the signed-in user's own view", tags: ["Authentication"], access: "user" }, async (c) => accounts.me(await userId(c)));
+  r.get("/auth/identity", { summary: "Check an access token; the signed-in account without statistics (one read of the user: the web's check on every page)", tags: ["Authentication"], access: "user" }, async (c) => accounts.identity(await userId(c)));
   r.post("/auth/verify-email", { summary: "Verify an e-mail address with the mailed token", tags: ["Authentication"], access: "public", body: s.tokenBody, errors: { 404: "Unknown or used token" } }, async (c) => accounts.verifyEmail((await c.body(s.tokenBody)).token));
   r.post("/auth/resend-verification", { summary: "Send the verification e-mail again (signed in, or by e-mail address)", tags: ["Authentication"], access: "optional-user", body: s.resendBody, status: 202, returns: "{message} (200 when signed in)", errors: { 429: "Too many requests" } }, async (c) => {
     const { email } = await c.body(s.resendBody);
@@ -137,12 +144,15 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
   // Deployments and grading (before the catalogue's /challenges/:id: "active-session" is no id).
   deploymentRoutes(r, { deployments, grading, ...settings, userId });
 
+  // The account basics and a deployment's reset (server/api/account-routes.ts).
+  if (account) accountRoutes(r, { ...account, deployments, userId });
+
   // Hints, the debrief after solving, recordings (server/api/debrief-routes.ts).
   if (debrief) debriefRoutes(r, { ...debrief, userId, adminId: async (c) => (await admin.admin.actor(await userId(c))).id });
 
   // The player's reads (catalogue, leaderboard, profiles' solves, home figures): last, so every
   // more specific /challenges/... route above wins over /challenges/:id.
-  playerRoutes(r, { catalogue, scoring });
+  playerRoutes(r, { catalogue, scoring, cache: publicCache });
 
   // This API described (server/api/openapi.ts), built once from the table above on first read:
   // after every route is registered.

@@ -5,13 +5,16 @@ import { z } from "zod";
 import { CATEGORIES, DIFFICULTIES, ORDERS, PERIODS } from "../../shared/contract/index.ts";
 import type { Catalogue } from "../core/catalogue.ts";
 import { notFound } from "../core/errors.ts";
-import type { Scoring } from "../core/scoring.ts";
+import type { PublicCache } from "../core/public-cache.ts";
+import { periodStart, type Scoring } from "../core/scoring.ts";
 import { type Ctx, json, type Router } from "./router.ts";
 import { challengeIdParam } from "./schemas.ts";
 
 export interface PlayerDeps {
   catalogue: Catalogue;
   scoring: Scoring;
+  /** Anonymous callers' catalogue, leaderboard and home figures (server/core/public-cache.ts). */
+  cache?: PublicCache;
 }
 
 /** Reads that count as fresh for 5 minutes: cacheable for anonymous callers (signed-in ones
@@ -66,15 +69,26 @@ const fresh = (c: Ctx, data: unknown) =>
     ? json(data)
     : json(data, 200, { "cache-control": `public, max-age=${FRESH_SECONDS}`, vary: "Authorization" });
 
-export function playerRoutes(r: Router, { catalogue, scoring }: PlayerDeps) {
-  r.get("/challenges/", { summary: "The catalogue, filtered and ordered", tags: ["Challenges"], access: "optional-user", query: challengeListQuery, returns: "{challenges}; fresh for 5 minutes for visitors" }, async (c) => fresh(c, { challenges: await catalogue.list(c.query(challengeListQuery)) }));
+export function playerRoutes(r: Router, { catalogue, scoring, cache }: PlayerDeps) {
+  /** Anonymous reads come from the public cache; a signed-in caller's are read fresh. */
+  const shared = <T>(c: Ctx, key: string, load: () => Promise<T>): Promise<T> =>
+    cache && !c.request.headers.has("authorization") ? cache.get(key, load) : load();
+  r.get("/challenges/", { summary: "The catalogue, filtered and ordered", tags: ["Challenges"], access: "optional-user", query: challengeListQuery, returns: "{challenges}; fresh for 5 minutes for visitors" }, async (c) => {
+    const q = c.query(challengeListQuery);
+    return fresh(c, await shared(c, `challenges ${JSON.stringify(q)}`, async () => ({ challenges: await catalogue.list(q) })));
+  });
   r.get("/challenges/:id", { summary: "One challenge", tags: ["Challenges"], access: "optional-user", params: { id: challengeIdParam }, errors: { 404: "Challenge not found" } }, async (c) => {
     // Reading: a malformed id names no challenge (404); the deployment routes answer 400.
     if (!challengeIdParam.safeParse(c.params.id).success) throw notFound("Challenge not found");
     return catalogue.get(c.params.id!);
   });
-  r.get("/leaderboard", { summary: "The leaderboard: a page of one period, optionally searched", tags: ["Leaderboard"], access: "optional-user", query: leaderboardQuery }, async (c) => fresh(c, await scoring.leaderboard(c.query(leaderboardQuery))));
+  r.get("/leaderboard", { summary: "The leaderboard: a page of one period, optionally searched", tags: ["Leaderboard"], access: "optional-user", query: leaderboardQuery }, async (c) => {
+    const q = c.query(leaderboardQuery);
+    // The period's start is part of the key: a new day, week or month is a new board.
+    const key = `leaderboard ${JSON.stringify(q)} ${periodStart(q.period ?? "all_time")}`;
+    return fresh(c, await shared(c, key, () => scoring.leaderboard(q)));
+  });
   r.get("/users/:username/challenges/", { summary: "The challenges a player solved", tags: ["Users"], access: "optional-user", errors: { 404: "No such user" } }, async (c) => fresh(c, await scoring.userChallenges(c.params.username!)));
   r.get("/users/:username/activity", { summary: "A player's recent activity", tags: ["Users"], access: "public", errors: { 404: "No such user" } }, async (c) => scoring.recentActivity(c.params.username!));
-  r.get("/stats", { summary: "The home page's figures", tags: ["Leaderboard"], access: "public" }, async () => scoring.homeStats());
+  r.get("/stats", { summary: "The home page's figures", tags: ["Leaderboard"], access: "public" }, async (c) => shared(c, "stats", () => scoring.homeStats()));
 }

@@ -150,37 +150,63 @@ export function createScoring({ db }: { db: Db }) {
       const period = q.period ?? "all_time";
       const start = periodStart(period, q.now);
       const search = q.search?.trim() ?? "";
+      // The bucket's points levels, highest first (a few hundred rows at most): a total's dense
+      // rank is its position here, the board's size their sum, and a deep page starts inside the
+      // level that holds its first row, so the index range it skips stays within that level.
+      const levels = (
+        await db
+          .selectFrom("score_levels")
+          .select(["points", "users"])
+          .where("period", "=", period)
+          .where("start", "=", start)
+          .orderBy("points", "desc")
+          .execute()
+      ).map((l) => ({ points: Number(l.points), users: Number(l.users) }));
+      const rankOf = new Map(levels.map((l, i) => [l.points, i + 1]));
+      const ranked = levels.reduce((n, l) => n + l.users, 0);
+      let skip = (page - 1) * limit;
+      let atMost: number | null = null;
+      if (!search) {
+        let ahead = 0;
+        for (const l of levels) {
+          if (ahead + l.users > skip) {
+            if (ahead > 0) [atMost, skip] = [l.points, skip - ahead];
+            break;
+          }
+          ahead += l.users;
+        }
+      }
       // The bucket's rows in board order (index score_buckets_board); a search filters on the
-      // index's name_key and keeps the board rank, which comes from the levels above.
+      // index's name_key and keeps each entry's board rank.
       const board = db
         .selectFrom("score_buckets as b")
         .where("b.period", "=", period)
         .where("b.start", "=", start)
         .where("b.points", ">", 0)
         .$if(search !== "", (w) => w.where(sql<SqlBool>`b.name_key like ${likePattern(search)} escape '\\'`));
+      const pastTheEnd = !search && skip >= ranked;
       const [rows, total] = await Promise.all([
-        board
-          .select(["b.username", "b.points", "b.solves", "b.seconds"])
-          .select((eb) =>
-            eb
-              .selectFrom("score_levels as l")
-              .whereRef("l.period", "=", "b.period")
-              .whereRef("l.start", "=", "b.start")
-              .whereRef("l.points", ">", "b.points")
-              .select((e) => e.fn.countAll<number>().as("n"))
-              .as("above"),
-          )
-          .orderBy("b.points", "desc")
-          .orderBy("b.last_at")
-          .orderBy("b.name_key")
-          .limit(limit)
-          .offset((page - 1) * limit)
-          .execute(),
-        search ? board.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst().then((r) => Number(r?.n ?? 0)) : standing(period, start, 0).then((s) => s.ranked),
+        pastTheEnd
+          ? []
+          : board
+              .select(["b.username", "b.points", "b.solves", "b.seconds"])
+              .$if(atMost !== null, (w) => w.where("b.points", "<=", atMost!))
+              .orderBy("b.points", "desc")
+              .orderBy("b.last_at")
+              .orderBy("b.name_key")
+              .limit(limit)
+              .offset(skip)
+              .execute(),
+        search
+          ? board
+              .select((eb) => eb.fn.countAll<number>().as("n"))
+              .executeTakeFirst()
+              .then((r) => Number(r?.n ?? 0))
+          : ranked,
       ]);
       return {
         entries: rows.map((r) => ({
-          rank: Number(r.above) + 1,
+          rank: rankOf.get(Number(r.points)) ?? levels.length + 1,
           username: r.username,
           points: Number(r.points),
           challenges_completed: Number(r.solves),
@@ -263,11 +289,19 @@ export function createScoring({ db }: { db: Db }) {
     /** The home page's strip: challenges offered, correct solutions, registered users (counters). */
     async homeStats(): Promise<HomeStats> {
       const [c, counters] = await Promise.all([
-        db.selectFrom("challenges").select((eb) => eb.fn.countAll<number>().as("n")).where("is_approved", "=", 1).executeTakeFirst(),
+        db
+          .selectFrom("challenges")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("is_approved", "=", 1)
+          .executeTakeFirst(),
         db.selectFrom("score_counters").select(["name", "n"]).where("name", "in", ["users", "solves"]).execute(),
       ]);
       const counter = (name: string) => Number(counters.find((r) => r.name === name)?.n ?? 0);
-      return { challenges: Number(c?.n ?? 0), solutions: counter("solves"), users: counter("users") };
+      return {
+        challenges: Number(c?.n ?? 0),
+        solutions: counter("solves"),
+        users: counter("users"),
+      };
     },
   };
 }

@@ -5,6 +5,7 @@ import { dirname } from "node:path";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import type { Config } from "../config.ts";
 import { migrationProvider } from "./migrations.ts";
+import { refreshStatistics } from "./statistics.ts";
 import type { Database } from "./schema.ts";
 
 export type Db = Kysely<Database>;
@@ -12,6 +13,8 @@ export type Db = Kysely<Database>;
 export async function openDatabase(database: Config["database"]): Promise<Db> {
   const db = database.kind === "postgres" ? await postgres(database.url) : await sqlite(database.file);
   await migrate(db);
+  // After migrations (and whatever bulk load came before this start): planner statistics.
+  await refreshStatistics(db);
   return db;
 }
 
