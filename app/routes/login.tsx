@@ -138,6 +138,13 @@ export default function LoginScreen({ loaderData, actionData }: Route.ComponentP
             {busy ? "working..." : register ? "create account" : "login"}
           </button>
         </Form>
+        {!register ? (
+          <p className="text-center text-sm">
+            <Link to="/forgot-password" data-testid="forgot-password">
+              Forgot password?
+            </Link>
+          </p>
+        ) : null}
         <p className="pt-2 text-center text-sm">
           {register ? "Already have an account? " : "New here? "}
           <Link to={(register ? "/login" : "/register") + toggleQuery} data-testid="mode-toggle">

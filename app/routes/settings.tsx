@@ -3,9 +3,11 @@
 // function per operation, each calling the API with the user's token. Without JavaScript the
 // post re-renders this page with the outcome; with it, the same outcome arrives as actionData.
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "react-router";
+import { data, redirect } from "react-router";
+import { ACCOUNT_TEXTS, deleteAccountByNameSchema, deleteAccountSchema, emailChangeNoProofSchema, emailChangeSchema } from "../lib/account-forms.ts";
 import type { Route } from "./+types/settings";
 import { requireUser } from "../.server/guards.ts";
+import { AccountDataSection, EmailSection } from "../components/settings/account-section.tsx";
 import { ConnectedAccounts } from "../components/settings/connected-accounts.tsx";
 import { NotificationsSection } from "../components/settings/notifications-section.tsx";
 import { PasswordSection } from "../components/settings/password-section.tsx";
@@ -205,6 +207,32 @@ async function saveNotifications(auth: Auth, form: FormData) {
   return answer({ intent, reply: submission.reply(), ok: SETTINGS.notificationsSaved });
 }
 
+/** A link goes to the new address (account basics, server/core/accounts/email-change.ts). */
+async function changeEmail(auth: Auth, form: FormData) {
+  const intent = "email-change";
+  const needsProof = auth.user.has_password || auth.user.totp_enabled;
+  const submission = parseWithZod(form, { schema: needsProof ? emailChangeSchema : emailChangeNoProofSchema });
+  const reply = () => submission.reply({ hideFields: ["current_password", "code"] });
+  if (submission.status !== "success") return answer({ intent, reply: reply() }, 400);
+  const res = await auth.api.changeEmail(submission.value);
+  if (!res.ok) return answer({ intent, reply: reply(), error: res.detail || "Failed to change e-mail" }, res.status);
+  return answer({ intent, reply: submission.reply({ resetForm: true }), ok: res.data.message });
+}
+
+/** Deletes the account; this browser is signed out and sent to the login page with the news. */
+async function deleteAccount(auth: Auth, form: FormData) {
+  const intent = "account-delete";
+  const needsProof = auth.user.has_password || auth.user.totp_enabled;
+  const submission = parseWithZod(form, { schema: needsProof ? deleteAccountSchema : deleteAccountByNameSchema });
+  const reply = () => submission.reply({ hideFields: ["current_password", "code"] });
+  if (submission.status !== "success") return answer({ intent, reply: reply() }, 400);
+  const res = await auth.api.deleteAccount(submission.value);
+  if (!res.ok) return answer({ intent, reply: reply(), error: res.detail || "Failed to delete account" }, res.status);
+  auth.web.signOut();
+  auth.web.session.set("flash", ACCOUNT_TEXTS.deleted);
+  throw redirect("/login");
+}
+
 type Answer = ReturnType<typeof answer>;
 const HANDLERS: Record<Intent, (auth: Auth, form: FormData) => Answer | Promise<Answer>> = {
   profile: saveProfile,
@@ -217,6 +245,8 @@ const HANDLERS: Record<Intent, (auth: Auth, form: FormData) => Answer | Promise<
   "ssh-save": saveSshKey,
   "ssh-delete": deleteSshKey,
   notifications: saveNotifications,
+  "email-change": changeEmail,
+  "account-delete": deleteAccount,
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -249,6 +279,8 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           <TwoFactorSection enabled={user.totp_enabled} hasPassword={user.has_password} setup={totpSetup} outcome={outcome} />
           <SshKeySection user={user} nonce={sshNonce} outcome={outcome} />
           <ConnectedAccounts user={user} />
+          <EmailSection user={user} outcome={outcome} />
+          <AccountDataSection user={user} outcome={outcome} />
         </div>
       ) : null}
       {tab === "notifications" ? <NotificationsSection user={user} outcome={outcome} /> : null}

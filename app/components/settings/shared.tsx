@@ -18,6 +18,8 @@ export const INTENTS = [
   "ssh-save",
   "ssh-delete",
   "notifications",
+  "email-change",
+  "account-delete",
 ] as const;
 export type Intent = (typeof INTENTS)[number];
 export const isIntent = (v: unknown): v is Intent => typeof v === "string" && (INTENTS as readonly string[]).includes(v);

@@ -14,6 +14,7 @@ import { StatusBadge } from "./badges.tsx";
 import { type Control, ControlForm } from "./control-form.tsx";
 import { Countdown, ExpiryWarning } from "./countdown.tsx";
 import { DeploymentProgress } from "./deployment-progress.tsx";
+import { ResetControl } from "./reset-control.tsx";
 import { SshBox } from "./ssh-box.tsx";
 
 /** What the panel needs to know of the user and the platform (from the route's loader). */
@@ -156,6 +157,7 @@ export function DeploymentPanel({
           onSubmit={forget}
           testId="terminate-button"
         />
+        <ResetControl status={status} hydrated={hydrated} />
       </div>
       {canStart(status) && status !== "failed" ? (
         <p className="text-xs text-zinc-500">
