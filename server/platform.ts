@@ -137,7 +137,7 @@ export async function createPlatform(config: Config) {
   });
   const account = {
     notifications,
-    passwordReset: createPasswordReset({ db, mailer, limiter, publicUrl: config.publicUrl, tokens, webSessions, audit }),
+    passwordReset: createPasswordReset({ db, mailer, limiter, publicUrl: config.publicUrl, tokens, webSessions, audit, log }),
     emailChange: createEmailChange({ db, mailer, limiter, publicUrl: config.publicUrl, accounts, audit }),
     exporter: createAccountExport({ db, scoring, audit }),
     deletion: createAccountDeletion({

@@ -5,6 +5,7 @@
 import type { Message } from "../../../shared/contract/index.ts";
 import type { Db } from "../../db/index.ts";
 import { nowSeconds } from "../../db/index.ts";
+import type { Logger } from "../../logger.ts";
 import type { Mailer } from "../../mail/mailer.ts";
 import type { Audit } from "../audit.ts";
 import { badRequest } from "../errors.ts";
@@ -32,9 +33,13 @@ export interface PasswordResetDeps {
   audit?: Pick<Audit, "record">;
   /** Epoch seconds; tests move time forward to see a link expire. */
   now?: () => number;
+  log?: Pick<Logger, "error">;
 }
 
-export function createPasswordReset({ db, mailer, limiter, publicUrl, tokens, webSessions, audit, now = nowSeconds }: PasswordResetDeps) {
+export function createPasswordReset({ db, mailer, limiter, publicUrl, tokens, webSessions, audit, now = nowSeconds, log }: PasswordResetDeps) {
+  /** Mails on their way: sent after the answer, so a known address does not answer slower
+   *  (SMTP takes a while) than an unknown one. */
+  const sending = new Set<Promise<void>>();
   /** Mails a reset link when the address has an account; the same answer either way. */
   async function requestReset(email: string, ip: string): Promise<Message> {
     const address = email.trim().toLowerCase();
@@ -48,20 +53,24 @@ export function createPasswordReset({ db, mailer, limiter, publicUrl, tokens, we
       const t = now();
       await db.insertInto("password_resets").values({ token_hash: hashToken(token), user_id: u.id, expires_at: t + RESET_LINK_SECONDS, created_at: t }).execute();
       const link = new URL(`/reset-password?token=${encodeURIComponent(token)}`, publicUrl).toString();
-      await mailer.send({
-        to: u.email,
-        subject: "Reset your faultline password",
-        text: [
-          `Hello ${u.username},`,
-          "",
-          "Someone (we hope you) asked to reset the password of your faultline account. Choose a new one here:",
-          "",
-          link,
-          "",
-          "The link works once, for one hour. Using it signs you out everywhere.",
-          "If you did not ask for this, ignore this mail: your password stays as it is.",
-        ].join("\n"),
-      });
+      const job = mailer
+        .send({
+          to: u.email,
+          subject: "Reset your faultline password",
+          text: [
+            `Hello ${u.username},`,
+            "",
+            "Someone (we hope you) asked to reset the password of your faultline account. Choose a new one here:",
+            "",
+            link,
+            "",
+            "The link works once, for one hour. Using it signs you out everywhere.",
+            "If you did not ask for this, ignore this mail: your password stays as it is.",
+          ].join("\n"),
+        })
+        .catch((e) => log?.error("password reset: the mail could not be sent", e))
+        .finally(() => sending.delete(job));
+      sending.add(job);
     }
     return { message: FORGOT_ANSWER };
   }
@@ -90,6 +99,11 @@ export function createPasswordReset({ db, mailer, limiter, publicUrl, tokens, we
     return { message: "Your password was changed. Sign in with the new one." };
   }
 
-  return { requestReset, checkToken, resetPassword };
+  /** Resolves when every reset mail on its way has been handed to the mailer. */
+  async function settled() {
+    while (sending.size) await Promise.allSettled([...sending]);
+  }
+
+  return { requestReset, checkToken, resetPassword, settled };
 }
 export type PasswordReset = ReturnType<typeof createPasswordReset>;
