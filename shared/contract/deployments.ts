@@ -5,14 +5,15 @@
 // browser bundle) and the server may both take it; the server keeps its own row types.
 
 /** Every status a deployment can be in; "idle" means there is none (GET .../active-session). */
-export const DEPLOYMENT_STATUSES = ["idle", "queued", "deploying", "setting_up", "ready", "failed", "terminated"] as const;
+// "resetting": a ready deployment being replaced by fresh containers (same expiry, same ssh user).
+export const DEPLOYMENT_STATUSES = ["idle", "queued", "deploying", "setting_up", "ready", "resetting", "failed", "terminated"] as const;
 export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
 
 export const isDeploymentStatus = (v: unknown): v is DeploymentStatus =>
   typeof v === "string" && (DEPLOYMENT_STATUSES as readonly string[]).includes(v);
 
 /** The statuses of a deployment that exists and holds (or is getting) a container. */
-export const ACTIVE_DEPLOYMENT_STATUSES = ["queued", "deploying", "setting_up", "ready"] as const satisfies readonly DeploymentStatus[];
+export const ACTIVE_DEPLOYMENT_STATUSES = ["queued", "deploying", "setting_up", "ready", "resetting"] as const satisfies readonly DeploymentStatus[];
 export const isActiveStatus = (s: DeploymentStatus) => (ACTIVE_DEPLOYMENT_STATUSES as readonly DeploymentStatus[]).includes(s);
 
 /** How to reach a ready deployment. Port and user may be left out (then 22 and ubuntu). */
@@ -35,7 +36,7 @@ export interface ChallengeDetail {
   description: string;
   short_description: string;
   instructions?: string | null;
-  hints?: string[] | null;
+  hint_count?: number;
 }
 
 /** GET /challenges/{id}/active-session: the user's deployment of one challenge ("idle" with
