@@ -5,7 +5,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect, type Page, test } from "@playwright/test";
-import { api, apiLogin, createUser, DATA_DIR, loginViaForm, putSshKeyByApi, sshKeyPair, waitForMail } from "./support.ts";
+import { api, apiLogin, createUser, DATA_DIR, loginViaForm, putSshKeyByApi, screenshots, sshKeyPair, waitForMail } from "./support.ts";
 
 const DISK = "disk-full-deleted-log";
 
@@ -39,12 +39,14 @@ test.describe("account basics", () => {
     await page.getByLabel("email").fill(user.email);
     await page.getByRole("button", { name: "send reset link" }).click();
     await expect(page.getByTestId("forgot-sent")).toContainText("If an account uses this address");
+    await screenshots(page, "forgot-password-sent");
 
     const mail = await waitForMail(user.email, since);
     expect(mail.subject).toBe("Reset your faultline password");
     const link = /https?:\/\/\S+\/reset-password\?token=[^\s"<>]+/.exec(mail.text)![0];
     await page.goto(new URL(link).pathname + new URL(link).search);
     const fresh = `${user.password}-new`;
+    await screenshots(page, "reset-password-form");
     await page.getByLabel("new password", { exact: true }).fill(fresh);
     await page.getByLabel("confirm new password").fill(fresh);
     await page.getByRole("button", { name: "set new password" }).click();
@@ -68,6 +70,7 @@ test.describe("account basics", () => {
     const user = await createUser({ prefix: "export" });
     await signIn(page, user);
     await page.goto("/profile/settings?tab=security");
+    await screenshots(page, "settings-security-account");
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-data").click()]);
     expect(download.suggestedFilename()).toBe(`faultline-${user.username}.json`);
     const text = readFileSync((await download.path())!, "utf8");
@@ -120,6 +123,7 @@ test.describe("account basics", () => {
       });
       await page.getByTestId("reset-button").click();
       await expect(status).toHaveAttribute("data-status", "resetting");
+      await page.getByTestId("session-panel").screenshot({ path: "screenshots/challenge-resetting-panel.png" });
       await expect(status).toHaveAttribute("data-status", "ready", { timeout: 120_000 });
       expect(asked).toContain("The timer and the ssh command stay the same");
       expect((await page.getByTestId("ssh-command").textContent())!.trim()).toBe(command);
@@ -132,6 +136,7 @@ test.describe("account basics", () => {
       // Without JavaScript: the link leads to a page that asks, and its button resets.
       await page.goto(`/challenges/${DISK}/reset`);
       await expect(page.getByTestId("reset-confirm")).toContainText("at most 3 times");
+      await screenshots(page, "reset-confirm-page");
       await page.getByTestId("reset-confirm-button").click();
       await expect(page).toHaveURL(new RegExp(`/challenges/${DISK}$`));
       await expect(status).toHaveAttribute("data-status", "ready", { timeout: 120_000 });
