@@ -8,6 +8,7 @@ import { createMailer } from "../../server/mail/mailer.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createRateLimiter } from "../../server/core/ratelimit.ts";
 import { nowSeconds } from "../../server/db/index.ts";
+import { withRequest } from "../../server/core/audit.ts";
 import { createTestPlatform, DATABASES, freshIp, type MailMessage, PUBLIC_URL, type TestPlatform, type TestUser, unique } from "../support/platform.ts";
 import { expectError, expectNoSecrets } from "./assertions.ts";
 
@@ -113,6 +114,18 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       const ip = freshIp();
       for (let i = 0; i < 10; i++) expect((await forgot(`${unique("x")}@example.test`, ip)).status).toBe(202);
       expectError(await forgot(`${unique("x")}@example.test`, ip), 429, /Too many attempts/);
+    });
+
+    it("a link of another kind is not a reset link, and a reset link changes no e-mail", async () => {
+      const u = await t.register();
+      const verify = linkToken(t.mail(u.email), "/verify-email");
+      expectError(await t.call("POST", "/auth/password-reset", { body: { token: verify, new_password: "long enough 1" } }), 400, RESET_LINK_INVALID);
+      await forgot(u.email);
+      const reset = linkToken(t.mail(u.email), "/reset-password");
+      expectError(await t.call("POST", "/users/me/email/confirm", { body: { token: reset } }), 400, "This confirmation link is invalid or has expired.");
+      expectError(await t.call("POST", "/auth/verify-email", { body: { token: reset } }), 400);
+      // Still good for what it is.
+      expect((await t.call("POST", "/auth/password-reset/check", { body: { token: reset } })).body).toEqual({ valid: true });
     });
 
     it("validates its input", async () => {
@@ -231,6 +244,13 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       expect(data.deployments).toHaveLength(1);
       expect(data.achievements.find((a: { id: string }) => a.id === "first_blood")?.unlocked ?? data.achievements.some((a: { unlocked: boolean }) => a.unlocked)).toBe(true);
       expect(data.audit_entries.map((e: { action: string }) => e.action)).toContain("auth.login");
+      // What another did to them is there, without the other's address.
+      const otherId = await idOf(other);
+      await withRequest({ clientIp: "192.0.2.77" }, () => t.platform.audit.record({ action: "admin.user_verify", actorId: otherId, target: u.username }));
+      const again = (await t.call("GET", "/users/me/export", { token })).body;
+      const byOther = again.audit_entries.find((e: { action: string }) => e.action === "admin.user_verify");
+      expect(byOther).toMatchObject({ target: u.username, ip: null });
+      expect(JSON.stringify(again)).not.toContain("192.0.2.77");
       expectNoSecrets(data, u.password, "scenario-value");
       const text = JSON.stringify(data);
       expect(text).not.toContain(other.username);

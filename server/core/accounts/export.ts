@@ -38,7 +38,7 @@ export function createAccountExport({ db, scoring, audit }: AccountExportDeps) {
       // About them: what they did, and what was done to their account (targets name the user).
       db
         .selectFrom("audit_log")
-        .select(["at", "action", "target", "ip", "detail"])
+        .select(["at", "actor_id", "action", "target", "ip", "detail"])
         .where((eb) => eb.or([eb("actor_id", "=", userId), eb(eb.fn("lower", ["target"]), "=", u.username.toLowerCase())]))
         .orderBy("id")
         .execute(),
@@ -83,7 +83,9 @@ export function createAccountExport({ db, scoring, audit }: AccountExportDeps) {
       solves: solves.map((s) => ({ ...s, solved_at: Number(s.solved_at) })),
       achievements: (stats?.achievements ?? []).map((a) => ({ id: a.id, title: a.title, unlocked: a.unlocked })),
       recordings: recordings.map((r) => ({ ...r, started_at: Number(r.started_at), ended_at: r.ended_at === null ? null : Number(r.ended_at), bytes: Number(r.bytes), published: r.published === 1 })),
-      audit_entries: entries.map((e) => ({ at: Number(e.at), action: e.action, target: e.target, ip: e.ip, detail: parse(e.detail) })),
+      // An address is given only for their own acts (and attempts on their account): what an
+      // admin did to them keeps the admin's address out.
+      audit_entries: entries.map((e) => ({ at: Number(e.at), action: e.action, target: e.target, ip: e.actor_id === userId ? e.ip : null, detail: parse(e.detail) })),
     };
   }
 
