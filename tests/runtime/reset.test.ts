@@ -88,6 +88,13 @@ describe("resetting a deployment", () => {
     expect(Number(inside.stdout.trim().split("\n").at(-1))).toBe(Number(JSON.parse(after.scenario_values!).journals));
   }, 180_000);
 
+  it("another player cannot reset it (they have no deployment of the challenge)", async () => {
+    const bob = await server.player();
+    const res = await server.api.call("POST", `/challenges/${DISK}/session/reset`, { token: bob.token });
+    expect(res.status).toBe(404);
+    expect((await row()).status).toBe("ready");
+  }, 60_000);
+
   it("at most 3 resets per deployment: the 4th is refused with 429", async () => {
     for (const left of [1, 0]) {
       const res = await reset();
