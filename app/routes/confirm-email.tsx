@@ -5,7 +5,7 @@ import type { Route } from "./+types/confirm-email";
 import { getWeb } from "../.server/guards.ts";
 
 export function meta() {
-  return [{ title: "confirm e-mail | faultline" }, { name: "referrer", content: "no-referrer" }];
+  return [{ title: "confirm e-mail | faultline" }];
 }
 
 export function loader({ request }: Route.LoaderArgs) {

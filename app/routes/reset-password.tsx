@@ -9,7 +9,7 @@ import { Field, FormErrors } from "../components/field.tsx";
 import { newPasswordSchema } from "../lib/account-forms.ts";
 
 export function meta() {
-  return [{ title: "choose a new password | faultline" }, { name: "referrer", content: "no-referrer" }];
+  return [{ title: "choose a new password | faultline" }];
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {

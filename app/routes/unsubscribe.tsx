@@ -7,7 +7,7 @@ import type { Route } from "./+types/unsubscribe";
 import { getWeb } from "../.server/guards.ts";
 
 export function meta() {
-  return [{ title: "unsubscribe | faultline" }, { name: "referrer", content: "no-referrer" }];
+  return [{ title: "unsubscribe | faultline" }];
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -146,3 +146,40 @@ test.describe("account basics", () => {
     }
   });
 });
+
+test.describe("account basics without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("forgot password, the new password, and deleting the account all work as plain forms", async ({ page }) => {
+    const user = await createUser({ prefix: "nojs" });
+    await page.goto("/login");
+    await page.getByTestId("forgot-password").click();
+    const since = Date.now();
+    await page.getByLabel("email").fill(user.email);
+    await page.getByRole("button", { name: "send reset link" }).click();
+    await expect(page.getByTestId("forgot-sent")).toBeVisible();
+    const link = new URL(/https?:\/\/\S+\/reset-password\?token=[^\s"<>]+/.exec((await waitForMail(user.email, since)).text)![0]);
+    await page.goto(link.pathname + link.search);
+    // Registration's rules, said by the server.
+    await page.getByLabel("new password", { exact: true }).fill("short");
+    await page.getByLabel("confirm new password").fill("short");
+    await page.getByRole("button", { name: "set new password" }).click();
+    await expect(page.getByText("Password must be at least 8 characters long")).toBeVisible();
+    const fresh = `${user.password}-nojs`;
+    await page.getByLabel("new password", { exact: true }).fill(fresh);
+    await page.getByLabel("confirm new password").fill(fresh);
+    await page.getByRole("button", { name: "set new password" }).click();
+    await expect(page.getByTestId("reset-done")).toBeVisible();
+
+    await signIn(page, { username: user.username, password: fresh });
+    await page.goto("/profile/settings?tab=security");
+    const form = page.getByTestId("delete-account");
+    await form.getByLabel("Current password").fill("not the password");
+    await form.getByRole("button", { name: "Delete my account" }).click();
+    await expect(page.getByTestId("account-delete-error")).toHaveText("Current password is incorrect");
+    await page.getByTestId("delete-account").getByLabel("Current password").fill(fresh);
+    await page.getByTestId("delete-account").getByRole("button", { name: "Delete my account" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByText("Your account and its personal data were deleted.")).toBeVisible();
+  });
+});
