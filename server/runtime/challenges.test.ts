@@ -42,6 +42,23 @@ describe("challenge catalogue", () => {
     expect(c.shortDescription).toBe("A demo challenge that is long enough to cut.");
   });
 
+  it("every shipped challenge explains itself after solving: a debrief and reference steps (issue 10)", () => {
+    for (const c of loadChallenges()) {
+      expect(c.debrief.length, c.id).toBeGreaterThan(150);
+      expect(c.solutionSteps.length, c.id).toBeGreaterThanOrEqual(3);
+      expect(c.hints.every((h) => h.text.length > 0 && h.cost >= 0), c.id).toBe(true);
+    }
+  });
+
+  it("hint costs: a plain hint costs 10% of the points, rounded; {text, cost} sets its own", () => {
+    const c = loadChallenge(folder(minimal.replace("points: 10", "points: 250") + 'hints:\n  - "gentle"\n  - { text: "revealing", cost: 40 }\n'), "demo");
+    expect(c.hints).toEqual([
+      { text: "gentle", cost: 25 },
+      { text: "revealing", cost: 40 },
+    ]);
+    expect(() => loadChallenge(folder(minimal + "hints:\n  - { text: x, cost: -1 }\n"), "demo")).toThrow(/hints/);
+  });
+
   it("names the file and the field of a mistake", () => {
     expect(() => loadChallenge(folder(minimal.replace("easy", "trivial")), "demo")).toThrow(/challenge.yaml:\n\s+difficulty:/);
     expect(() => loadChallenge(folder(minimal + "colour: red\n"), "demo")).toThrow(ChallengeError);
