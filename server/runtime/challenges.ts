@@ -21,7 +21,14 @@ export const challengeYaml = z.strictObject({
   short_description: z.string().max(300).optional(),
   description: z.string().min(10),
   instructions: z.string().default(""),
-  hints: z.array(z.string().min(1)).default([]),
+  /** A hint is its text, or {text, cost}: the points it costs, deducted only if and when the
+   *  challenge is solved (server/core/hints.ts); default HINT_COST_SHARE of the points. */
+  hints: z.array(z.union([z.string().min(1), z.strictObject({ text: z.string().min(1), cost: z.number().int().min(0).max(10_000) })])).default([]),
+  /** The root cause in a few sentences, shown only after solving (the success screen). */
+  debrief: z.string().min(10).max(2000).optional(),
+  /** The reference fix as a person would do it, step by step, shown beside the player's own
+   *  commands after solving (solution.sh is the script CI runs; these are for people). */
+  solution_steps: z.array(z.string().min(1).max(300)).max(20).default([]),
   tags: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lower-case words and dashes")).default([]),
   /** A catalogue card's ribbon, kept in content (never hard-coded by id in the web). */
   badge: z.enum(BADGES).optional(),
@@ -51,6 +58,9 @@ export const challengeYaml = z.strictObject({
   /** Names of the faults setup.sh can pick (FAULTLINE_FAULT forces one): the tests run each. */
   variants: z.array(z.string().regex(/^[a-z0-9_]+$/, "lower-case words and underscores")).default([]),
   setup: z.strictObject({ timeout_seconds: z.number().int().positive().max(600).default(60) }).default({ timeout_seconds: 60 }),
+  /** Warm deployments of this challenge kept made and set up ahead of any start (the warm pool,
+   *  docs/decisions/011-warm-pool.md); overrides WARM_POOL_SIZE for this challenge, 0 opts out. */
+  pool: z.number().int().min(0).max(10).optional(),
 });
 
 export interface Challenge {
@@ -65,7 +75,9 @@ export interface Challenge {
   shortDescription: string;
   description: string;
   instructions: string;
-  hints: string[];
+  hints: Hint[];
+  debrief: string;
+  solutionSteps: string[];
   tags: string[];
   badge?: "trending" | "new" | "popular";
   incidentNote?: string;
@@ -81,11 +93,23 @@ export interface Challenge {
   /** Faults setup.sh can be forced to pick (FAULTLINE_FAULT), each proven by the tests. */
   variants: string[];
   setup: { timeoutSeconds: number; script: string };
+  /** Size of its warm pool from challenge.yaml `pool:`; undefined: the platform's WARM_POOL_SIZE. */
+  pool?: number;
   solution: { script: string };
   /** fakes/*.sh: what a hostile root user would try instead of a fix; each must be refused
    *  (tests/runtime/fakes.test.ts). Never in the image, never sent to a deployment but in tests. */
   fakes: { name: string; script: string }[];
 }
+
+export interface Hint {
+  text: string;
+  /** Points deducted from the challenge's if and when it is solved. */
+  cost: number;
+}
+
+/** A hint without its own `cost` costs this share of the challenge's points, rounded. */
+export const HINT_COST_SHARE = 0.1;
+export const defaultHintCost = (points: number) => Math.round(points * HINT_COST_SHARE);
 
 export class ChallengeError extends Error {}
 
@@ -131,7 +155,9 @@ export function loadChallenge(dir: string, id: string): Challenge {
     shortDescription: y.short_description?.trim() ?? (description.length > 100 ? `${description.slice(0, 100)}…` : description),
     description,
     instructions: y.instructions.trim(),
-    hints: y.hints,
+    hints: y.hints.map((h) => (typeof h === "string" ? { text: h, cost: defaultHintCost(y.points) } : h)),
+    debrief: y.debrief?.trim() ?? "",
+    solutionSteps: y.solution_steps.map((step) => step.trim()),
     tags: y.tags,
     ...(y.badge ? { badge: y.badge } : {}),
     ...(y.incident_note ? { incidentNote: y.incident_note.trim() } : {}),
@@ -149,6 +175,7 @@ export function loadChallenge(dir: string, id: string): Challenge {
     asksForAnswer: y.check.written_answer,
     variants: y.variants,
     setup: { timeoutSeconds: y.setup.timeout_seconds, script: script("setup.sh", false) },
+    ...(y.pool !== undefined ? { pool: y.pool } : {}),
     solution: { script: script("solution.sh", true) },
     fakes: existsSync(join(dir, "fakes"))
       ? readdirSync(join(dir, "fakes"))
