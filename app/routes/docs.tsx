@@ -177,8 +177,11 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
             <strong>challenge.yaml</strong>: title, category (linux, networking, storage, security), difficulty and points
             (easy 100, medium 250, hard 500, expert 1000), <code>estimated_time_minutes</code>,{" "}
             <code>short_description</code>, <code>description</code>, <code>instructions</code> without spoilers, 1–3{" "}
-            <code>hints</code> from gentle to revealing, <code>badge</code>, <code>incident_note</code>, the runtime&apos;s
-            needs, and the faults setup can pick (<code>variants</code>).
+            <code>hints</code> from gentle to revealing (each costs points when revealed, 10% of the challenge&apos;s by
+            default or its own <code>cost</code>, deducted only on solving), <code>badge</code>, <code>incident_note</code>, the
+            runtime&apos;s needs, the faults setup can pick (<code>variants</code>), and what players see after solving: a{" "}
+            <code>debrief</code> (the root cause in a few sentences) and <code>solution_steps</code> (the reference fix, step by
+            step).
           </li>
           <li>
             <strong>setup.sh</strong> picks at random whatever it can (which fault, ports, paths, names) and prints the values
