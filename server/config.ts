@@ -51,6 +51,10 @@ const envSchema = z.object({
     .pipe(z.string().regex(/^(10|[0-9])$/, "must be true, false or a number of proxy hops (0-10)"))
     .transform(Number),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // text (one readable line per event) or json (one JSON object per line, for log collectors).
+  LOG_FORMAT: z.enum(["text", "json"], { error: "must be text or json" }).default("text"),
+  // Bearer token for /metrics; without one, only loopback callers may read it (server/metrics.ts).
+  METRICS_TOKEN: optional,
   SSH_PORT: z.coerce.number({ error: "must be a port number (0-65535)" }).int("must be a whole number").min(0).max(65535).default(2222),
   SSH_HOST: optional,
   SESSION_DURATION_MINUTES: z.coerce.number({ error: "must be a number of minutes" }).positive("must be more than 0").max(24 * 60).default(30),
@@ -67,6 +71,16 @@ const envSchema = z.object({
   // within this share of the host's memory, or within CAPACITY_MEMORY_MB when given.
   CAPACITY_MEMORY_PERCENT: z.coerce.number({ error: "must be a percentage" }).min(1, "must be at least 1").max(100, "must be at most 100").default(75),
   CAPACITY_MEMORY_MB: z.coerce.number({ error: "must be a number of MiB" }).int("must be a whole number").positive("must be more than 0").optional(),
+  // The warm pool (docs/decisions/011-warm-pool.md): deployments made and set up ahead of any
+  // start, per challenge. WARM_POOL_SIZE is each challenge's pool unless its challenge.yaml says
+  // `pool:`; 0 by default (each one holds memory of the capacity while it waits). A pooled one
+  // unclaimed for WARM_POOL_IDLE_MINUTES is replaced by a fresh one.
+  WARM_POOL_SIZE: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(0).max(10, "must be at most 10").default(0),
+  // Fill the runtime's caches for every challenge image at boot (the worker, in the background),
+  // so the first deployment of an image after a restart is as fast as the next. Default: on, but
+  // off under NODE_ENV=test (every test server would read every image again).
+  PREPARE_AT_BOOT: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
+  WARM_POOL_IDLE_MINUTES: z.coerce.number({ error: "must be a number of minutes" }).positive("must be more than 0").max(24 * 60).default(60),
   CHALLENGES_DIR: optional,
   // The community's invite link, shown on /discord; without it the page says there is none yet.
   DISCORD_URL: optional.pipe(z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional()),
@@ -103,6 +117,9 @@ export interface Config {
   /** Reverse proxies in front of the server (0: none); the client address is read that many hops from the right of X-Forwarded-For. */
   trustProxy: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  logFormat: "text" | "json";
+  /** Bearer token that opens /metrics to non-loopback callers (none: loopback only). */
+  metricsToken?: string;
   ssh: { port: number; host: string };
   /** The challenge content: one folder per challenge (default: this checkout's challenges/). */
   challengesDir: string;
@@ -121,6 +138,11 @@ export interface Config {
     ociRuntime: "runc" | "runsc";
     /** Bytes of memory all active deployments may take together (admission control). */
     capacityBytes: number;
+    /** The warm pool: each challenge's size unless its challenge.yaml says, and how long a
+     *  pooled deployment may wait before it is replaced. */
+    pool: { size: number; idleSeconds: number };
+    /** Fill the runtime's caches for every challenge image when the worker starts. */
+    prepareAtBoot: boolean;
   };
   /** Stripe for Pro upgrades; undefined: payments are not enabled on this installation. */
   billing?: BillingConfig;
@@ -182,6 +204,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    metricsToken: e.METRICS_TOKEN,
     ssh: { port: e.SSH_PORT, host: e.SSH_HOST ?? publicUrl.hostname },
     challengesDir: e.CHALLENGES_DIR ? resolve(e.CHALLENGES_DIR) : CHALLENGES_DIR,
     discordUrl: e.DISCORD_URL,
@@ -193,6 +217,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       gatewayApiKey: e.DEPLOYMENT_GATEWAY_API_KEY,
       ociRuntime: e.DEPLOYMENT_RUNTIME,
       capacityBytes: e.CAPACITY_MEMORY_MB !== undefined ? e.CAPACITY_MEMORY_MB * 1024 * 1024 : Math.floor((totalmem() * e.CAPACITY_MEMORY_PERCENT) / 100),
+      pool: { size: e.WARM_POOL_SIZE, idleSeconds: Math.round(e.WARM_POOL_IDLE_MINUTES * 60) },
+      prepareAtBoot: e.PREPARE_AT_BOOT ? e.PREPARE_AT_BOOT === "true" : e.NODE_ENV !== "test",
     },
     billing,
   };

@@ -10,6 +10,13 @@ const EXPIRE_EVERY_MS = 1000;
 // A container that dies behind our back (OOM of PID 1, an engine restart) is noticed within this.
 const RECONCILE_EVERY_MS = 15_000;
 const SWEEP_EVERY_MS = 5_000;
+// The warm pool is topped up this often (server/core/deployments/pool.ts); fills run in the background.
+const REFILL_EVERY_MS = 2_000;
+// The new-challenge digest goes at most once a day per user (notifications.ts decides who is
+// due); looking every few minutes spreads the mails over the day as users come due.
+const DIGEST_EVERY_MS = 5 * 60_000;
+// Shell recordings past the retention the privacy page states (server/core/recordings/store.ts).
+const RECORDINGS_SWEEP_EVERY_MS = 60 * 60_000;
 
 /**
  * Removes every managed container whose hard expiry (`faultline.expires-at`) has passed, whatever
@@ -28,7 +35,22 @@ export async function sweepOverdue(runtime: Runtime, log: Pick<Logger, "warn">, 
   return overdue.length;
 }
 
-export async function startWorker({ deployments, log, runtime }: { deployments: Deployments; log: Logger; runtime?: Runtime | null }) {
+export async function startWorker({
+  deployments,
+  log,
+  runtime,
+  digest,
+  sweepRecordings,
+  prepare = false,
+}: {
+  deployments: Deployments;
+  log: Logger;
+  runtime?: Runtime | null;
+  digest?: () => Promise<unknown>;
+  sweepRecordings?: () => Promise<number>;
+  /** Fill the runtime's caches for every challenge image now (PREPARE_AT_BOOT). */
+  prepare?: boolean;
+}) {
   // Said at start (loudly when it is missing), not first when a challenge needs it.
   await runtime?.hostGuardActive?.().catch((e) => log.error("checking the host guard failed", e));
   try {
@@ -36,11 +58,17 @@ export async function startWorker({ deployments, log, runtime }: { deployments: 
   } catch (e) {
     log.error("reconciling deployments at start failed (will retry)", e);
   }
+  // Boot caches (what the first deployment of each image computes lazily), in the background:
+  // starts are served meanwhile and only wait for what they need themselves.
+  const preparing = prepare ? deployments.prepareRuntime().catch((e) => log.error("preparing the runtime's caches failed", e)) : null;
   let running: Promise<unknown> = Promise.resolve();
   // The heartbeat the health check reads: when the loop last came round (a stuck loop stops it).
   let lastTick = Date.now();
   let lastReconcile = Date.now();
   let lastSweep = 0;
+  let lastRefill = 0;
+  let lastDigest = 0;
+  let lastRecordingsSweep = 0;
   let stopped = false;
   const tick = () => {
     running = (async () => {
@@ -50,9 +78,22 @@ export async function startWorker({ deployments, log, runtime }: { deployments: 
           lastSweep = Date.now();
           await sweepOverdue(runtime, log);
         }
+        if (Date.now() - lastRefill >= REFILL_EVERY_MS) {
+          lastRefill = Date.now();
+          await deployments.pool.refill();
+        }
         if (Date.now() - lastReconcile >= RECONCILE_EVERY_MS) {
           lastReconcile = Date.now();
           await deployments.reconcile();
+        }
+        if (digest && Date.now() - lastDigest >= DIGEST_EVERY_MS) {
+          lastDigest = Date.now();
+          await digest();
+        }
+        if (sweepRecordings && Date.now() - lastRecordingsSweep >= RECORDINGS_SWEEP_EVERY_MS) {
+          lastRecordingsSweep = Date.now();
+          const removed = await sweepRecordings();
+          if (removed) log.info(`recordings: removed ${removed} past their retention`);
         }
       } catch (e) {
         log.error("deployments worker", e);
@@ -74,6 +115,7 @@ export async function startWorker({ deployments, log, runtime }: { deployments: 
       stopped = true;
       clearTimeout(timer);
       await running;
+      await preparing;
     },
   };
 }

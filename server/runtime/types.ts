@@ -138,6 +138,10 @@ export interface Runtime {
    *  whose isolation has one); says loudly when it is not. The worker asks at start. */
   hostGuardActive?(): Promise<boolean>;
 
+  /** Computes ahead (at boot) what the first deployment of each image would otherwise compute
+   *  lazily, so it starts as fast as the next ones. Optional; failures are the driver's to log. */
+  prepare?(images: { image: string; writable?: WritableDir[] }[]): Promise<void>;
+
   /** A private network for one deployment: no route to the host, other deployments or outside. */
   createNetwork(owner: Owner): Promise<NetworkInfo>;
   removeNetwork(nameOrId: string): Promise<void>;

@@ -70,8 +70,12 @@ export function createAdmission(ctx: DeploymentContext) {
   const withinHostCapacity: AdmissionStep<CapacityRequest> = async ({ challenge }) => {
     if (capacityBytes === undefined) return;
     const all = await db.selectFrom("deployments").select(["challenge_id", "expires_at"]).where("status", "in", ACTIVE).execute();
-    const taken = all.reduce((sum, d) => sum + deploymentCost(challenges.get(d.challenge_id)), 0);
-    if (taken + deploymentCost(challenge) <= capacityBytes) return;
+    // Pooled deployments hold their room too (pool.ts); claiming one takes no new room.
+    const taken = all.reduce((sum, d) => sum + deploymentCost(challenges.get(d.challenge_id)), 0) + (await ctx.pool.heldBytes());
+    const needed = (await ctx.pool.claimable(challenge.id)) ? 0 : deploymentCost(challenge);
+    if (taken + needed <= capacityBytes) return;
+    // A person's start goes before pooled deployments of other challenges nobody asked for yet.
+    if ((await ctx.pool.evict(taken + needed - capacityBytes, challenge.id)) >= taken + needed - capacityBytes) return;
     log.warn(`start refused: capacity full (${all.length} active deployments, ${Math.round(taken / 2 ** 20)} of ${Math.round(capacityBytes / 2 ** 20)} MiB)`);
     throw unavailable(fullMessage(all.map((d) => d.expires_at), nowSeconds()));
   };

@@ -12,6 +12,7 @@ import type { Owner, Runtime } from "../../runtime/types.ts";
 import { notFound } from "../errors.ts";
 import type { RateLimiter } from "../ratelimit.ts";
 import type { AdmissionSteps } from "./admission.ts";
+import { createPool } from "./pool.ts";
 import { ACTIVE, type DeploymentRow, type DeploymentView, iso, type LiveMessage, type SshDetails, type SshEndpoint } from "./model.ts";
 
 export interface DeploymentsDeps {
@@ -38,6 +39,12 @@ export interface DeploymentsDeps {
   /** Further checks a start must pass (plans, maintenance mode...), run after the built-in ones
    *  of the same list (admission.ts). */
   admission?: Partial<AdmissionSteps>;
+  /** This process among the replicas sharing the database (server/db/cluster.ts): its id marks
+   *  the deployments it deploys, and `alive` tells reconciliation whose deployer died. */
+  replica?: { id: string; alive(ids: readonly string[]): Promise<Set<string>> };
+  /** The warm pool (pool.ts): each challenge's size unless its challenge.yaml says, and how long
+   *  a pooled deployment may wait unclaimed; absent: no pool. */
+  pool?: { size: number; idleSeconds: number };
 }
 
 export function createContext(deps: DeploymentsDeps) {
@@ -48,6 +55,8 @@ export function createContext(deps: DeploymentsDeps) {
   events.setMaxListeners(0);
   /** Background deploy jobs in flight, so shutdown and tests can wait for them. */
   const jobs = new Map<string, Promise<void>>();
+  /** Deployments made ahead of any start, claimed by starts (pool.ts). */
+  const pool = createPool(deps, jobs);
 
   const byId = (id: string) => db.selectFrom("deployments").selectAll().where("id", "=", id).executeTakeFirst();
 
@@ -125,6 +134,7 @@ export function createContext(deps: DeploymentsDeps) {
     deps,
     events,
     jobs,
+    pool,
     byId,
     view,
     publish,

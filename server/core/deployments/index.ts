@@ -8,6 +8,7 @@ import { createLifecycle } from "./lifecycle.ts";
 import type { LiveMessage, SshEndpoint } from "./model.ts";
 import { createReads } from "./reads.ts";
 import { createReconciliation } from "./reconciliation.ts";
+import { createReset } from "./reset.ts";
 import { createSshAccess } from "./ssh-access.ts";
 
 export type { Applicant, AdmissionStep, AdmissionSteps, CapacityRequest } from "./admission.ts";
@@ -20,7 +21,8 @@ export function createDeployments(deps: DeploymentsDeps) {
   const lifecycle = createLifecycle(ctx);
   const { reconcile } = createReconciliation(ctx, lifecycle);
   const reads = createReads(ctx);
-  const { resolve } = createSshAccess(ctx);
+  const { reset } = createReset(ctx);
+  const { resolve, targetOf } = createSshAccess(ctx);
   const { events, jobs } = ctx;
 
   return {
@@ -39,6 +41,8 @@ export function createDeployments(deps: DeploymentsDeps) {
     start: lifecycle.start,
     extend: lifecycle.extend,
     terminate: lifecycle.terminate,
+    /** Fresh containers and a new setup, same expiry and ssh user (reset.ts). */
+    reset,
     terminateAllForUser: lifecycle.terminateAllForUser,
     expireDue: lifecycle.expireDue,
     reconcile,
@@ -48,6 +52,8 @@ export function createDeployments(deps: DeploymentsDeps) {
     readyFor: reads.readyFor,
     environment: reads.environment,
     resolve,
+    /** The owner's ready deployment as a shell target (the browser terminal's question). */
+    targetOf,
     view: ctx.view,
     /** Subscribes to a deployment's live messages; returns the unsubscribe function. */
     subscribe(id: string, listener: (m: LiveMessage) => void) {
@@ -56,6 +62,18 @@ export function createDeployments(deps: DeploymentsDeps) {
     },
     onEnded(listener: (deploymentId: string) => void) {
       events.on("ended", listener);
+    },
+    /** A deployment is being reset: its shells should close with that said (reset.ts). */
+    onReset(listener: (deploymentId: string) => void) {
+      events.on("reset", listener);
+    },
+    /** The warm pool (pool.ts). The worker calls `pool.refill()` on its tick; `pool.sizes()`
+     *  gives ready / warming / target per challenge (for /metrics); `pool.drain()` empties it. */
+    pool: { refill: ctx.pool.refill, sizes: ctx.pool.sizes, drain: ctx.pool.drain },
+    /** Fills the runtime's caches for every challenge's image (boot: the first deployment of an
+     *  image after a restart should not pay for them). */
+    async prepareRuntime() {
+      await deps.runtime?.prepare?.([...deps.challenges.values()].map((c) => ({ image: c.image, writable: c.writable })));
     },
     /** Resolves when every background deploy job in flight has finished. */
     async settled() {

@@ -18,6 +18,9 @@ export function createReconciliation(ctx: DeploymentContext, lifecycle: Pick<Lif
   async function reconcile({ resume = false } = {}) {
     if (!runtime) return { adopted: 0, restarted: 0, lost: 0, orphans: 0 };
     await lifecycle.expireDue();
+    // The pool is read before the deployments: a claim moves a row from one to the other, so read
+    // in this order it is seen in at least one of them and never taken for an orphan.
+    const poolRows = await ctx.pool.snapshot();
     const rows = await db.selectFrom("deployments").selectAll().where("status", "in", ACTIVE).execute();
     const containers = await runtime.list({ [LABEL.instance]: instance });
     const networks = await runtime.listNetworks({ [LABEL.instance]: instance });
@@ -25,6 +28,10 @@ export function createReconciliation(ctx: DeploymentContext, lifecycle: Pick<Lif
     let adopted = 0;
     let restarted = 0;
     let lost = 0;
+    // Replicas on one database (server/db/cluster.ts): a deployment another live replica is
+    // deploying right now is left to it; one whose replica died is started again, at any pass.
+    const deployers = [...new Set(rows.flatMap((r) => (r.deployer ? [r.deployer] : [])))];
+    const alive = (await ctx.deps.replica?.alive(deployers)) ?? new Set<string>();
     for (const row of rows) {
       if (jobs.has(row.id)) continue; // being deployed by this process right now
       if (row.status === "ready") {
@@ -33,22 +40,29 @@ export function createReconciliation(ctx: DeploymentContext, lifecycle: Pick<Lif
           lost++;
           publish({ type: "deployment_error", deployment_id: row.id, status: "failed", error: LOST });
         }
-      } else if (resume) {
+      } else if ((resume || row.deployer) && !alive.has(row.deployer ?? "")) {
         // Interrupted by a restart half-way: whatever exists may be half made, so start over.
         await runtime.removeDeployment(row.id);
-        const again = await transition(row.id, [row.status], { status: "queued", container_id: null });
+        const again = await transition(row.id, [row.status], { status: "queued", container_id: null, deployer: ctx.deps.replica?.id ?? null });
         if (again) {
           restarted++;
           lifecycle.launch(again);
         }
       }
     }
-    const live = new Set(rows.map((r) => r.id));
+    // Pooled deployments (pool.ts) are nobody's yet: kept while their container runs.
+    const pooled = await ctx.pool.reconcile(poolRows, running);
+    const live = new Set([...rows.map((r) => r.id), ...pooled]);
     const orphans = new Set(
       [...containers.filter((c) => c.role !== "skeleton"), ...networks]
         .map((x) => x.owner.deploymentId)
         .filter((id) => id && !live.has(id) && !jobs.has(id)),
     );
+    // Started by another replica after `rows` was read: its row is active by now, keep it.
+    if (orphans.size) {
+      const started = await db.selectFrom("deployments").select("id").where("id", "in", [...orphans]).where("status", "in", ACTIVE).execute();
+      for (const r of started) orphans.delete(r.id);
+    }
     for (const id of orphans) await runtime.removeDeployment(id).catch((e) => log.error(`removing orphan deployment ${id}`, e));
     if (adopted || restarted || lost || orphans.size) {
       log.info(`reconciled deployments: ${adopted} adopted, ${restarted} restarted, ${lost} lost, ${orphans.size} orphans removed`);

@@ -25,6 +25,8 @@ export interface Target {
   /** The platform user who owns the deployment: connections are limited per owner
    *  (default: per deployment). */
   userId?: string;
+  /** The challenge the deployment is of (recordings are filed under it). */
+  challengeId?: string;
   /** Login shell inside the container (default /bin/bash). */
   shell?: string;
   /** Home directory of `shellUser` (default /root for root, else /home/<shellUser>). */
@@ -79,11 +81,19 @@ export function createSshAccess(ctx: DeploymentContext) {
     return null;
   };
 
+  /** Where the owner's browser terminal goes (server/terminal/): the deployment's target when it
+   *  is theirs and ready; null otherwise (whether someone else's exists stays unsaid). */
+  async function targetOf(deploymentId: string, userId: string): Promise<Target | "not_ready" | null> {
+    const row = await db.selectFrom("deployments").selectAll().where("id", "=", deploymentId).where("user_id", "=", userId).executeTakeFirst();
+    if (!row) return null;
+    return row.status === "ready" && row.container_id ? toTarget(row) : "not_ready";
+  }
+
   function toTarget(row: DeploymentRow): Target {
     const challenge = challenges.get(row.challenge_id);
     const shellUser = challenge?.user ?? "root";
-    return { deploymentId: row.id, containerId: row.container_id!, shellUser, hostname: challenge?.hostname, userId: row.user_id };
+    return { deploymentId: row.id, containerId: row.container_id!, shellUser, hostname: challenge?.hostname, userId: row.user_id, challengeId: row.challenge_id };
   }
 
-  return { resolve };
+  return { resolve, targetOf };
 }

@@ -19,7 +19,7 @@ import {
   probeWritable,
   safeName,
 } from "../policy.ts";
-import { RuntimeError, type ContainerInfo, type ContainerSpec, type ContainerState, type Owner } from "../types.ts";
+import { RuntimeError, type ContainerInfo, type ContainerSpec, type ContainerState, type Owner, type WritableDir } from "../types.ts";
 import { checkOwner, labelFilters, sleep, statusOf, type DriverContext } from "./engine.ts";
 import { BRIDGE_PREFIX, type Networks } from "./network.ts";
 import { checkWritable, createSkeletons, writableMounts } from "./writable.ts";
@@ -33,7 +33,7 @@ export function seccompProfile(): string {
 
 export function createContainers(ctx: DriverContext, networks: Networks) {
   const { docker } = ctx;
-  const skeletons = createSkeletons(docker);
+  const skeletons = createSkeletons(docker, ctx.cacheDir);
 
   async function createContainer(spec: ContainerSpec): Promise<ContainerInfo> {
     checkOwner(spec.owner);
@@ -257,7 +257,18 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
     );
   }
 
-  return { createContainer, inspect, list, remove, removeDeployment };
+  /** What the first container of an image would compute (the content of its writable
+   *  directories), computed ahead (boot). A missing image is skipped: the health check reports it. */
+  async function prepare(imageName: string, writable: WritableDir[] = defaultWritable) {
+    const image = await docker.getImage(imageName).inspect().catch((e) => {
+      if (statusOf(e) === 404) return null;
+      throw e;
+    });
+    if (!image) return;
+    await skeletons.ensure(image.Id, checkWritable(writable).filter((w) => w.populate !== false).map((w) => w.path));
+  }
+
+  return { createContainer, inspect, list, remove, removeDeployment, prepare };
 }
 
 function safeHostname(name: string) {

@@ -12,6 +12,8 @@ export interface DriverContext {
   local: boolean;
   /** The OCI runtime of deployment containers (docs/decisions/007-sandboxing.md). */
   ociRuntime?: "runc" | "runsc";
+  /** Where the driver keeps caches across restarts (writable.ts's skeletons); none: memory only. */
+  cacheDir?: string;
   /** Whether the host guard is in place (host-guard.ts), cached. */
   hostGuardActive(): Promise<boolean>;
 }

@@ -9,7 +9,7 @@
 //   exec.ts        execs, with exit codes from exec-watch.ts and signals from signals.ts
 //   files.ts       reading and writing files through the engine
 import Docker from "dockerode";
-import type { Runtime } from "../types.ts";
+import type { Runtime, WritableDir } from "../types.ts";
 import { RuntimeError } from "../types.ts";
 import { createContainers } from "./containers.ts";
 import { isLocalEngine, type DriverContext } from "./engine.ts";
@@ -35,6 +35,9 @@ export interface DockerRuntimeOptions {
   /** The OCI runtime of deployment containers: "runc" (the engine's default) or "runsc" (gVisor,
    *  registered with the engine by scripts/docker.sh; docs/decisions/007-sandboxing.md). */
   ociRuntime?: "runc" | "runsc";
+  /** Where caches that survive a restart are kept (the image content of writable directories);
+   *  none: memory only, so the first deployment of each image after a start pays for it. */
+  cacheDir?: string;
 }
 
 export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime & { docker: Docker; hostGuardActive(): Promise<boolean> } {
@@ -47,10 +50,12 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
     local,
     ociRuntime: options.ociRuntime,
     hostGuardActive: createHostGuardCheck(options.hostGuard !== false && local, warn),
+    cacheDir: options.cacheDir,
   };
   const networks = createNetworks(ctx, options.subnetPool ?? "172.30.0.0/16");
   const containers = createContainers(ctx, networks);
   const files = createFiles(docker);
+  const exec = createExec(ctx);
 
   async function ping() {
     try {
@@ -66,8 +71,19 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
     return images.filter((name) => !tags.has(name) && !tags.has(name.includes(":") ? name : `${name}:latest`));
   }
 
+  /** Boot: what the first deployment of each image would otherwise compute (the host guard's
+   *  look, the writable directories' content, to disk), one image at a time so the engine stays
+   *  free for starts. */
+  async function prepare(images: { image: string; writable?: WritableDir[] }[]) {
+    await ctx.hostGuardActive();
+    for (const { image, writable } of images) {
+      await containers.prepare(image, writable).catch((e) => ctx.log(`preparing ${image} failed: ${(e as Error).message}`));
+    }
+  }
+
   return {
     name: "docker",
+    prepare,
     docker,
     hostGuardActive: ctx.hostGuardActive,
     ping,
@@ -80,7 +96,7 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
     list: containers.list,
     remove: containers.remove,
     removeDeployment: containers.removeDeployment,
-    exec: createExec(ctx),
+    exec,
     readFile: files.readFile,
     writeFile: files.writeFile,
   };
