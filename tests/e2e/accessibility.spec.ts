@@ -28,9 +28,14 @@ const PUBLIC_PAGES = [
   "/discord",
   "/unauthorized",
   "/no-such-page",
+  // Account basics (issue 10): the pages a mailed link opens show their invalid-link state here.
+  "/forgot-password",
+  "/reset-password?token=not-a-token",
+  "/confirm-email?token=not-a-token",
+  "/unsubscribe?token=not-a-token",
 ];
 // Pages that need a signed-in user (the admin console needs an admin: the signed-in user is one).
-const SIGNED_IN_PAGES = ["/profile", "/profile/settings", "/billing", "/admin", "/admin?tab=challenges", "/admin?tab=system", "/admin?tab=logs"];
+const SIGNED_IN_PAGES = ["/profile", "/profile/settings", "/profile/settings?tab=security", "/billing", "/admin", "/admin?tab=challenges", "/admin?tab=system", "/admin?tab=logs"];
 
 type Finding = { page: string; rule: string; impact: string; nodes: string[] };
 
