@@ -3,13 +3,20 @@
 // Every request and answer shape is the contract's (shared/contract), the same types the
 // server's services declare, so a shape is written once.
 import type {
+  AccountExport,
   Activity,
+  DeploymentResetResult,
+  EmailChanged,
+  PasswordResetCheck,
+  UnsubscribeInfo,
   BillingConfigView,
   BillingStatus,
   ChallengeView,
   CheckoutStarted,
+  Debrief,
   EmailVerified,
   HealthReport,
+  HintsState,
   HomeStats,
   LeaderboardPage,
   LeaderboardQuery,
@@ -25,7 +32,10 @@ import type {
   PlanStatus,
   ProfileUpdate,
   PublicUser,
+  PublishedSolution,
+  RecordingView,
   SolvedChallenge,
+  SignedInUser,
   SshHostKey,
   SshKeyDeleted,
   SshKeyNonce,
@@ -85,9 +95,19 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
     return { ok: false, status: res.status, detail: typeof data?.detail === "string" ? data.detail : "" };
   }
 
+  /** A non-JSON answer (a recording's asciicast file) as text, or the error's detail. */
+  async function text(path: string, token?: string): Promise<ApiResult<string>> {
+    const res = await dispatch(new Request(base + path, { headers: token ? { authorization: `Bearer ${token}` } : {} }), { clientIp });
+    if (res.ok) return { ok: true, status: res.status, data: await res.text() };
+    const data = (await res.json().catch(() => ({}))) as { detail?: unknown };
+    return { ok: false, status: res.status, detail: typeof data.detail === "string" ? data.detail : "" };
+  }
+
   const as = (token?: string) => ({
     validate: () => call<OwnUser>("GET", "/auth/validate", { token }),
     me: () => call<OwnUser>("GET", "/users/me", { token }),
+    /** The identity check of every page: the account without statistics (no scores read). */
+    identity: () => call<SignedInUser>("GET", "/auth/identity", { token }),
     updateProfile: (body: ProfileUpdate) =>
       call<OwnUser>("PATCH", "/users/me", { token, body }),
     changePassword: (body: PasswordChange) =>
@@ -115,11 +135,30 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
       call<TerminateDeploymentResult>("POST", `/challenges/${encodeURIComponent(id)}/session/terminate`, { token, body: {} }),
     submitSolution: (id: string, body: SubmissionBody) =>
       call<SubmissionResult>("POST", `/challenges/${encodeURIComponent(id)}/submit`, { token, body }),
+    // Costed hints, the debrief after solving, recordings (server/api/debrief-routes.ts).
+    hints: (id: string) => call<HintsState>("GET", `/challenges/${encodeURIComponent(id)}/hints`, { token }),
+    revealHint: (id: string, number: number) =>
+      call<HintsState>("POST", `/challenges/${encodeURIComponent(id)}/hints/reveal`, { token, body: { number } }),
+    debrief: (id: string) => call<Debrief>("GET", `/challenges/${encodeURIComponent(id)}/debrief`, { token }),
+    allMyRecordings: () => call<{ recordings: RecordingView[] }>("GET", "/users/me/recordings", { token }),
+    myRecordings: (id: string) => call<{ recordings: RecordingView[] }>("GET", `/challenges/${encodeURIComponent(id)}/recordings`, { token }),
+    setRecordingPublished: (recordingId: string, published: boolean) =>
+      call<RecordingView>("PUT", `/recordings/${encodeURIComponent(recordingId)}/published`, { token, body: { published } }),
+    /** The owner's recording, or anyone's published one (signed in or not). */
+    recordingCast: (recordingId: string) => text(`/recordings/${encodeURIComponent(recordingId)}/cast`, token),
+    adminRecordings: (q: { username?: string; limit?: number } = {}) =>
+      call<{ recordings: (RecordingView & { username: string })[] }>("GET", `/admin/recordings${qs({ ...q })}`, { token }),
+    adminRecordingCast: (recordingId: string) => text(`/admin/recordings/${encodeURIComponent(recordingId)}/cast`, token),
     // Plans and payments (server/core/plans.ts, server/core/billing.ts).
     plan: () => call<PlanStatus>("GET", "/users/me/plan", { token }),
     billing: () => call<BillingStatus>("GET", "/billing", { token }),
     checkout: () => call<CheckoutStarted>("POST", "/billing/checkout", { token, body: {} }),
     cancelAtPeriodEnd: (cancel: boolean) => call<BillingStatus>("POST", "/billing/cancel", { token, body: { cancel_at_period_end: cancel } }),
+    // Account basics (server/api/account-routes.ts).
+    changeEmail: (body: { new_email: string } & StepUpProof) => call<Message>("POST", "/users/me/email", { token, body }),
+    deleteAccount: (body: StepUpProof & { username?: string }) => call<Message>("DELETE", "/users/me", { token, body }),
+    exportData: () => call<AccountExport>("GET", "/users/me/export", { token }),
+    resetSession: (id: string) => call<DeploymentResetResult>("POST", `/challenges/${encodeURIComponent(id)}/session/reset`, { token, body: {} }),
   });
 
   return {
@@ -130,6 +169,12 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
     refresh: (refresh_token: string) => call<TokenPair>("POST", "/auth/refresh", { body: { refresh_token } }),
     logout: (refresh_token?: string) => call<Message>("POST", "/auth/logout", { body: { refresh_token } }),
     verifyEmail: (token: string) => call<EmailVerified>("POST", "/auth/verify-email", { body: { token } }),
+    requestPasswordReset: (email: string) => call<Message>("POST", "/auth/password-reset/request", { body: { email } }),
+    checkPasswordReset: (token: string) => call<PasswordResetCheck>("POST", "/auth/password-reset/check", { body: { token } }),
+    resetPassword: (body: { token: string; new_password: string }) => call<Message>("POST", "/auth/password-reset", { body }),
+    confirmEmailChange: (token: string) => call<EmailChanged>("POST", "/users/me/email/confirm", { body: { token } }),
+    unsubscribeInfo: (token: string) => call<UnsubscribeInfo>("GET", `/notifications/unsubscribe${qs({ token })}`),
+    unsubscribe: (token: string) => call<Message>("POST", `/notifications/unsubscribe${qs({ token })}`),
     resendVerificationByEmail: (email: string) => call<Message>("POST", "/auth/resend-verification", { body: { email } }),
     oauthProviders: () => call<OAuthProviders>("GET", "/auth/oauth/providers"),
     oauthStart: (provider: string) => call<OAuthStart>("GET", `/auth/oauth/${provider}/login`),
@@ -142,6 +187,8 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
       call<LeaderboardPage>("GET", `/leaderboard${qs({ ...q })}`),
     userChallenges: (username: string) =>
       call<{ challenges: SolvedChallenge[] }>("GET", `/users/${encodeURIComponent(username)}/challenges/`),
+    userSolutions: (username: string) =>
+      call<{ solutions: PublishedSolution[] }>("GET", `/users/${encodeURIComponent(username)}/solutions`),
     userActivity: (username: string) => call<{ activity: Activity[] }>("GET", `/users/${encodeURIComponent(username)}/activity`),
     homeStats: () => call<HomeStats>("GET", "/stats"),
     /** Whether payments are enabled on this installation (the pricing dialog asks). */

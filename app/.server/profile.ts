@@ -1,5 +1,6 @@
 // What both profile pages load besides the user: the tab asked for (?tab=, so tabs work without
-// JavaScript) and its data: recent activity, achievements (on the user), solved challenges.
+// JavaScript) and its data: recent activity, achievements (on the user), solved challenges and
+// the sessions published with them.
 import type { Web } from "./context.ts";
 import { PROFILE_TABS, type ProfileTab } from "../lib/player.ts";
 
@@ -9,10 +10,16 @@ export function profileTab(request: Request): ProfileTab {
 }
 
 export async function loadProfileExtras(web: Web, username: string) {
-  const [activity, solved] = await Promise.all([web.api.userActivity(username), web.api.userChallenges(username)]);
+  const [activity, solved, published] = await Promise.all([
+    web.api.userActivity(username),
+    web.api.userChallenges(username),
+    // Sessions the player chose to publish (replayable by anyone); private ones are never listed.
+    web.api.userSolutions(username),
+  ]);
   return {
     activity: activity.ok ? activity.data.activity : [],
     solved: solved.ok ? solved.data.challenges : [],
+    published: published.ok ? published.data.solutions : [],
     extrasError: activity.ok && solved.ok ? null : (activity.ok ? "" : activity.detail) || (solved.ok ? "" : solved.detail) || "Failed to load",
   };
 }

@@ -1,5 +1,6 @@
 // /admin: the admin console (admins only; others go to /unauthorized). Tabs Users, Challenges,
-// System and Logs as ?tab=...; the stat cards on every tab; the search box filters the users
+// System, Logs and Recordings (abuse review: recorded shells, each opening audited) as ?tab=...;
+// the stat cards on every tab; the search box filters the users
 // (name or e-mail) and the challenges (title or id). Every change is a plain POST form with a
 // hidden `intent`, handled by one small function each, calling the admin API with the admin's
 // token; without JavaScript the post renders this page again with the outcome.
@@ -10,6 +11,7 @@ import { adminApi, type AdminApi } from "../.server/admin-api.ts";
 import { requireAdmin } from "../.server/guards.ts";
 import { ChallengesTab } from "../components/admin/challenges-tab.tsx";
 import { LogsTab } from "../components/admin/logs-tab.tsx";
+import { RecordingsTab } from "../components/admin/recordings-tab.tsx";
 import { ADMIN_INTENTS, ADMIN_TABS, type AdminIntent, type AdminOutcome, type AdminTab, AdminTabs } from "../components/admin/shared.tsx";
 import { StatCards } from "../components/admin/stat-cards.tsx";
 import { SystemTab } from "../components/admin/system-tab.tsx";
@@ -28,18 +30,20 @@ const tabOf = (url: URL): AdminTab => {
 const ok = <T,>(r: { ok: true; data: T } | { ok: false }) => (r.ok ? r.data : null);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user, token } = requireAdmin(context, request);
+  const { user, token, api: player } = requireAdmin(context, request);
   const api = adminApi(context, token);
   const url = new URL(request.url);
   const tab = tabOf(url);
   const q = url.searchParams.get("q")?.trim() ?? "";
   const param = (k: string) => url.searchParams.get(k) ?? undefined;
-  const [system, users, challenges, settings, logs] = await Promise.all([
+  const recordingsUser = url.searchParams.get("user")?.trim() ?? "";
+  const [system, users, challenges, settings, logs, recordings] = await Promise.all([
     api.system(),
     tab === "users" ? api.users({ search: q, page: param("page") }) : null,
     tab === "challenges" ? api.challenges() : null,
     tab === "system" ? api.settings() : null,
     tab === "logs" ? api.audit({ action: param("action"), actor: param("actor"), from: param("from"), to: param("to"), page: param("page") }) : null,
+    tab === "recordings" ? player.adminRecordings({ username: recordingsUser || undefined, limit: 100 }) : null,
   ]);
   const needle = q.toLowerCase();
   const listed = challenges ? ok(challenges)?.challenges ?? null : null;
@@ -53,6 +57,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     settings: settings ? ok(settings) : null,
     logs: logs ? ok(logs) : null,
     logsError: logs && !logs.ok ? logs.detail : null,
+    recordingsUser,
+    recordings: recordings?.ok ? recordings.data.recordings : null,
+    recordingsError: recordings && !recordings.ok ? recordings.detail || "Could not list the recordings" : null,
   };
 }
 
@@ -162,6 +169,7 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
       {tab === "challenges" ? <ChallengesTab challenges={loaderData.challenges} outcome={outcome} /> : null}
       {tab === "system" ? <SystemTab settings={loaderData.settings} outcome={outcome} /> : null}
       {tab === "logs" ? <LogsRoute page={loaderData.logs} error={loaderData.logsError} /> : null}
+      {tab === "recordings" ? <RecordingsTab recordings={loaderData.recordings} user={loaderData.recordingsUser} error={loaderData.recordingsError} /> : null}
     </div>
   );
 }

@@ -29,7 +29,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export default function PublicProfile({ loaderData }: Route.ComponentProps) {
   const { profile, error } = loaderData;
   if (!profile) return <div className="alert-error" data-testid="profile-error">{error}</div>;
-  const { user, own, tab, activity, solved, extrasError } = profile;
+  const { user, own, tab, activity, solved, published, extrasError } = profile;
   return (
     <div className="space-y-6">
       <ProfileHeader user={user} own={own} />
@@ -39,6 +39,7 @@ export default function PublicProfile({ loaderData }: Route.ComponentProps) {
         user={user}
         activity={activity}
         solved={solved}
+        published={published}
         error={extrasError}
       />
     </div>

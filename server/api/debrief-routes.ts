@@ -72,6 +72,11 @@ export function debriefRoutes(r: Router, { hints, debriefs, recordings, userId, 
     async (c) => ({ recordings: await recordings.mine(await userId(c), challenge(c)) }),
   );
   r.get(
+    "/users/me/recordings",
+    { summary: "Every recording of the caller, newest first", tags, access: "user" },
+    async (c) => ({ recordings: await recordings.mineAll(await userId(c)) }),
+  );
+  r.get(
     "/recordings/:id",
     { summary: "One of the caller's recordings", tags, access: "user", params: { id: recordingIdParam }, errors: { 404: "No such recording of the caller's" } },
     async (c) => recordings.get(await userId(c), recording(c)),

@@ -5,9 +5,9 @@ import type { ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import type { ReloadReport } from "../../../shared/contract/admin.ts";
 
-export const ADMIN_TABS = ["users", "challenges", "system", "logs"] as const;
+export const ADMIN_TABS = ["users", "challenges", "system", "logs", "recordings"] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
-export const TAB_LABELS: Record<AdminTab, string> = { users: "Users", challenges: "Challenges", system: "System", logs: "Logs" };
+export const TAB_LABELS: Record<AdminTab, string> = { users: "Users", challenges: "Challenges", system: "System", logs: "Logs", recordings: "Recordings" };
 
 export const ADMIN_INTENTS = [
   "create-user",

@@ -3,7 +3,7 @@
 // password account and mails it the verification link.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import type { AdminUsersPage, AdminUserView } from "../../../shared/contract/admin.ts";
 import { createUserSchema } from "../../lib/admin-forms.ts";
 import { Field } from "../field.tsx";
@@ -92,6 +92,9 @@ function UserRow({ u, me, plansEnabled, outcome }: { u: AdminUserView; me: strin
             <ActionButton intent="make-admin" id={u.id} label="make admin" />
           )}
           <PlanForm u={u} plansEnabled={plansEnabled} />
+          <Link to={`/admin?tab=recordings&user=${encodeURIComponent(u.username)}`} className="btn-ghost px-2 py-0.5 text-xs" data-testid="user-recordings">
+            recordings
+          </Link>
           {self ? null : u.disabled ? (
             <ActionButton intent="enable" id={u.id} label="enable" />
           ) : (

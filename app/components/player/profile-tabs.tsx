@@ -1,9 +1,11 @@
 // The profile's tabs: Overview (recent activity), Achievements, Solutions. Tabs are links
 // (?tab=...), so they work without JavaScript.
 import { Link } from "react-router";
-import type { Activity, PublicUser, SolvedChallenge } from "../../../shared/contract/index.ts";
+import type { Activity, PublicUser, PublishedSolution, RecordingView, SolvedChallenge } from "../../../shared/contract/index.ts";
+import { useHydrated } from "../../hooks/use-hydrated.ts";
 import { formatDate, formatSolveTime, PROFILE_TABS, type ProfileTab } from "../../lib/player.ts";
 import { DifficultyTag } from "./challenge-card.tsx";
+import { OwnSessions, PublishedSessions } from "./solution-sessions.tsx";
 
 const LABELS: Record<ProfileTab, string> = { overview: "Overview", achievements: "Achievements", solutions: "Solutions" };
 
@@ -13,6 +15,10 @@ export function ProfileTabs(props: {
   user: PublicUser;
   activity: Activity[];
   solved: SolvedChallenge[];
+  /** Sessions published with the solutions (anyone may replay them). */
+  published: PublishedSolution[];
+  /** The owner's own recordings (their /profile only): each can be published or kept private. */
+  ownRecordings?: RecordingView[];
   error: string | null;
 }) {
   const { base, tab } = props;
@@ -39,7 +45,7 @@ export function ProfileTabs(props: {
       {props.error ? <div className="alert-error mb-4">{props.error}</div> : null}
       {tab === "overview" ? <Overview activity={props.activity} /> : null}
       {tab === "achievements" ? <Achievements user={props.user} /> : null}
-      {tab === "solutions" ? <Solutions solved={props.solved} /> : null}
+      {tab === "solutions" ? <Solutions solved={props.solved} published={props.published} ownRecordings={props.ownRecordings} /> : null}
     </section>
   );
 }
@@ -105,7 +111,8 @@ function Achievements({ user }: { user: PublicUser }) {
   );
 }
 
-function Solutions({ solved }: { solved: SolvedChallenge[] }) {
+function Solutions({ solved, published, ownRecordings }: { solved: SolvedChallenge[]; published: PublishedSolution[]; ownRecordings?: RecordingView[] }) {
+  const hydrated = useHydrated();
   if (!solved.length) {
     return (
       <p className="text-sm text-zinc-500" data-testid="tab-solutions">
@@ -124,6 +131,7 @@ function Solutions({ solved }: { solved: SolvedChallenge[] }) {
             <th className="px-2 py-2 text-right">points</th>
             <th className="px-2 py-2 text-right">time</th>
             <th className="hidden px-2 py-2 text-right sm:table-cell">solved</th>
+            <th className="px-2 py-2">session</th>
           </tr>
         </thead>
         <tbody>
@@ -137,6 +145,13 @@ function Solutions({ solved }: { solved: SolvedChallenge[] }) {
               <td className="px-2 py-2 text-right font-bold tabular-nums text-emerald-700 dark:text-term-green">{s.points}</td>
               <td className="px-2 py-2 text-right tabular-nums">{formatSolveTime(s.solve_seconds)}</td>
               <td className="hidden px-2 py-2 text-right tabular-nums sm:table-cell">{formatDate(s.solved_at)}</td>
+              <td className="px-2 py-2 align-top">
+                {ownRecordings ? (
+                  <OwnSessions recordings={ownRecordings.filter((r) => r.challenge_id === s.id)} hydrated={hydrated} />
+                ) : (
+                  <PublishedSessions sessions={published.filter((p) => p.challenge_id === s.id)} hydrated={hydrated} />
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -19,6 +19,8 @@ export { Countdown } from "./components/countdown.tsx";
 export { StatusDot } from "./components/badges.tsx";
 export { ChallengeScreen, type ChallengePageData } from "./components/challenge-screen.tsx";
 export { LoadError } from "./components/load-error.tsx";
+export { castUrl } from "./components/compare.tsx";
+export { Replay } from "./components/replay.tsx";
 export { hintSchema, isIntent, type Outcome, submitSchema } from "./rules/form.ts";
 export { STATUS_LABELS } from "./rules/status.ts";
 export { extendErrorText, loadErrorText, startErrorText, submitErrorText, TEXT, terminateErrorText } from "./rules/texts.ts";

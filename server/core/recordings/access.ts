@@ -52,6 +52,12 @@ export function createRecordingAccess({ db, store, audit, titleOf }: RecordingAc
       return (await store.listByUserChallenge(userId, challengeId)).map(recordingView);
     },
 
+    /** Every recording of the caller, newest first (the profile's Solutions tab). */
+    async mineAll(userId: string): Promise<RecordingView[]> {
+      const rows = await db.selectFrom("recordings").selectAll().where("user_id", "=", userId).orderBy("started_at", "desc").limit(500).execute();
+      return rows.map(recordingView);
+    },
+
     async get(userId: string, id: string): Promise<RecordingView> {
       return recordingView(await owned(userId, id));
     },
