@@ -3,16 +3,20 @@
 import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
-import type { ServerBuild } from "react-router";
+import { matchRoutes, type ServerBuild } from "react-router";
 import { API_PREFIX } from "./server/api/index.ts";
 import { ConfigError, loadConfig, type Config } from "./server/config.ts";
 import { HEADERS_TIMEOUT_MS, limitBodies, REQUEST_TIMEOUT_MS } from "./server/body-limit.ts";
 import { clientIp, sendResponse, toRequest } from "./server/http.ts";
 import { healthz } from "./server/healthz.ts";
+import { metricsEndpoint, requestScope, webRouteLabels } from "./server/metrics.ts";
+import { staticFiles } from "./server/static-files.ts";
+import { webHandler } from "./server/web-handler.ts";
 import { cspNonceOf, securityHeaders } from "./server/security-headers.ts";
-import { createGateway } from "./server/gateway/gateway.ts";
+import { createGateway, MESSAGES } from "./server/gateway/gateway.ts";
 import { attachLiveChannel } from "./server/live.ts";
 import { createPlatform } from "./server/platform.ts";
 
@@ -26,6 +30,13 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
   // Behind a TLS proxy the request URL must carry https, or React Router's origin check on
   // form posts would see http://host against Origin https://host and refuse every post.
   app.set("trust proxy", config.trustProxy);
+
+  // First: each request's id (X-Request-Id, carried into every log line it causes) and its
+  // duration under its route pattern for /metrics (server/metrics.ts). The web's patterns are
+  // known once its build is loaded.
+  let webRoute: (path: string) => string | undefined = () => undefined;
+  const ownRoutes = new Set(["/metrics", "/healthz"]);
+  app.use(requestScope(platform.metrics, (path) => (ownRoutes.has(path) ? path : webRoute(path)), log));
 
   // Security headers (CSP with a per-request nonce, HSTS over https), then the body cap, in
   // front of everything: the API and the web alike (server/security-headers.ts, body-limit.ts).
@@ -43,6 +54,8 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
   });
 
   app.get("/healthz", healthz(platform.health));
+  // Prometheus metrics: METRICS_TOKEN as a bearer token, or loopback callers only (server/metrics.ts).
+  app.get("/metrics", metricsEndpoint(platform.metrics, { token: config.metricsToken, clientIp: (req) => clientIp(req, config.trustProxy) }));
 
   // Cross-site form posts are refused for the whole web, here, once. React Router's own Origin
   // check covers actions of pages but not resource routes (/logout, /theme), which took any
@@ -87,9 +100,11 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
     const buildFile = new URL("./build/server/index.js", import.meta.url);
     if (!existsSync(buildFile)) throw new ConfigError("No web build found: run `npm run build` first (or `npm run up`).");
     const build = (await import(buildFile.href)) as ServerBuild;
-    app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
-    app.use(express.static("build/client", { maxAge: "1h", index: false }));
-    app.use(createRequestHandler({ build, getLoadContext: loadContext(build) }));
+    webRoute = webRouteLabels(build.routes, (routes, path) => matchRoutes(routes as never, path) as never);
+    // Static files from memory, compressed once (server/static-files.ts); pages streamed and
+    // compressed per request (server/web-handler.ts).
+    app.use(staticFiles(fileURLToPath(new URL("./build/client", import.meta.url))));
+    app.use(webHandler(build, loadContext(build) as never));
   }
 
   const server: Server = await new Promise((resolve) => {
@@ -125,7 +140,9 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
     platform.health.gatewayListening({ host: config.host, port: sshPort });
     platform.deployments.advertiseSsh({ host: config.ssh.host, port: sshPort, hostKeyFingerprint: gateway.hostKeyFingerprint, hostPublicKey: gateway.hostPublicKey });
     const g = gateway;
+    platform.metrics.setGatewayConnections(() => g.stats().connections);
     platform.deployments.onEnded((id) => g.closeDeployment(id));
+    platform.deployments.onReset((id) => g.closeDeployment(id, MESSAGES.reset));
     await platform.runtime.ping().catch((e) => log.warn(`${(e as Error).message} Deployments will fail until it answers.`));
     await platform.startWorker();
   }

@@ -1,8 +1,9 @@
 // Bridges Node's http request/response to a Fetch-style handler (Request → Response).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { compressBuffer, isCompressible, MIN_COMPRESS_BYTES, pickEncoding, varyOnEncoding } from "./compression.ts";
 
-export function toRequest(req: IncomingMessage, origin: string, url = req.url ?? "/"): Request {
+export function toRequest(req: IncomingMessage, origin: string, url = req.url ?? "/", signal?: AbortSignal): Request {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined || k.startsWith(":")) continue;
@@ -13,6 +14,7 @@ export function toRequest(req: IncomingMessage, origin: string, url = req.url ??
   return new Request(new URL(url, origin), {
     method,
     headers,
+    signal,
     body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
     // @ts-expect-error Node's fetch needs this for a streamed body
     duplex: hasBody ? "half" : undefined,
@@ -32,7 +34,17 @@ export async function sendResponse(res: ServerResponse, response: Response): Pro
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("set-cookie", cookies);
   if (!response.body) return void res.end();
-  res.end(Buffer.from(await response.arrayBuffer()));
+  const body = Buffer.from(await response.arrayBuffer());
+  // JSON answers are compressed when the client accepts it and they are worth it (a leaderboard
+  // page, the catalogue); never twice (server/compression.ts).
+  const compressible = !response.headers.has("content-encoding") && isCompressible(response.headers.get("content-type"));
+  if (compressible) varyOnEncoding(res);
+  const encoding = compressible && body.length >= MIN_COMPRESS_BYTES ? pickEncoding(res.req?.headers["accept-encoding"]) : null;
+  if (!encoding) return void res.end(body);
+  const encoded = await compressBuffer(body, encoding);
+  res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", encoded.length);
+  res.end(encoded);
 }
 
 /**

@@ -1,7 +1,7 @@
 // What the server hands the web for each request (platformContext) and what the web's
 // middleware derives from it (webContext): the API client, the signed-in user, the session.
 import { type Cookie, createContext, RouterContextProvider, type Session } from "react-router";
-import type { OwnUser, TokenPair } from "../../shared/contract/index.ts";
+import type { SignedInUser, TokenPair } from "../../shared/contract/index.ts";
 import type { ApiClient, Dispatch } from "./api-client.ts";
 
 /** Who a stored session signs in (null: only pre-login state) and when it ends (epoch seconds). */
@@ -56,7 +56,8 @@ export interface SessionData {
 
 export interface Web {
   api: ApiClient;
-  user: OwnUser | null;
+  /** The signed-in account, without statistics (pages that show them ask GET /users/me). */
+  user: SignedInUser | null;
   /** The access token for calls made on the user's behalf. */
   token?: string;
   session: Session<SessionData>;

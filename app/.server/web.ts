@@ -107,10 +107,11 @@ export const webMiddleware: MiddlewareFunction<Response> = async ({ request, con
     else refreshFailed();
   }
   if (stored && !ended) {
-    let me = await api.as(stored.access_token).me();
+    // Only the account (GET /auth/identity): no scores, rank or achievements on every page.
+    let me = await api.as(stored.access_token).identity();
     if (!me.ok && me.status === 401 && (await refresh(stored))) {
       stored = session.get("tokens")!;
-      me = await api.as(stored.access_token).me();
+      me = await api.as(stored.access_token).identity();
     }
     if (me.ok) {
       web.user = me.data;

@@ -6,7 +6,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/challenges";
 import { freshnessHeaders } from "../.server/cache.ts";
 import { getWeb } from "../.server/guards.ts";
-import { ChallengeCard } from "../components/player/challenge-card.tsx";
+import { ChallengeCard, toCard } from "../components/player/challenge-card.tsx";
 import { SearchField, SelectField } from "../components/player/filter-fields.tsx";
 import { useDebouncedSubmit, useSyncedValue } from "../hooks/use-debounced-submit.ts";
 import { CATEGORY_OPTIONS, DIFFICULTY_OPTIONS, NO_CHALLENGES, SEARCH_DEBOUNCE_MS } from "../lib/player.ts";
@@ -40,7 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(
     {
       locks,
-      challenges: res.ok ? res.data.challenges : [],
+      challenges: res.ok ? res.data.challenges.map(toCard) : [],
       error: res.ok ? null : res.detail || "Failed to load challenges",
       search,
       category,

@@ -4,7 +4,7 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/home";
 import { freshnessHeaders } from "../.server/cache.ts";
 import { getWeb } from "../.server/guards.ts";
-import { ChallengeCard } from "../components/player/challenge-card.tsx";
+import { ChallengeCard, toCard } from "../components/player/challenge-card.tsx";
 import { LeaderboardTable } from "../components/player/leaderboard-table.tsx";
 import { FEATURED_CHALLENGES, HOME_LEADERBOARD_ROWS } from "../lib/player.ts";
 
@@ -22,7 +22,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       signedIn: Boolean(web.user),
       me: web.user?.username ?? null,
       stats: stats.ok ? stats.data : null,
-      featured: featured.ok ? featured.data.challenges : [],
+      featured: featured.ok ? featured.data.challenges.map(toCard) : [],
       leaders: board.ok ? board.data.entries : [],
     },
     { headers: freshnessHeaders(web) },

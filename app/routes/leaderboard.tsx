@@ -1,6 +1,7 @@
 // /leaderboard: search, period, the table, prev/next paging ('page / total', 15 a page). A GET
 // form and plain links: all of it works without JavaScript; with it, the search updates after a
-// 300 ms pause and the next page's data is prefetched as soon as the page renders.
+// 300 ms pause and a page's data is fetched ahead only when the pointer or focus reaches its
+// link (prefetching the next page on every render computed the board twice per visit).
 import { useRef } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/leaderboard";
@@ -102,8 +103,7 @@ export default function Leaderboard({ loaderData }: Route.ComponentProps) {
             {page} / {pages}
           </span>
           {page < pages ? (
-            // The spec's prefetch of the next page: its data loads as soon as this page renders.
-            <Link to={href(page + 1)} className="btn-ghost px-3 py-1" rel="next" prefetch="render">
+            <Link to={href(page + 1)} className="btn-ghost px-3 py-1" rel="next" prefetch="intent">
               next →
             </Link>
           ) : (

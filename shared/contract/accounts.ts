@@ -60,6 +60,26 @@ export interface OwnUser extends PublicUser {
   plan_until: string | null;
 }
 
+/** The statistics part of a user's view: scores, rank, achievements (read from scoring). */
+export const USER_STATISTICS = [
+  "total_points",
+  "rank",
+  "challenges_completed",
+  "challenges_attempted",
+  "solve_rate",
+  "average_time",
+  "level",
+  "ranked_users",
+  "achievements",
+] as const satisfies readonly (keyof PublicUser)[];
+
+/**
+ * GET /auth/identity: the signed-in account without its statistics, what the web's identity
+ * check reads on every page (one read of the user; no scores, rank or achievements). Pages
+ * that show the statistics ask for GET /users/me.
+ */
+export type SignedInUser = Omit<OwnUser, (typeof USER_STATISTICS)[number]>;
+
 /** POST /auth/login, /auth/login/2fa and the OAuth callback: signed in, or a second factor due. */
 export type LoginResult =
   | ({ mfa_required: false; user: OwnUser } & TokenPair)

@@ -14,10 +14,25 @@ export function DifficultyTag({ level }: { level: string }) {
   );
 }
 
-type CardChallenge = Pick<
+export type CardChallenge = Pick<
   ChallengeView,
   "uid" | "title" | "difficulty_level" | "points" | "category" | "estimated_time_minutes" | "short_description" | "badge" | "incident_note" | "solves"
 >;
+
+/** Only what a card shows: loaders send this, not the whole challenge (descriptions,
+ *  instructions and hints were three quarters of /challenges' HTML, as hydration data). */
+export const toCard = (c: ChallengeView): CardChallenge => ({
+  uid: c.uid,
+  title: c.title,
+  difficulty_level: c.difficulty_level,
+  points: c.points,
+  category: c.category,
+  estimated_time_minutes: c.estimated_time_minutes,
+  short_description: c.short_description,
+  badge: c.badge,
+  incident_note: c.incident_note,
+  solves: c.solves,
+});
 
 /** A catalogue card: the whole card links to the challenge page. `lock`: what the user's plan
  *  does not include (shared/plans.ts lockFor), shown as a badge with the full sentence. */

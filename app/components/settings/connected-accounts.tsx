@@ -1,11 +1,11 @@
 // Security tab: which OAuth providers are linked to the account.
-import type { OwnUser } from "../../../shared/contract/index.ts";
+import type { SignedInUser } from "../../../shared/contract/index.ts";
 import { type Provider, providerLabel } from "../../lib/providers.ts";
 import { Section } from "./shared.tsx";
 
 const PROVIDERS: Provider[] = ["github", "google"];
 
-export function ConnectedAccounts({ user }: { user: OwnUser }) {
+export function ConnectedAccounts({ user }: { user: SignedInUser }) {
   return (
     <Section command="ls ~/.connected" title="Connected Accounts" testId="connected-accounts">
       <ul className="divide-y divide-zinc-200 text-sm dark:divide-zinc-800">

@@ -3,19 +3,21 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
 import type { NotificationKey } from "../../../shared/rules.ts";
-import type { OwnUser } from "../../../shared/contract/index.ts";
+import type { SignedInUser } from "../../../shared/contract/index.ts";
 import { notificationsSchema } from "../../lib/forms.ts";
 import { CheckboxField } from "./fields.tsx";
 import { IntentField, type Outcome, outcomeFor, Section, Status, useBusy } from "./shared.tsx";
 
 const TOGGLES: { key: NotificationKey; label: string; hint: string }[] = [
-  { key: "newChallenges", label: "New challenges", hint: "A new broken system is ready to fix." },
-  { key: "solutionFeedback", label: "Solution feedback", hint: "Your submitted solution was graded." },
-  { key: "leaderboardUpdates", label: "Leaderboard updates", hint: "Someone passed you, or you passed them." },
-  { key: "marketingEmails", label: "Marketing emails", hint: "Product news and offers, rarely." },
+  // What each toggle sends (server/core/accounts/notifications.ts); the last two send nothing yet,
+  // and say so.
+  { key: "newChallenges", label: "New challenges", hint: "A digest of newly published challenges, at most one e-mail a day." },
+  { key: "solutionFeedback", label: "Solution feedback", hint: "The result of each graded submission, with the check's feedback." },
+  { key: "leaderboardUpdates", label: "Leaderboard updates", hint: "Someone passed you, or you passed them. Not sent yet." },
+  { key: "marketingEmails", label: "Marketing emails", hint: "Product news and offers, rarely. Not sent yet." },
 ];
 
-export function NotificationsSection({ user, outcome }: { user: OwnUser; outcome?: Outcome }) {
+export function NotificationsSection({ user, outcome }: { user: SignedInUser; outcome?: Outcome }) {
   const navigation = useNavigation();
   const mine = outcomeFor(outcome, "notifications");
   const busy = useBusy("notifications");

@@ -3,13 +3,13 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
-import type { OwnUser } from "../../../shared/contract/index.ts";
+import type { SignedInUser } from "../../../shared/contract/index.ts";
 import { passwordChangeSchema } from "../../lib/forms.ts";
 import { providerLabel } from "../../lib/providers.ts";
 import { Field } from "../field.tsx";
 import { IntentField, type Outcome, outcomeFor, Section, Status, useBusy } from "./shared.tsx";
 
-export function PasswordSection({ user, outcome }: { user: OwnUser; outcome?: Outcome }) {
+export function PasswordSection({ user, outcome }: { user: SignedInUser; outcome?: Outcome }) {
   if (!user.has_password && !user.oauth_provider) return null;
   return (
     <Section command="passwd" title="Password" testId="password-section">

@@ -3,13 +3,13 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm 
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
 import { LOCATIONS } from "../../../shared/rules.ts";
-import type { OwnUser } from "../../../shared/contract/index.ts";
+import type { SignedInUser } from "../../../shared/contract/index.ts";
 import { profileSchema } from "../../lib/forms.ts";
 import { Field } from "../field.tsx";
 import { CheckboxField, SelectField, TextAreaField } from "./fields.tsx";
 import { IntentField, type Outcome, outcomeFor, Section, Status, useBusy } from "./shared.tsx";
 
-export function ProfileSection({ user, outcome }: { user: OwnUser; outcome?: Outcome }) {
+export function ProfileSection({ user, outcome }: { user: SignedInUser; outcome?: Outcome }) {
   const navigation = useNavigation();
   const mine = outcomeFor(outcome, "profile");
   const busy = useBusy("profile");

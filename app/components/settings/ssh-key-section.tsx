@@ -7,14 +7,14 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
-import type { OwnUser } from "../../../shared/contract/index.ts";
+import type { SignedInUser } from "../../../shared/contract/index.ts";
 import { SETTINGS, sshKeyDeleteSchema, sshKeySchema } from "../../lib/forms.ts";
 import { defaultKeyFile, SSH_KEY_NONCE_SECONDS, signCommand } from "../../../shared/sshkey-rules.ts";
 import { Field } from "../field.tsx";
 import { TextAreaField } from "./fields.tsx";
 import { ConfirmedAction, IntentField, type Outcome, outcomeFor, Section, Status, useBusy, useHydrated } from "./shared.tsx";
 
-export function SshKeySection({ user, nonce, outcome }: { user: OwnUser; nonce: string | null; outcome?: Outcome }) {
+export function SshKeySection({ user, nonce, outcome }: { user: SignedInUser; nonce: string | null; outcome?: Outcome }) {
   const mine = outcomeFor(outcome, "ssh-save", "ssh-delete");
   return (
     <Section command="cat ~/.ssh/id_ed25519.pub" title="SSH key" testId="ssh-section">

@@ -38,12 +38,13 @@ export function createContext(deps: AccountsDeps) {
   const { db, limiter, scoring } = deps;
   const byId = (id: string) => db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
 
+  /** The sign-in providers linked to the account. */
+  const providersOf = async (userId: string) =>
+    [...new Set((await db.selectFrom("oauth_accounts").select("provider").where("user_id", "=", userId).execute()).map((l) => l.provider))];
+
   async function view(u: UserRow): Promise<OwnUser> {
-    const [linked, stats] = await Promise.all([
-      db.selectFrom("oauth_accounts").select("provider").where("user_id", "=", u.id).execute(),
-      scoring?.userStats(u.id),
-    ]);
-    return ownUser(u, [...new Set(linked.map((l) => l.provider))], stats);
+    const [linked, stats] = await Promise.all([providersOf(u.id), scoring?.userStats(u.id)]);
+    return ownUser(u, linked, stats);
   }
 
   async function requireUser(id: string): Promise<UserRow> {
@@ -58,10 +59,10 @@ export function createContext(deps: AccountsDeps) {
 
   const knownKey = (account: string, addr: string) => `login-known:${account}:${addr}`;
   /** Has this address completed a sign-in to the account lately (see KNOWN_ADDRESS)? */
-  const isKnownAddress = (account: string, addr: string) => limiter.count(knownKey(account, addr)) > 0;
-  const rememberAddress = (account: string, addr: string) => {
-    limiter.reset(knownKey(account, addr));
-    limiter.hit(knownKey(account, addr), KNOWN_ADDRESS);
+  const isKnownAddress = async (account: string, addr: string) => (await limiter.count(knownKey(account, addr))) > 0;
+  const rememberAddress = async (account: string, addr: string) => {
+    await limiter.reset(knownKey(account, addr));
+    await limiter.hit(knownKey(account, addr), KNOWN_ADDRESS);
   };
 
   /**
@@ -69,11 +70,11 @@ export function createContext(deps: AccountsDeps) {
    * address key of a sign-in; without it the caller is the signed-in owner.
    */
   async function acceptTotp(u: UserRow, code: string, from?: string): Promise<boolean> {
-    if (from === undefined) limiter.consume(`totp:${u.id}`, TOTP_PER_USER);
+    if (from === undefined) await limiter.consume(`totp:${u.id}`, TOTP_PER_USER);
     else {
       const limits: [string, Limit][] = [[`totp-login:${u.id}:${from}`, TOTP_LOGIN_PER_ACCOUNT_IP]];
-      if (!isKnownAddress(u.id, from)) limits.push([`totp-login:${u.id}`, TOTP_LOGIN_PER_ACCOUNT]);
-      limiter.consumeAll(limits);
+      if (!(await isKnownAddress(u.id, from))) limits.push([`totp-login:${u.id}`, TOTP_LOGIN_PER_ACCOUNT]);
+      await limiter.consumeAll(limits);
     }
     if (!u.totp_secret) return false;
     const step = matchTotp(u.totp_secret, code.trim());
@@ -94,7 +95,7 @@ export function createContext(deps: AccountsDeps) {
   async function confirmIdentity(u: UserRow, proof: StepUpProof): Promise<void> {
     if (proof.current_password !== undefined) {
       if (!u.password_hash) throw badRequest(NO_PASSWORD);
-      limiter.consume(`step-up:${u.id}`, STEP_UP_PER_USER);
+      await limiter.consume(`step-up:${u.id}`, STEP_UP_PER_USER);
       if (!(await verifyPassword(u.password_hash, proof.current_password))) throw badRequest("Current password is incorrect");
       return;
     }
@@ -106,6 +107,6 @@ export function createContext(deps: AccountsDeps) {
     throw badRequest(STEP_UP_REQUIRED);
   }
 
-  return { deps, byId, view, requireUser, update, isKnownAddress, rememberAddress, acceptTotp, confirmIdentity };
+  return { deps, byId, view, providersOf, requireUser, update, isKnownAddress, rememberAddress, acceptTotp, confirmIdentity };
 }
 export type AccountsContext = ReturnType<typeof createContext>;

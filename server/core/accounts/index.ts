@@ -36,6 +36,7 @@ export function createAccounts(deps: AccountsDeps) {
     verifyEmail: registration.verifyEmail,
     resendVerification: registration.resendVerification,
     me: profile.me,
+    identity: profile.identity,
     publicProfile: profile.publicProfile,
     updateProfile: profile.updateProfile,
     updateNotifications: profile.updateNotifications,

@@ -1,19 +1,29 @@
 // The account as its owner and others see it, and what its owner changes on it: profile fields,
 // notification settings, the password (which ends every other sign-in). Also the admin flag the
 // CLI grants and revokes.
-import type { NotificationsUpdate, OwnUser, PasswordChange, PasswordChanged, ProfileUpdate, PublicUser } from "../../../shared/contract/index.ts";
+import { USER_STATISTICS } from "../../../shared/contract/index.ts";
+import type { NotificationsUpdate, OwnUser, PasswordChange, PasswordChanged, ProfileUpdate, PublicUser, SignedInUser } from "../../../shared/contract/index.ts";
 import { badRequest, notFound } from "../errors.ts";
 import { hashPassword, verifyPassword } from "../passwords.ts";
-import { publicUser } from "../users.ts";
+import { ownUser, publicUser } from "../users.ts";
 import { type AccountsContext, NO_PASSWORD } from "./context.ts";
 import { LOGIN_PER_ACCOUNT_IP } from "./limits.ts";
 
 export function createProfile(ctx: AccountsContext) {
   const { db, tokens, limiter, scoring, webSessions } = ctx.deps;
-  const { view, requireUser, update } = ctx;
+  const { view, providersOf, requireUser, update } = ctx;
 
   async function me(userId: string): Promise<OwnUser> {
     return view(await requireUser(userId));
+  }
+
+  /** The web's identity check on every page: the account without statistics, so no score is
+   *  read (a signed-in page used to compute the user's rank over the whole board). */
+  async function identity(userId: string): Promise<SignedInUser> {
+    const u = await requireUser(userId);
+    const own: Partial<OwnUser> = ownUser(u, await providersOf(u.id));
+    for (const key of USER_STATISTICS) delete own[key];
+    return own as SignedInUser;
   }
 
   async function publicProfile(username: string): Promise<PublicUser> {
@@ -46,7 +56,7 @@ export function createProfile(ctx: AccountsContext) {
   async function changePassword(userId: string, input: PasswordChange): Promise<PasswordChanged> {
     const u = await requireUser(userId);
     if (!u.password_hash) throw badRequest(NO_PASSWORD);
-    limiter.consume(`password-change:${userId}`, LOGIN_PER_ACCOUNT_IP);
+    await limiter.consume(`password-change:${userId}`, LOGIN_PER_ACCOUNT_IP);
     if (!(await verifyPassword(u.password_hash, input.current_password))) {
       throw badRequest("Current password is incorrect");
     }
@@ -67,5 +77,5 @@ export function createProfile(ctx: AccountsContext) {
     if (Number(res.numUpdatedRows) !== 1) throw notFound(`No user named ${username}`);
   }
 
-  return { me, publicProfile, updateProfile, updateNotifications, changePassword, setAdmin };
+  return { me, identity, publicProfile, updateProfile, updateNotifications, changePassword, setAdmin };
 }
