@@ -142,6 +142,24 @@ export async function seed(opts: SeedOptions): Promise<SeedResult> {
     log(`submissions: ${submissions} in ${Math.round(performance.now() - t0)} ms`);
     // Oldest first, as they would have happened.
     solveRows.sort((a, b) => a.solved_at - b.solved_at);
+    // The deployment each solve was made in (ended since): userStats counts attempts from them.
+    const deploymentRows = solveRows.map((s) => ({
+      id: s.deployment_id,
+      user_id: s.user_id,
+      challenge_id: s.challenge_id,
+      status: "terminated" as const,
+      error_message: null,
+      ssh_user: s.challenge_id,
+      container_id: null,
+      scenario_values: null,
+      active_key: null,
+      created_at: s.solved_at - s.solve_seconds,
+      ready_at: s.solved_at - s.solve_seconds + 1,
+      expires_at: s.solved_at + 600,
+      ended_at: s.solved_at + 60,
+      updated_at: s.solved_at + 60,
+    }));
+    await inChunks(db, deploymentRows, 500, (trx, chunk) => trx.insertInto("deployments").values(chunk).execute());
     await inChunks(db, solveRows, 500, (trx, chunk) => trx.insertInto("solves").values(chunk).execute());
     log(`solves: ${solveRows.length} in ${Math.round(performance.now() - t0)} ms`);
     await refreshStatistics(db, { full: true });

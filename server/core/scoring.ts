@@ -2,9 +2,10 @@
 // `solves` (one per challenge solved; grading inserts them); boards, ranks and counts come from
 // the score tables that triggers keep as solves change (server/db/migrations/0008_scores.ts), so
 // no read aggregates every solve. No HTTP here.
-import { type SqlBool, sql } from "kysely";
+import { type ExpressionBuilder, type SqlBool, sql } from "kysely";
 import type { Achievement, Activity, HomeStats, LeaderboardPage, Period, SolvedChallenge } from "../../shared/contract/index.ts";
 import type { Db } from "../db/index.ts";
+import type { Database } from "../db/schema.ts";
 import { nowSeconds } from "../db/index.ts";
 import { likePattern } from "./catalogue.ts";
 import { notFound } from "./errors.ts";
@@ -288,20 +289,14 @@ export function createScoring({ db }: { db: Db }) {
 
     /** The home page's strip: challenges offered, correct solutions, registered users (counters). */
     async homeStats(): Promise<HomeStats> {
+      // One key lookup per figure (the counters table is tiny, but a scan of it is still a scan).
+      const counter = (eb: ExpressionBuilder<Database, never>, name: "users" | "solves") =>
+        eb.selectFrom("score_counters").select("n").where("name", "=", name);
       const [c, counters] = await Promise.all([
-        db
-          .selectFrom("challenges")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .where("is_approved", "=", 1)
-          .executeTakeFirst(),
-        db.selectFrom("score_counters").select(["name", "n"]).where("name", "in", ["users", "solves"]).execute(),
+        db.selectFrom("challenges").select((eb) => eb.fn.countAll<number>().as("n")).where("is_approved", "=", 1).executeTakeFirst(),
+        db.selectNoFrom((eb) => [counter(eb, "users").as("users"), counter(eb, "solves").as("solves")]).executeTakeFirst(),
       ]);
-      const counter = (name: string) => Number(counters.find((r) => r.name === name)?.n ?? 0);
-      return {
-        challenges: Number(c?.n ?? 0),
-        solutions: counter("solves"),
-        users: counter("users"),
-      };
+      return { challenges: Number(c?.n ?? 0), solutions: Number(counters?.solves ?? 0), users: Number(counters?.users ?? 0) };
     },
   };
 }
