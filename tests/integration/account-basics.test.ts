@@ -156,6 +156,18 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       expect(t.mail(u.email).subject).toBe("Your faultline e-mail address was changed");
     });
 
+    it("an account without password or 2FA (OAuth only) needs no proof; with 2FA on, a code is asked for", async () => {
+      const u = await t.registerVerified();
+      const { access_token: token } = await t.login(u);
+      await t.platform.db.updateTable("users").set({ password_hash: null, oauth_provider: "github" }).where("username", "=", u.username).execute();
+      const newEmail = `${unique("oauth")}@example.test`;
+      expect((await t.call("POST", "/users/me/email", { token, body: { new_email: newEmail } })).status).toBe(202);
+      expect(t.mails(newEmail)).toHaveLength(1);
+      await t.platform.db.updateTable("users").set({ totp_enabled: 1, totp_secret: "JBSWY3DPEHPK3PXP" }).where("username", "=", u.username).execute();
+      expectError(await t.call("POST", "/users/me/email", { token, body: { new_email: `${unique("oauth")}@example.test` } }), 400, /Confirm with/);
+      expectError(await t.call("POST", "/users/me/email", { token, body: { new_email: `${unique("oauth")}@example.test`, code: "000000" } }), 400, "Invalid verification code");
+    });
+
     it("an address another account uses gets the same answer and no link", async () => {
       const u = await t.registerVerified();
       const other = await t.registerVerified();
