@@ -151,7 +151,8 @@ async function createTriggers(db: Kysely<any>): Promise<void> {
  */
 export async function rebuildScores(db: Kysely<any>): Promise<void> {
   const d = dialectOf(db);
-  for (const t of ["score_levels", "score_buckets", "challenge_solves", "score_counters"]) await sql.raw(`delete from ${t}`).execute(db);
+  for (const t of ["score_levels", "score_buckets", "challenge_solves"]) await sql.raw(`delete from ${t}`).execute(db);
+  await sql.raw(`delete from score_counters where name in ('users', 'solves')`).execute(db);
   for (const p of SCORE_PERIODS) {
     const start = bucketStart(d, p, "s.solved_at");
     await sql
@@ -174,9 +175,12 @@ export async function rebuildScores(db: Kysely<any>): Promise<void> {
   await sql.raw(`insert into challenge_solves (challenge_id, solves) select challenge_id, count(*) from solves group by challenge_id`).execute(db);
   await sql
     .raw(
-      `insert into score_counters (name, n) values
-       ('users', (select count(*) from users)), ('solves', (select count(*) from solves)), ('changes', 1)`,
+      `insert into score_counters (name, n) values ('users', (select count(*) from users)), ('solves', (select count(*) from solves))`,
     )
+    .execute(db);
+  // 'changes' only ever grows: a cache entry made before the rebuild must not look current.
+  await sql
+    .raw(`insert into score_counters (name, n) values ('changes', 1) on conflict (name) do update set n = score_counters.n + 1`)
     .execute(db);
 }
 

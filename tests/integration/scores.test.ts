@@ -1,0 +1,175 @@
+// The score tables (kept by triggers: server/db/migrations/0008_scores.ts) say exactly what
+// aggregating every solve used to say. The old aggregate lives on here only, as the oracle:
+// leaderboards of every period, page and search, ranks and board sizes, catalogue counts and
+// home figures are compared after solves around the day, week and month boundaries, ties in
+// points and in time, zero-point solves, a solve's points changed, a solve removed, a rename
+// and a deleted account; and the public cache follows a change made behind its back.
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPublicCache } from "../../server/core/public-cache.ts";
+import { likePattern } from "../../server/core/catalogue.ts";
+import { minutes, periodStart } from "../../server/core/scoring.ts";
+import { rebuildScores } from "../../server/db/migrations/0008_scores.ts";
+import { PERIODS, type Period } from "../../shared/contract/index.ts";
+import { createTestPlatform, DATABASES, type TestPlatform } from "../support/platform.ts";
+
+const at = (iso: string) => Date.parse(iso) / 1000;
+const CHALLENGES = ["c-alpha", "c-beta", "c-gamma", "c-delta", "c-eps"];
+
+describe.each(DATABASES)("scores on %s", (kind) => {
+  let t: TestPlatform;
+  beforeAll(async () => {
+    t = await createTestPlatform(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const db = () => t.platform.db;
+
+  /** The leaderboard as it was computed before issue 12: every solve of the period, per request. */
+  async function oracle(period: Period, now: number, search = "") {
+    const since = periodStart(period, now);
+    const filter = search ? sql`where lower(r.username) like ${likePattern(search)} escape '\\'` : sql``;
+    const { rows } = await sql<{ username: string; points: number | string; completed: number | string; avg_seconds: number | string | null; rank: number | string }>`
+      with board as (
+        select s.user_id, sum(s.points) as points, count(*) as completed, avg(s.solve_seconds) as avg_seconds, max(s.solved_at) as last_at
+        from solves s where s.solved_at >= ${since} group by s.user_id having sum(s.points) > 0
+      ), ranked as (
+        select u.username, b.points, b.completed, b.avg_seconds, b.last_at, dense_rank() over (order by b.points desc) as rank
+        from board b join users u on u.id = b.user_id
+      )
+      select r.username, r.points, r.completed, r.avg_seconds, r.rank from ranked r ${filter}
+      order by r.rank, r.last_at, lower(r.username)`.execute(db());
+    return rows.map((r) => ({
+      rank: Number(r.rank),
+      username: r.username,
+      points: Number(r.points),
+      challenges_completed: Number(r.completed),
+      average_time: r.avg_seconds === null ? null : minutes(Number(r.avg_seconds)),
+    }));
+  }
+
+  /** The old userStats rank: dense among users' all-time totals above 0. */
+  async function oracleRank(total: number) {
+    const { rows } = await sql<{ ranked: number | string; above: number | string }>`
+      select count(*) as ranked, count(distinct case when t.total > ${total} then t.total end) as above
+      from (select sum(points) as total from solves group by user_id) t where t.total > 0`.execute(db());
+    return { rank: total > 0 ? Number(rows[0]!.above) + 1 : null, ranked_users: Number(rows[0]!.ranked) };
+  }
+
+  async function expectSameAsOracle(now: number) {
+    const scoring = t.platform.scoring;
+    for (const period of PERIODS) {
+      for (const search of ["", "S_1", "zz", "s_"]) {
+        const want = await oracle(period, now, search);
+        if (search === "" || search === "s_") expect(want.length, `${period} board`).toBeGreaterThan(1);
+        // Every page, in pages of 4 (so pages start inside tie groups) and of 15.
+        for (const limit of [4, 15]) {
+          const got = [];
+          for (let page = 1; page <= Math.ceil(want.length / limit) + 1; page++) {
+            const res = await scoring.leaderboard({ period, page, limit, search, now });
+            expect(res.total, `${period} "${search}" total`).toBe(want.length);
+            got.push(...res.entries);
+          }
+          expect(got, `${period} "${search}" limit ${limit}`).toEqual(want);
+        }
+      }
+    }
+    const users = await db().selectFrom("users").select(["id"]).execute();
+    for (const u of users) {
+      const stats = await scoring.userStats(u.id);
+      expect({ rank: stats.rank, ranked_users: stats.ranked_users }).toEqual(await oracleRank(stats.total_points));
+    }
+    const counts = await db().selectFrom("solves").select(["challenge_id"]).select((eb) => eb.fn.countAll<number>().as("n")).groupBy("challenge_id").execute();
+    const kept = await db().selectFrom("challenge_solves").select(["challenge_id", "solves"]).where("solves", ">", 0).execute();
+    expect(Object.fromEntries(kept.map((k) => [k.challenge_id, Number(k.solves)]))).toEqual(Object.fromEntries(counts.map((c) => [c.challenge_id, Number(c.n)])));
+    const home = await scoring.homeStats();
+    const solves = await db().selectFrom("solves").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const people = await db().selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    expect([home.solutions, home.users]).toEqual([Number(solves.n), Number(people.n)]);
+  }
+
+  const ids: string[] = [];
+  async function addUsers(n: number) {
+    const base = ids.length;
+    for (let i = base; i < base + n; i++) {
+      const name = `s_${String(i).padStart(2, "0")}${i % 3 === 0 ? "X" : "y"}`;
+      const id = randomUUID();
+      await db()
+        .insertInto("users")
+        .values({ id, username: name, email: `${name}@example.test`, password_hash: null, display_name: null, bio: null, location: null, github_username: null, oauth_provider: null, ssh_public_key: null, ssh_key_fingerprint: null, totp_secret: null, totp_last_step: null, created_at: 1, updated_at: 1 })
+        .execute();
+      ids.push(id);
+    }
+  }
+  const solve = (user: number, challenge: number, points: number, solvedAt: number, seconds = 61 * (user + 1)) =>
+    db()
+      .insertInto("solves")
+      .values({ user_id: ids[user]!, challenge_id: CHALLENGES[challenge]!, deployment_id: randomUUID(), points, solve_seconds: seconds, solved_at: solvedAt })
+      .execute();
+
+  it("equal to the old aggregate across day, week and month boundaries, ties and changes", async () => {
+    await addUsers(24);
+    // Monday 1 June 2026, 00:00:30 UTC: a new day, week and month began 30 s ago.
+    const now1 = at("2026-06-01T00:00:30Z");
+    const edges = [now1 - 30, now1 - 31, now1 - 86400, now1 - 7 * 86400, now1 - 40 * 86400, now1];
+    let n = 0;
+    for (let u = 0; u < 20; u++) {
+      for (let c = 0; c < (u % 4) + 1; c++) {
+        // Points from a small set (ties), some zero (a fully hinted solve); times on the edges, and shared.
+        await solve(u, c, [100, 250, 0, 500, 100][(u + c) % 5]!, edges[n++ % edges.length]!);
+      }
+    }
+    await expectSameAsOracle(now1);
+
+    // Wednesday 17 June, noon: the week began Monday 15 June; Sunday 14 June 23:59:59 is outside it.
+    const now2 = at("2026-06-17T12:00:00Z");
+    const later = [at("2026-06-15T00:00:00Z"), at("2026-06-14T23:59:59Z"), at("2026-06-17T00:00:00Z"), at("2026-06-16T23:59:59Z"), now2];
+    for (let u = 4; u < 24; u++) await solve(u, 4, [250, 100, 250, 0][u % 4]!, later[u % later.length]!);
+    await expectSameAsOracle(now2);
+
+    // A solve's points changed (costed hints settle them), one removed, a rename, an account deleted.
+    await db().updateTable("solves").set({ points: 1000 }).where("user_id", "=", ids[5]!).where("challenge_id", "=", CHALLENGES[0]!).execute();
+    await db().updateTable("solves").set({ solved_at: now2 - 5 }).where("user_id", "=", ids[7]!).where("challenge_id", "=", CHALLENGES[1]!).execute();
+    await db().deleteFrom("solves").where("user_id", "=", ids[6]!).where("challenge_id", "=", CHALLENGES[4]!).execute();
+    await db().updateTable("users").set({ username: "S_1renamed" }).where("id", "=", ids[8]!).execute();
+    await db().deleteFrom("users").where("id", "=", ids[9]!).execute();
+    await expectSameAsOracle(now2);
+
+    // Rebuilt from scratch (the migration's backfill): the same tables, row for row.
+    const snapshot = async () => ({
+      buckets: await db().selectFrom("score_buckets").selectAll().orderBy("period").orderBy("start").orderBy("user_id").execute(),
+      levels: await db().selectFrom("score_levels").selectAll().orderBy("period").orderBy("start").orderBy("points").execute(),
+    });
+    const kept = await snapshot();
+    await db().transaction().execute((trx) => rebuildScores(trx));
+    expect(await snapshot()).toEqual(kept);
+    await expectSameAsOracle(now2);
+  });
+
+  it("the public cache follows a change written behind its back, and invalidate() empties it", async () => {
+    const cache = createPublicCache({ db: db(), freshSeconds: 300 });
+    let loads = 0;
+    const read = () => cache.get("k", async () => ++loads);
+    expect([await read(), await read()]).toEqual([1, 1]);
+    await addUsers(1);
+    await solve(ids.length - 1, 0, 100, at("2026-06-17T11:00:00Z"));
+    expect(await read()).toBe(2);
+    await db().insertInto("hidden_challenges").values({ challenge_id: "c-alpha", hidden_at: 1 }).execute();
+    expect(await read()).toBe(3);
+    cache.invalidate();
+    expect(await read()).toBe(4);
+    expect(await read()).toBe(4);
+  });
+
+  it("anonymous leaderboard reads come from the cache yet see a new solve at once", async () => {
+    await addUsers(1);
+    const me = ids.length - 1;
+    const board = async () => (await t.call("GET", "/leaderboard?limit=100")).body.entries as { rank: number; points: number }[];
+    expect(await board()).toEqual(await board());
+    expect((await board()).find((e) => e.points === 5000)).toBeUndefined();
+    await solve(me, 3, 5000, Math.floor(Date.now() / 1000));
+    expect((await board())[0]).toMatchObject({ rank: 1, points: 5000 });
+  });
+});
