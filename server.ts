@@ -46,7 +46,7 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
   app.use(API_PREFIX, async (req, res) => {
     try {
       const request = toRequest(req, config.publicUrl.origin, req.originalUrl);
-      await sendResponse(res, await api.handle(request, { clientIp: clientIp(req, config.trustProxy) }));
+      await sendResponse(res, await api.handle(request, { clientIp: clientIp(req, config.trustProxy) }, { labelsRequest: true }));
     } catch (e) {
       log.error("API transport error", e);
       if (!res.headersSent) res.status(500).json({ detail: "Internal server error" });
@@ -135,6 +135,8 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
       runtime: platform.runtime,
       resolve: platform.deployments.resolve,
       log,
+      // Every shell and command is recorded (server/core/recordings/recorder.ts) for replay and compare.
+      recorder: platform.recorder,
     });
     sshPort = await gateway.listen();
     platform.health.gatewayListening({ host: config.host, port: sshPort });

@@ -20,7 +20,7 @@ import { billingRoutes } from "./billing-routes.ts";
 import { debriefRoutes, type DebriefRoutesDeps } from "./debrief-routes.ts";
 import { deploymentRoutes } from "./deployment-routes.ts";
 import { playerRoutes } from "./player-routes.ts";
-import { acceptRequestId, currentRequest, REQUEST_ID_HEADER, runInRequest } from "../request-context.ts";
+import { acceptRequestId, currentRequest, REQUEST_ID_HEADER, type RequestContext, runInRequest } from "../request-context.ts";
 import { buildOpenApi, type OpenApiDocument } from "./openapi.ts";
 import { type Ctx, createRouter, json, parse } from "./router.ts";
 import * as s from "./schemas.ts";
@@ -28,13 +28,17 @@ import * as s from "./schemas.ts";
 export const API_PREFIX = "/api/v1";
 
 /**
- * Runs the API's handling of `request` inside its request context: the one the HTTP layer made
- * (server/metrics.ts), or a new one from the request's X-Request-Id (the web's client sends its
- * own); the answer carries the id either way.
+ * Runs the API's handling of `request` in a context of its own with the id of the request being
+ * served (the HTTP layer's, server/metrics.ts), or, outside one, the request's sane X-Request-Id
+ * or a new one; the answer carries the id. Its own context, so a page's loader calling the API
+ * in-process does not relabel the page's request; `labelsRequest` (the HTTP layer's /api/v1
+ * mount) gives the matched route pattern to the HTTP request for its metrics.
  */
-async function inRequest(request: Request, handle: () => Promise<Response>): Promise<Response> {
-  const ctx = currentRequest() ?? { id: acceptRequestId(request.headers.get(REQUEST_ID_HEADER)) };
+async function inRequest(request: Request, handle: () => Promise<Response>, labelsRequest: boolean): Promise<Response> {
+  const parent = currentRequest();
+  const ctx: RequestContext = { id: parent?.id ?? acceptRequestId(request.headers.get(REQUEST_ID_HEADER)) };
   const res = await runInRequest(ctx, handle);
+  if (labelsRequest && parent) parent.route = ctx.route ?? "unmatched";
   try {
     res.headers.set(REQUEST_ID_HEADER, ctx.id);
   } catch {
@@ -163,8 +167,8 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
   return {
     // The caller's address is known to the audit log for the whole request (server/core/audit.ts);
     // a request the HTTP layer did not start (the web's in-process client) gets its id here.
-    handle: (request: Request, info: { clientIp: string }) =>
-      inRequest(request, () => withRequest(info, () => r.handle(request, info, API_PREFIX))),
+    handle: (request: Request, info: { clientIp: string }, opts: { labelsRequest?: boolean } = {}) =>
+      inRequest(request, () => withRequest(info, () => r.handle(request, info, API_PREFIX)), opts.labelsRequest ?? false),
     /** Every registered route with its RouteDoc (the OpenAPI check iterates it). */
     routes: r.routes,
     openapi,

@@ -125,7 +125,16 @@ export function createRouter(log: Logger) {
     routes.push({ method, path, doc, pattern, keys, handler });
   }
 
+  /** One debug line per API request, in the request's context (so with its id). */
   async function handle(request: Request, info: RequestInfo, prefix = ""): Promise<Response> {
+    const t0 = performance.now();
+    const res = await dispatch(request, info, prefix);
+    const route = currentRequest()?.route;
+    log.debug(`api ${request.method} ${route ?? "(no route)"} ${res.status}`, { method: request.method, route: route ?? null, status: res.status, ms: Math.round(performance.now() - t0) });
+    return res;
+  }
+
+  async function dispatch(request: Request, info: RequestInfo, prefix: string): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.slice(prefix.length) || "/";
     let pathMatched = false;
