@@ -1,10 +1,12 @@
 // One client connection to the gateway, the SSH session channels it opened, and how both end:
 // a hung-up terminal for the processes (SIGHUP, then SIGKILL), a last message for the person.
 import type { Socket } from "node:net";
-import type { Connection, ServerChannel } from "ssh2";
+import type { Connection } from "ssh2";
 import type { ExecSession } from "../runtime/types.ts";
-import type { TokenBucket, Coalescer } from "./limits.ts";
+import { endShell, type ShellState } from "./shell.ts";
 import type { GatewayLogger, Target } from "./types.ts";
+
+export { createHangUp } from "./shell.ts";
 
 export interface Conn {
   id: number;
@@ -32,27 +34,8 @@ export interface Conn {
   authTimer?: NodeJS.Timeout;
 }
 
-/** One SSH session channel: what the client asked for before it starts, then its exec. */
-export interface ChannelState {
-  pty?: { term: string; cols: number; rows: number };
-  env: Record<string, string>;
-  signals: TokenBucket;
-  resizer: Coalescer<{ cols: number; rows: number }>;
-  channel?: ServerChannel;
-  exec?: ExecSession;
-  kind?: "shell" | "exec" | "sftp";
-  ended: boolean;
-}
-
-/** Ends an exec like a hung-up terminal: SIGHUP lets shells and editors exit cleanly, then
- *  whatever is left of its process session is killed `killGraceMs` later. */
-export function createHangUp(killGraceMs: number, log: GatewayLogger) {
-  return function hangUp(exec: ExecSession) {
-    exec.signal("SIGHUP").catch(() => {});
-    const t = setTimeout(() => exec.signal("SIGKILL").catch((e) => log.debug(`ssh: kill: ${(e as Error).message}`)), killGraceMs);
-    t.unref();
-  };
-}
+/** One SSH session channel: a shell as every carrier has it (shell.ts). */
+export type ChannelState = ShellState;
 
 /** The connection is gone (socket or client closed): its processes are hung up, one line logged. */
 export function endConnection(conn: Conn, conns: Set<Conn>, hangUp: (exec: ExecSession) => void, log: GatewayLogger) {
@@ -81,25 +64,9 @@ export function disconnect(conn: Conn, message: string, hangUp: (exec: ExecSessi
   if (conn.disconnecting) return;
   conn.disconnecting = true;
   let open = 0;
-  for (const s of conn.channels) {
-    if (s.exec && !s.ended) hangUp(s.exec);
-    const channel = s.channel;
-    if (!channel) continue;
-    s.exec?.stdout.unpipe(channel);
-    s.exec?.stderr.unpipe(channel.stderr);
-    try {
-      if (s.kind !== "sftp") {
-        if (s.pty) channel.write(`\r\n${message}\r\n`);
-        else channel.stderr.write(`${message}\n`);
-      }
-      // Closing the channels first lets OpenSSH print the message (it drops what it has not
-      // written yet when the connection itself is cut) and exit by itself.
-      channel.end();
-      open++;
-    } catch {
-      // channel already closing
-    }
-  }
+  // Closing the channels first lets OpenSSH print the message (it drops what it has not written
+  // yet when the connection itself is cut) and exit by itself.
+  for (const s of conn.channels) if (endShell(s, message, hangUp)) open++;
   const end = () => {
     try {
       conn.client?.end();

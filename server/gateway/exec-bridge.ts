@@ -1,21 +1,43 @@
-// One SSH session channel bridged to one exec in the deployment's container, as sshd would run it
+// One shell bridged to one exec in the deployment's container, as sshd would run it
 // (docs/decisions/004-ssh-gateway.md, "Sessions, as sshd does them"): the user's environment and
 // home, a retry from / when the home directory is missing, everything the process wrote delivered
-// however slowly the client reads, and the exit status before end of file.
+// however slowly the client reads, and the exit status before end of file. The one exec path of
+// SSH session channels (channels.ts) and the browser terminal (server/terminal/): both hand it a
+// ShellChannel (shell.ts). Every shell and command (not sftp) is recorded on the way when a
+// recorder is given (server/core/recordings/recorder.ts).
 import type { Readable } from "node:stream";
-import type { ServerChannel } from "ssh2";
+import type { ShellRecorder, ShellRecording } from "../core/recordings/recorder.ts";
 import type { ExecOptions, ExecSession, Runtime } from "../runtime/types.ts";
-import { sleep, type ChannelState, type Conn } from "./connection.ts";
-import type { GatewayLogger } from "./types.ts";
+import { sleep } from "./connection.ts";
+import type { ShellChannel, ShellState } from "./shell.ts";
+import type { GatewayLogger, Target } from "./types.ts";
 
 export interface ExecBridgeDeps {
   runtime: Runtime;
   log: GatewayLogger;
   hangUp: (exec: ExecSession) => void;
+  recorder?: ShellRecorder;
 }
 
-export function createExecBridge({ runtime, log, hangUp }: ExecBridgeDeps) {
-  return async function start(conn: Conn, s: ChannelState, channel: ServerChannel, command: string[], tty: boolean, opts: { quiet?: boolean } = {}) {
+/** Who the shell is for and whether its carrier is going: an SSH connection (Conn) or a browser
+ *  terminal. */
+export interface ShellOwner {
+  target?: Target;
+  remote: string;
+  closed: boolean;
+  disconnecting?: boolean;
+}
+
+export interface StartOptions {
+  /** No "could not start" message (sftp speaks a binary protocol on the channel). */
+  quiet?: boolean;
+  source: "ssh" | "web";
+  /** The command line of an `exec` request (recorded in the asciicast header). */
+  command?: string;
+}
+
+export function createExecBridge({ runtime, log, hangUp, recorder }: ExecBridgeDeps) {
+  return async function start(conn: ShellOwner, s: ShellState, channel: ShellChannel, command: string[], tty: boolean, opts: StartOptions) {
     const t = conn.target!;
     s.channel = channel;
     channel.on("error", (e: Error) => log.debug(`ssh: channel ${conn.remote}: ${e.message}`));
@@ -58,102 +80,131 @@ export function createExecBridge({ runtime, log, hangUp }: ExecBridgeDeps) {
       hangUp(exec);
       return;
     }
-    if (tty && s.pty && (s.pty.cols !== execOptions.cols || s.pty.rows !== execOptions.rows)) {
-      // The window changed while the exec was starting.
-      exec.resize(s.pty.cols, s.pty.rows).catch(() => {});
-    }
-
-    // The engine only reports a missing working directory on the process's output (exit 126).
-    // Until the first output arrives, what the client sends is kept (bounded) so that, in that
-    // case, the same request can run again from / with nothing lost, as sshd does ("Could not
-    // chdir to home directory").
-    let kept: Buffer[] | null = [];
-    let keptBytes = 0;
-    const keep = (chunk: Buffer) => {
-      if (!kept) return;
-      keptBytes += chunk.length;
-      if (keptBytes > 256 * 1024) kept = null;
-      else kept.push(chunk);
-    };
-    channel.on("data", keep);
-    const attach = (e: ExecSession) => {
-      e.stdout.on("error", () => {});
-      e.stderr.on("error", () => {});
-      e.stderr.pipe(channel.stderr, { end: false });
-      if (e.stdin) {
-        e.stdin.on("error", () => {});
-        // The client's end of file ends the process's stdin, without a TTY. With one, sshd keeps
-        // the terminal open (a ^D is the terminal's end of file), and ending a TTY exec's input
-        // makes the engine drop the rest of its output.
-        channel.pipe(e.stdin, { end: !tty });
-      }
-    };
-    attach(exec);
-    const first = await firstChunk(exec.stdout);
-    if (first && kept && /^OCI runtime exec failed: .*chdir to cwd/.test(first.subarray(0, 300).toString("latin1"))) {
-      const old = exec;
-      old.stderr.unpipe(channel.stderr);
-      if (old.stdin) channel.unpipe(old.stdin);
-      old.stdout.destroy();
-      old.stderr.destroy();
-      old.stdin?.destroy();
-      const replay = kept;
-      channel.stderr.write(`Could not chdir to home directory ${home}: No such file or directory\r\n`);
-      exec = await launch("/");
-      if (!exec) return;
-      s.exec = exec;
-      if (channelClosed || conn.closed) {
-        hangUp(exec);
-        return;
-      }
-      for (const chunk of replay) exec.stdin?.write(chunk);
-      attach(exec);
-      if (channel.readableEnded && !tty) exec.stdin?.end();
-    } else if (first) {
-      channel.write(first);
-    }
-    channel.off("data", keep);
-    kept = null;
-    if (conn.disconnecting) return;
-    exec.stdout.pipe(channel, { end: false });
-    const outputDone = Promise.all([ended(exec.stdout), ended(exec.stderr)]);
-
-    let code: number;
+    const rec = s.kind === "sftp" ? null : beginRecording(recorder, t, opts, s.pty ?? null);
+    s.recording = rec;
     try {
-      code = await exec.wait();
-    } catch (e) {
-      log.debug(`ssh: wait: ${(e as Error).message}`);
-      code = 255;
-    }
-    s.ended = true;
-    // Everything the process wrote reaches the client, however slowly it reads; but a daemon the
-    // user started can hold the output open for ever: once nothing is in flight and nothing new
-    // came for a moment, stop waiting.
-    let outputEnded = false;
-    outputDone.then(() => (outputEnded = true));
-    let lastOutput = Date.now();
-    const bump = () => (lastOutput = Date.now());
-    exec.stdout.on("data", bump);
-    exec.stderr.on("data", bump);
-    const idleMs = tty ? 150 : 300;
-    while (!outputEnded && !channelClosed && !conn.disconnecting) {
-      const inFlight = exec.stdout.readableLength + exec.stderr.readableLength + channel.writableLength + channel.stderr.writableLength;
-      if (inFlight === 0 && Date.now() - lastOutput >= idleMs) break;
-      await Promise.race([outputDone, sleep(25)]);
-    }
-    exec.stdout.unpipe(channel);
-    exec.stderr.unpipe(channel.stderr);
-    if (exec.stdin) channel.unpipe(exec.stdin);
-    exec.stdout.destroy();
-    exec.stderr.destroy();
-    exec.stdin?.destroy();
-    if (!channelClosed && !conn.disconnecting) {
-      // Exit status first, then end of file and close: OpenSSH reports 255 when the channel
-      // closes before the exit status arrives (docs/decisions/004-ssh-gateway.md).
-      channel.exit(code);
-      channel.end();
+      if (tty && s.pty && (s.pty.cols !== execOptions.cols || s.pty.rows !== execOptions.rows)) {
+        // The window changed while the exec was starting.
+        exec.resize(s.pty.cols, s.pty.rows).catch(() => {});
+      }
+
+      // The engine only reports a missing working directory on the process's output (exit 126).
+      // Until the first output arrives, what the client sends is kept (bounded) so that, in that
+      // case, the same request can run again from / with nothing lost, as sshd does ("Could not
+      // chdir to home directory").
+      let kept: Buffer[] | null = [];
+      let keptBytes = 0;
+      const keep = (chunk: Buffer) => {
+        if (!kept) return;
+        keptBytes += chunk.length;
+        if (keptBytes > 256 * 1024) kept = null;
+        else kept.push(chunk);
+      };
+      channel.on("data", keep);
+      if (rec) channel.on("data", rec.input);
+      const attach = (e: ExecSession) => {
+        e.stdout.on("error", () => {});
+        e.stderr.on("error", () => {});
+        if (rec) e.stderr.on("data", rec.output);
+        e.stderr.pipe(channel.stderr, { end: false });
+        if (e.stdin) {
+          e.stdin.on("error", () => {});
+          // The client's end of file ends the process's stdin, without a TTY. With one, sshd keeps
+          // the terminal open (a ^D is the terminal's end of file), and ending a TTY exec's input
+          // makes the engine drop the rest of its output.
+          channel.pipe(e.stdin, { end: !tty });
+        }
+      };
+      attach(exec);
+      const first = await firstChunk(exec.stdout);
+      if (first && kept && /^OCI runtime exec failed: .*chdir to cwd/.test(first.subarray(0, 300).toString("latin1"))) {
+        const old = exec;
+        old.stderr.unpipe(channel.stderr);
+        if (old.stdin) channel.unpipe(old.stdin);
+        old.stdout.destroy();
+        old.stderr.destroy();
+        old.stdin?.destroy();
+        const replay = kept;
+        channel.stderr.write(`Could not chdir to home directory ${home}: No such file or directory\r\n`);
+        exec = await launch("/");
+        if (!exec) return;
+        s.exec = exec;
+        if (channelClosed || conn.closed) {
+          hangUp(exec);
+          return;
+        }
+        for (const chunk of replay) exec.stdin?.write(chunk);
+        attach(exec);
+        if (channel.readableEnded && !tty) exec.stdin?.end();
+      } else if (first) {
+        channel.write(first);
+        rec?.output(first);
+      }
+      channel.off("data", keep);
+      kept = null;
+      if (conn.disconnecting) return;
+      if (rec) exec.stdout.on("data", rec.output);
+      exec.stdout.pipe(channel, { end: false });
+      const outputDone = Promise.all([ended(exec.stdout), ended(exec.stderr)]);
+
+      let code: number;
+      try {
+        code = await exec.wait();
+      } catch (e) {
+        log.debug(`ssh: wait: ${(e as Error).message}`);
+        code = 255;
+      }
+      s.ended = true;
+      // Everything the process wrote reaches the client, however slowly it reads; but a daemon the
+      // user started can hold the output open for ever: once nothing is in flight and nothing new
+      // came for a moment, stop waiting.
+      let outputEnded = false;
+      outputDone.then(() => (outputEnded = true));
+      let lastOutput = Date.now();
+      const bump = () => (lastOutput = Date.now());
+      exec.stdout.on("data", bump);
+      exec.stderr.on("data", bump);
+      const idleMs = tty ? 150 : 300;
+      while (!outputEnded && !channelClosed && !conn.disconnecting) {
+        const inFlight = exec.stdout.readableLength + exec.stderr.readableLength + channel.writableLength + channel.stderr.writableLength;
+        if (inFlight === 0 && Date.now() - lastOutput >= idleMs) break;
+        await Promise.race([outputDone, sleep(25)]);
+      }
+      exec.stdout.unpipe(channel);
+      exec.stderr.unpipe(channel.stderr);
+      if (exec.stdin) channel.unpipe(exec.stdin);
+      exec.stdout.destroy();
+      exec.stderr.destroy();
+      exec.stdin?.destroy();
+      if (!channelClosed && !conn.disconnecting) {
+        // Exit status first, then end of file and close: OpenSSH reports 255 when the channel
+        // closes before the exit status arrives (docs/decisions/004-ssh-gateway.md).
+        channel.exit(code);
+        channel.end();
+      }
+    } finally {
+      void rec?.finish();
     }
   };
+
+  function beginRecording(recorder: ShellRecorder | undefined, t: Target, opts: StartOptions, pty: ShellState["pty"] | null): ShellRecording | null {
+    if (!recorder || !t.userId || !t.challengeId) return null;
+    try {
+      return recorder.begin({
+        userId: t.userId,
+        deploymentId: t.deploymentId,
+        challengeId: t.challengeId,
+        source: opts.source,
+        cols: pty?.cols ?? 80,
+        rows: pty?.rows ?? 24,
+        term: pty?.term,
+        command: opts.command,
+      });
+    } catch (e) {
+      log.warn(`shell: recording in ${t.deploymentId} not started: ${(e as Error).message}`);
+      return null;
+    }
+  }
 }
 
 /** The first chunk a stream gives (then it is paused), or null when it ends without one. */

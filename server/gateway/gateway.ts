@@ -7,7 +7,9 @@
 //   admission.ts    who gets a connection at all (per address, per owner, overall)
 //   auth.ts         public-key authentication and key lookup through `resolve`
 //   channels.ts     the requests of an SSH session channel (pty, env, signal, shell, exec, sftp)
-//   exec-bridge.ts  one channel bridged to one exec in the deployment's container
+//   exec-bridge.ts  one channel bridged to one exec in the deployment's container (also the
+//                   browser terminal's, server/terminal/), recorded on the way
+//   shell.ts        what every shell has, whoever carries it: resize, signals, hang-up, ending
 //   connection.ts   a connection's state, and how it ends
 //   messages.ts     what the person at the client is told
 import { createServer, type Server as NetServer, type Socket } from "node:net";
@@ -55,7 +57,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   let closing = false;
   const hangUp = createHangUp(options.killGraceMs ?? 1000, log);
   const auth = createAuthenticator({ resolve, log, conns, maxAuthAttempts: options.maxAuthAttempts ?? 10, maxPerUser: limits.maxPerUser });
-  const onSshSession = createChannelHandler({ runtime, log, hangUp, sftpServer: options.sftpServerPath ?? "/usr/lib/openssh/sftp-server" });
+  const onSshSession = createChannelHandler({ runtime, log, hangUp, sftpServer: options.sftpServerPath ?? "/usr/lib/openssh/sftp-server", recorder: options.recorder });
   const finish = (conn: Conn) => endConnection(conn, conns, hangUp, log);
 
   const ssh = new Server({
@@ -159,8 +161,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         });
       });
     },
-    closeDeployment(deploymentId: string) {
-      for (const conn of conns) if (conn.target?.deploymentId === deploymentId) disconnect(conn, MESSAGES.ended, hangUp);
+    closeDeployment(deploymentId: string, message = MESSAGES.ended) {
+      for (const conn of conns) if (conn.target?.deploymentId === deploymentId) disconnect(conn, message, hangUp);
     },
     async close() {
       closing = true;

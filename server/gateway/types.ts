@@ -2,6 +2,7 @@
 // (ContainerSSH's lesson): for every key a client offers it asks `resolve` where that key may go,
 // and it only ever enters the container the answer names (the contract of `resolve` is written
 // in server/core/deployments/ssh-access.ts).
+import type { ShellRecorder } from "../core/recordings/recorder.ts";
 import type { Runtime } from "../runtime/types.ts";
 
 // The key, the target and the answer are the deployments service's own words (core depends on
@@ -48,13 +49,17 @@ export interface GatewayOptions {
   sftpServerPath?: string;
   /** After a disconnect, processes get SIGHUP, then SIGKILL this much later (default 1000 ms). */
   killGraceMs?: number;
+  /** Records every shell and command (not sftp) of a target with a userId and challengeId as an
+   *  asciicast (server/core/recordings/recorder.ts); none when absent. */
+  recorder?: ShellRecorder;
 }
 
 export interface Gateway {
   /** Starts listening; resolves with the port. */
   listen(): Promise<number>;
-  /** Ends every connection into the deployment (and the processes they started). */
-  closeDeployment(deploymentId: string): void;
+  /** Ends every connection into the deployment (and the processes they started), telling each
+   *  why (default: the deployment has ended). */
+  closeDeployment(deploymentId: string, message?: string): void;
   /** Stops listening and ends every connection. */
   close(): Promise<void>;
   /** The host key's fingerprint as OpenSSH prints it ("SHA256:..."). */

@@ -71,7 +71,9 @@ export function createSshAccess(ctx: DeploymentContext) {
       .where("status", "in", ACTIVE)
       .orderBy("created_at", "asc")
       .execute();
-    const ready = rows.filter((r) => r.status === "ready" && r.container_id);
+    // Only deployments this key's owner owns: a pooled deployment (pool.ts) has no row here until
+    // a start claims it for its user, so no key reaches it before, and no other key after.
+    const ready = rows.filter((r) => r.status === "ready" && r.container_id && r.user_id === user.id);
     const target = ready.length === 1 ? ready[0] : ready.find((r) => r.ssh_user === sshUser);
     if (target) return toTarget(target);
     if (ready.length > 1) {
