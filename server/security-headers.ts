@@ -5,7 +5,8 @@ import type { NextFunction, Request, Response } from "express";
 /**
  * The Content-Security-Policy. Scripts: our own files plus the inline scripts React Router and
  * React write into the page (hydration data, the module loader, streamed boundaries), which
- * carry this request's nonce (app/entry.server.tsx passes it to ServerRouter and React).
+ * carry this request's nonce (app/entry.server.tsx passes it to ServerRouter and React), and
+ * WebAssembly compilation (not JavaScript eval).
  * Styles: our own stylesheet; inline style *attributes* stay allowed because React renders
  * some (`<html style="color-scheme">`) and an attribute cannot run code. Images may be data:
  * URLs (the 2FA QR code). `connect-src 'self'` covers the live WebSocket on the same host.
@@ -13,7 +14,10 @@ import type { NextFunction, Request, Response } from "express";
 export function contentSecurityPolicy(nonce?: string): string {
   return [
     "default-src 'self'",
-    nonce ? `script-src 'self' 'nonce-${nonce}'` : "script-src 'self'",
+    // 'wasm-unsafe-eval' lets WebAssembly compile (the session replay's terminal emulator,
+    // asciinema-player, is WebAssembly) and nothing else: JavaScript eval and new Function stay
+    // refused, as tests/e2e/debrief.spec.ts checks on the replay itself.
+    nonce ? `script-src 'self' 'nonce-${nonce}' 'wasm-unsafe-eval'` : "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self'",
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data:",
