@@ -2,6 +2,11 @@
 // then expires deployments on time and, less often, reconciles again (containers that stopped
 // behind our back, orphans left by a crash of another process) and removes containers past their
 // hard expiry whatever the database says.
+//
+// Several replicas on one PostgreSQL (server/db/cluster.ts): every worker replica runs this loop,
+// but only the one holding the leadership does the work; the others try to take it on each round
+// (every second), and one of them does within a second or two of the leader's death. A new
+// leader's first round is the start's: reconcile, resuming deployments whose replica died.
 import type { Deployments } from "./core/deployments/index.ts";
 import type { Logger } from "./logger.ts";
 import type { Runtime } from "./runtime/types.ts";
@@ -42,6 +47,7 @@ export async function startWorker({
   digest,
   sweepRecordings,
   prepare = false,
+  leadership = { lead: async () => true },
 }: {
   deployments: Deployments;
   log: Logger;
@@ -50,14 +56,12 @@ export async function startWorker({
   sweepRecordings?: () => Promise<number>;
   /** Fill the runtime's caches for every challenge image now (PREPARE_AT_BOOT). */
   prepare?: boolean;
+  /** Takes or confirms the worker's leadership among replicas (server/db/cluster.ts); without
+   *  it this process always leads (one process per SQLite file). */
+  leadership?: { lead(): Promise<boolean> };
 }) {
   // Said at start (loudly when it is missing), not first when a challenge needs it.
   await runtime?.hostGuardActive?.().catch((e) => log.error("checking the host guard failed", e));
-  try {
-    await deployments.reconcile({ resume: true });
-  } catch (e) {
-    log.error("reconciling deployments at start failed (will retry)", e);
-  }
   // Boot caches (what the first deployment of each image computes lazily), in the background:
   // starts are served meanwhile and only wait for what they need themselves.
   const preparing = prepare ? deployments.prepareRuntime().catch((e) => log.error("preparing the runtime's caches failed", e)) : null;
@@ -70,9 +74,26 @@ export async function startWorker({
   let lastDigest = 0;
   let lastRecordingsSweep = 0;
   let stopped = false;
+  let leading = false;
+  /** Whether this replica leads now; on becoming the leader, the start's reconciliation. */
+  async function leads(): Promise<boolean> {
+    const now = await leadership.lead().catch(() => false);
+    if (now && !leading) {
+      try {
+        await deployments.reconcile({ resume: true });
+      } catch (e) {
+        log.error("reconciling deployments at start failed (will retry)", e);
+      }
+      lastReconcile = Date.now();
+    }
+    leading = now;
+    return now;
+  }
+  await leads();
   const tick = () => {
     running = (async () => {
       try {
+        if (!(await leads())) return; // a follower: the leader does the rounds
         await deployments.expireDue();
         if (runtime && Date.now() - lastSweep >= SWEEP_EVERY_MS) {
           lastSweep = Date.now();
@@ -97,8 +118,9 @@ export async function startWorker({
         }
       } catch (e) {
         log.error("deployments worker", e);
+      } finally {
+        lastTick = Date.now();
       }
-      lastTick = Date.now();
     })();
     return running;
   };
@@ -109,8 +131,10 @@ export async function startWorker({
   };
   loop();
   return {
-    /** When the loop last finished a round (epoch ms). */
+    /** When the loop last finished a round (epoch ms); followers' rounds count too. */
     lastTickAt: () => lastTick,
+    /** Whether this replica leads the worker now. */
+    leading: () => leading,
     async stop() {
       stopped = true;
       clearTimeout(timer);

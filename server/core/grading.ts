@@ -14,9 +14,11 @@ import type { Deployments } from "./deployments/index.ts";
 import { RUNTIME_UNAVAILABLE } from "./deployments/admission.ts";
 import { badRequest, conflict, notFound, unavailable } from "./errors.ts";
 import type { Audit } from "./audit.ts";
+import { hintChargeOnSolve } from "./hints.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import { NO_ACTIVE_DEPLOYMENT, VALIDATION_FAILED_DEFAULT } from "../../shared/rules.ts";
 
+const CHECK_RUNNING = "A check of this deployment is already running.";
 // A check starts a container and runs for seconds: a few per minute is plenty for a person.
 const SUBMIT_PER_USER = { max: 6, windowSeconds: 60 };
 
@@ -35,23 +37,54 @@ export interface GradingDeps {
   log: Logger;
   /** The audit log (server/core/audit.ts): every graded submission is written there. */
   audit?: Pick<Audit, "record">;
+  /** Told of every graded submission (the feedback mail, server/core/accounts/notifications.ts);
+   *  not waited for, and its failures are its own. */
+  onGraded?: (userId: string, challenge: Challenge, result: SubmissionResult) => Promise<unknown>;
 }
 
-export function createGrading({ db, runtime, deployments, challenges, scoring, limiter, log, audit }: GradingDeps) {
+export function createGrading({ db, runtime, deployments, challenges, scoring, limiter, log, audit, onGraded }: GradingDeps) {
   /** Deployments being checked right now: one check at a time each. */
   const checking = new Set<string>();
 
+  /**
+   * "One check at a time" for every replica sharing the database (migration 0010_replicas): the
+   * row's check_until is set only when no check holds it. The lease outlasts the check's own
+   * timeout, so a replica that dies mid-check frees the deployment by itself a minute later.
+   */
+  async function takeCheckLease(id: string, challenge: Challenge): Promise<boolean> {
+    const now = nowSeconds();
+    const res = await db
+      .updateTable("deployments")
+      .set({ check_until: now + challenge.check.timeoutSeconds + 60 })
+      .where("id", "=", id)
+      .where((eb) => eb.or([eb("check_until", "is", null), eb("check_until", "<=", now)]))
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Grades, then tells onGraded (a graded submission only: refusals throw before). */
   async function submit(userId: string, challengeId: string, input: { solution: string; deployment_uid?: string | null }): Promise<SubmissionResult> {
+    const result = await grade(userId, challengeId, input);
+    const challenge = challenges.get(challengeId);
+    if (onGraded && challenge) void onGraded(userId, challenge, result).catch((e) => log.error("after grading", e));
+    return result;
+  }
+
+  async function grade(userId: string, challengeId: string, input: { solution: string; deployment_uid?: string | null }): Promise<SubmissionResult> {
     const challenge = challenges.get(challengeId);
     if (!challenge) throw notFound("Challenge not found");
-    limiter.consume(`submit:${userId}`, SUBMIT_PER_USER);
+    await limiter.consume(`submit:${userId}`, SUBMIT_PER_USER);
     const row = await deployments.readyFor(userId, challengeId, input.deployment_uid ?? undefined);
     if (!row) throw badRequest(NO_ACTIVE_DEPLOYMENT);
     if (row.status !== "ready") throw conflict("Your deployment is not ready yet: wait until it is, then submit.");
     if (!runtime) throw unavailable(RUNTIME_UNAVAILABLE);
-    if (checking.has(row.id)) throw conflict("A check of this deployment is already running.");
+    if (checking.has(row.id)) throw conflict(CHECK_RUNNING);
     checking.add(row.id);
+    let leased = false;
     try {
+      // Across replicas too: a lease on the row, taken by one conditional update.
+      leased = await takeCheckLease(row.id, challenge);
+      if (!leased) throw conflict(CHECK_RUNNING);
       const { env, values } = await deployments.environment(row);
       const before = await scoring.userStats(userId);
       const outcome = await runCheck(runtime, challenge, env, values, input.solution);
@@ -60,6 +93,7 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
       const solveSeconds = Math.max(0, now - row.created_at);
       // The submission and the points land together or not at all: a crash between the two
       // would leave a correct submission without its solve.
+      let charge = { points: challenge.points, hintsCost: 0 };
       const inserted = await db.transaction().execute(async (trx) => {
         await trx
           .insertInto("submissions")
@@ -75,9 +109,11 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
           })
           .execute();
         if (!outcome.passed) return null;
+        // Revealed hints cost points only here, at the solve (server/core/hints.ts).
+        charge = await hintChargeOnSolve(trx, userId, challenge);
         return trx
           .insertInto("solves")
-          .values({ user_id: userId, challenge_id: challengeId, deployment_id: row.id, points: challenge.points, solve_seconds: solveSeconds, solved_at: now })
+          .values({ user_id: userId, challenge_id: challengeId, deployment_id: row.id, points: charge.points, solve_seconds: solveSeconds, solved_at: now })
           .onConflict((oc) => oc.columns(["user_id", "challenge_id"]).doNothing())
           .executeTakeFirst();
       });
@@ -92,7 +128,8 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
       return {
         is_correct: true,
         feedback,
-        points_awarded: awarded ? challenge.points : 0,
+        points_awarded: awarded ? charge.points : 0,
+        hints_cost: awarded ? charge.hintsCost : 0,
         already_solved: !awarded,
         solve_time_seconds: solveSeconds,
         rank: after.rank,
@@ -104,6 +141,7 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
       };
     } finally {
       checking.delete(row.id);
+      if (leased) await db.updateTable("deployments").set({ check_until: null }).where("id", "=", row.id).execute().catch((e) => log.error(`freeing the check of ${row.id}`, e));
     }
   }
 

@@ -225,7 +225,7 @@ export function createOAuth(deps: {
     /** `ip`: the caller's address; starts are limited per address (each one stores a row). */
     async start(p: OAuthProviderName, ip: string): Promise<OAuthStart> {
       const c = configured(p);
-      limiter.consume(`oauth-start:${addressKey(ip)}`, STARTS_PER_IP);
+      await limiter.consume(`oauth-start:${addressKey(ip)}`, STARTS_PER_IP);
       const state = randomToken();
       const verifier = randomToken(48);
       // Expired states go as new ones come: the table holds at most the last 10 minutes' starts.

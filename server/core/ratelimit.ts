@@ -1,5 +1,7 @@
-// Fixed-window counters kept in memory. Enough for one process; a shared store can replace
-// this module without touching its callers.
+// Fixed-window rate limits. Two stores behind one interface (`RateLimiter`), chosen by the
+// platform (server/platform.ts): this module's counters in memory, enough for one process (the
+// SQLite setup: one process per database file), and ratelimit-db.ts's counters in PostgreSQL,
+// shared by every replica of one installation. Callers await either the same way.
 //
 // Memory is bounded: an entry lives for its window only (it is dropped when read after that),
 // and the map keeps at most `maxKeys` entries in least-recently-used order, so a flood of new
@@ -16,6 +18,29 @@ export interface Limit {
 /** Enough for every live counter of a busy site; about 100 bytes each. */
 export const MAX_RATE_LIMIT_KEYS = 100_000;
 
+/** What every store does; each method refuses by throwing tooManyRequests (a 429). */
+export interface RateLimiter {
+  /** Throws 429 when the key has used up its window. Never creates an entry. */
+  check(key: string, limit: Limit): Promise<void>;
+  /** Counts one hit, whatever the count. */
+  hit(key: string, limit: Limit): Promise<void>;
+  /** check + hit in one: for actions limited whether they succeed or not. */
+  consume(key: string, limit: Limit): Promise<void>;
+  /**
+   * Checks every key, then counts on every key, as one step: parallel requests cannot all pass a
+   * check made before any of them counted, and a refusal by one limit does not use up the others.
+   */
+  consumeAll(entries: [key: string, limit: Limit][]): Promise<void>;
+  /** Gives back one hit counted by consume (the action turned out not to count). */
+  refund(key: string): Promise<void>;
+  /** Hits counted in the key's open window (0 when none). */
+  count(key: string): Promise<number>;
+  reset(key: string): Promise<void>;
+}
+
+/** The in-memory store. Each method does all its work before its first await (it has none), so
+ *  consumeAll is one synchronous step: callers that await afterwards (a password hash) cannot be
+ *  overtaken by parallel requests. */
 export function createRateLimiter(clock: () => number = Date.now, maxKeys = MAX_RATE_LIMIT_KEYS) {
   // Map iteration order is insertion order: re-inserting on use keeps the LRU entry first.
   const windows = new Map<string, { expires: number; count: number }>();
@@ -61,39 +86,35 @@ export function createRateLimiter(clock: () => number = Date.now, maxKeys = MAX_
     return tooManyRequests(Math.max(Math.ceil((w.expires - t) / 1000), 1));
   }
 
-  return {
-    /** Throws 429 when the key has used up its window. Never creates an entry. */
-    check(key: string, limit: Limit) {
-      const e = refusal(key, limit);
-      if (e) throw e;
+  function check(key: string, limit: Limit) {
+    const e = refusal(key, limit);
+    if (e) throw e;
+  }
+  const hit = (key: string, limit: Limit) => void current(key, limit).count++;
+
+  const limiter = {
+    async check(key: string, limit: Limit) {
+      check(key, limit);
     },
-    hit(key: string, limit: Limit) {
-      current(key, limit).count++;
+    async hit(key: string, limit: Limit) {
+      hit(key, limit);
     },
-    /** check + hit in one: for actions limited whether they succeed or not. */
-    consume(key: string, limit: Limit) {
-      this.check(key, limit);
-      this.hit(key, limit);
+    async consume(key: string, limit: Limit) {
+      check(key, limit);
+      hit(key, limit);
     },
-    /**
-     * Checks every key, then counts on every key, in one synchronous step: callers that await
-     * afterwards (a password hash) cannot be overtaken by parallel requests, and a refusal by
-     * one limit does not use up the others.
-     */
-    consumeAll(entries: [key: string, limit: Limit][]) {
-      for (const [key, limit] of entries) this.check(key, limit);
-      for (const [key, limit] of entries) this.hit(key, limit);
+    async consumeAll(entries: [key: string, limit: Limit][]) {
+      for (const [key, limit] of entries) check(key, limit);
+      for (const [key, limit] of entries) hit(key, limit);
     },
-    /** Gives back one hit counted by consume (the action turned out not to count). */
-    refund(key: string) {
+    async refund(key: string) {
       const w = open(key, clock());
       if (w && w.count > 0) w.count--;
     },
-    /** Hits counted in the key's open window (0 when none). */
-    count(key: string): number {
+    async count(key: string): Promise<number> {
       return open(key, clock())?.count ?? 0;
     },
-    reset(key: string) {
+    async reset(key: string) {
       windows.delete(key);
     },
     /** Entries held now (tests and metrics). */
@@ -101,8 +122,8 @@ export function createRateLimiter(clock: () => number = Date.now, maxKeys = MAX_
       return windows.size;
     },
   };
+  return limiter satisfies RateLimiter;
 }
-export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
 /**
  * The part of a client address that rate limits key on. An IPv6 client usually holds a whole

@@ -85,7 +85,7 @@ export function createRegistration(ctx: AccountsContext) {
    * that someone tried; the form cannot be used to learn who has an account here.
    */
   async function register(input: { username: string; email: string; password: string }, ip: string): Promise<OwnUser> {
-    limiter.consume(`register:${addressKey(ip)}`, REGISTER_PER_IP);
+    await limiter.consume(`register:${addressKey(ip)}`, REGISTER_PER_IP);
     const email = input.email.toLowerCase();
     const nameTaken = await db
       .selectFrom("users")
@@ -150,7 +150,7 @@ export function createRegistration(ctx: AccountsContext) {
     const generic = { message: "If the account exists and is not verified yet, a new link is on its way." };
     if (u && u.is_verified === 0) {
       try {
-        limiter.consume(`resend:${u.id}`, RESEND_PER_USER);
+        await limiter.consume(`resend:${u.id}`, RESEND_PER_USER);
       } catch (e) {
         // Asked by address, a 429 would tell a stranger the account exists: stay generic.
         if ("email" in who) return generic;

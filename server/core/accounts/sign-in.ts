@@ -50,7 +50,7 @@ export function createSignIn(ctx: AccountsContext) {
     const id = input.username_or_email.trim().toLowerCase();
     const addr = addressKey(ip);
     const ipKey = `login-ip:${addr}`;
-    limiter.check(ipKey, LOGIN_PER_IP); // refused floods cost no database query
+    await limiter.check(ipKey, LOGIN_PER_IP); // refused floods cost no user lookup or password hash
     const u = await db
       .selectFrom("users")
       .selectAll()
@@ -60,24 +60,24 @@ export function createSignIn(ctx: AccountsContext) {
     const account = u ? u.id : `name:${id}`;
     const pairKey = `login-acct-ip:${account}:${addr}`;
     const accountKey = `login-acct:${account}`;
-    const known = isKnownAddress(account, addr);
+    const known = await isKnownAddress(account, addr);
     const limits: [string, Limit][] = [
       [ipKey, LOGIN_PER_IP],
       [pairKey, LOGIN_PER_ACCOUNT_IP],
     ];
     if (!known) limits.push([accountKey, LOGIN_PER_ACCOUNT]);
-    limiter.consumeAll(limits);
+    await limiter.consumeAll(limits);
     const ok = await verifyPassword(u?.password_hash ?? null, input.password);
     if (!u || !ok) {
       await audit?.record({ action: "auth.login_failed", actorId: u?.id ?? null, actorName: input.username_or_email.trim().slice(0, 100), target: u?.username ?? null, detail: { reason: "password" } });
       throw unauthorized("Incorrect username or password");
     }
     // The right password: not a failure. Its counts go back and the address's typos are forgiven.
-    limiter.refund(ipKey);
-    if (!known) limiter.refund(accountKey);
-    limiter.reset(pairKey);
+    await limiter.refund(ipKey);
+    if (!known) await limiter.refund(accountKey);
+    await limiter.reset(pairKey);
     // With 2FA on, the address is known only once the second factor is given too.
-    if (u.totp_enabled !== 1) rememberAddress(u.id, addr);
+    if (u.totp_enabled !== 1) await rememberAddress(u.id, addr);
     return startLogin(u);
   }
 
@@ -103,16 +103,16 @@ export function createSignIn(ctx: AccountsContext) {
     if (Number(took.numUpdatedRows) !== 1) throw unauthorized(MFA_EXPIRED);
     const u = await requireUser(challenge.user_id);
     const addr = addressKey(ip);
-    const known = isKnownAddress(u.id, addr);
+    const known = await isKnownAddress(u.id, addr);
     if (!(await acceptTotp(u, input.code, addr))) {
       await audit?.record({ action: "auth.login_failed", actorId: u.id, actorName: u.username, target: u.username, detail: { reason: "2fa code" } });
       throw unauthorized("Invalid verification code");
     }
     // The right code is not a failure: its counts go back.
-    limiter.reset(`totp-login:${u.id}:${addr}`);
-    if (!known) limiter.refund(`totp-login:${u.id}`);
+    await limiter.reset(`totp-login:${u.id}:${addr}`);
+    if (!known) await limiter.refund(`totp-login:${u.id}`);
     await db.deleteFrom("verifications").where("token_hash", "=", hash).execute();
-    rememberAddress(u.id, addr);
+    await rememberAddress(u.id, addr);
     return issueLogin(u);
   }
 

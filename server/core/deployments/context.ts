@@ -1,6 +1,6 @@
 // What the parts of the deployments service share: their dependencies, the live messages
 // (events), the background jobs in flight, and the few steps every part takes on a row (read it,
-// show it, move it from one status to the next and tell the live channel).
+// show it, move it from one status to the next and tell the live channel, on every replica).
 import { EventEmitter } from "node:events";
 import type { Db } from "../../db/index.ts";
 import { nowSeconds } from "../../db/index.ts";
@@ -41,17 +41,46 @@ export interface DeploymentsDeps {
   admission?: Partial<AdmissionSteps>;
   /** This process among the replicas sharing the database (server/db/cluster.ts): its id marks
    *  the deployments it deploys, and `alive` tells reconciliation whose deployer died. */
-  replica?: { id: string; alive(ids: readonly string[]): Promise<Set<string>> };
+  replica?: Replica;
   /** The warm pool (pool.ts): each challenge's size unless its challenge.yaml says, and how long
    *  a pooled deployment may wait unclaimed; absent: no pool. */
   pool?: { size: number; idleSeconds: number };
+}
+
+/** What the deployments service needs of the other replicas (server/db/cluster.ts). */
+export interface Replica {
+  id: string;
+  alive(ids: readonly string[]): Promise<Set<string>>;
+  /** Tells the other replicas; `on` hears what they tell. */
+  publish(topic: string, data: unknown): void;
+  on(topic: string, listener: (data: unknown) => void): () => void;
+}
+
+/** The events the other replicas must hear too: a browser's live channel or an SSH session may
+ *  be served by another replica than the one deploying or ending the deployment. */
+const SHARED_EVENT = /^(message:[0-9a-f-]{36}|ended)$/;
+
+/** An emitter that also passes SHARED_EVENTs to the other replicas, and emits theirs here. */
+function sharedEvents(replica: Replica | undefined): EventEmitter {
+  const events = new EventEmitter();
+  if (!replica) return events;
+  const here = events.emit.bind(events);
+  events.emit = (name: string | symbol, ...args: unknown[]) => {
+    if (typeof name === "string" && SHARED_EVENT.test(name)) replica.publish("deployments", { name, args });
+    return here(name, ...args);
+  };
+  replica.on("deployments", (data) => {
+    const { name, args } = (data ?? {}) as { name?: unknown; args?: unknown };
+    if (typeof name === "string" && SHARED_EVENT.test(name) && Array.isArray(args)) here(name, ...args);
+  });
+  return events;
 }
 
 export function createContext(deps: DeploymentsDeps) {
   const { db, challenges, instance } = deps;
   let ssh: SshEndpoint = deps.ssh;
   /** Per-deployment live messages ("message:<id>") and endings ("ended", id) for the gateway. */
-  const events = new EventEmitter();
+  const events = sharedEvents(deps.replica);
   events.setMaxListeners(0);
   /** Background deploy jobs in flight, so shutdown and tests can wait for them. */
   const jobs = new Map<string, Promise<void>>();

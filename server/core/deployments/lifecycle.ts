@@ -3,6 +3,7 @@
 // first is admission.ts; bringing rows and containers back into agreement is reconciliation.ts.
 import { randomUUID } from "node:crypto";
 import { nowSeconds } from "../../db/index.ts";
+import { withDatabaseLocks } from "../../db/locks.ts";
 import { provision, runSetup } from "../../runtime/scenario.ts";
 import { RuntimeError } from "../../runtime/types.ts";
 import { NO_ACTIVE_DEPLOYMENT } from "../../../shared/rules.ts";
@@ -43,7 +44,9 @@ export function createLifecycle(ctx: DeploymentContext) {
     await admitApplicant(applicant);
 
     // The user's lock, then the platform-wide one: the capacity is checked and taken atomically.
-    const row = await withUserLock(userId, () => withUserLock(CAPACITY_LOCK, async () => {
+    // In memory first (one waiter per process), then in the database: replicas on PostgreSQL
+    // share them (server/db/locks.ts).
+    const row = await withUserLock(userId, () => withUserLock(CAPACITY_LOCK, () => withDatabaseLocks(db, [`start:${userId}`, "start:capacity"], async () => {
       const active = await db.selectFrom("deployments").select(["id", "challenge_id"]).where("user_id", "=", userId).where("status", "in", ACTIVE).execute();
       await admitCapacity({ ...applicant, active });
       const now = nowSeconds();
@@ -57,6 +60,9 @@ export function createLifecycle(ctx: DeploymentContext) {
         container_id: null,
         scenario_values: null,
         active_key: `${userId}:${challengeId}`,
+        // This replica deploys it: if it dies half-way, the worker's leader starts it again.
+        deployer: ctx.deps.replica?.id ?? null,
+        check_until: null,
         created_at: now,
         ready_at: null,
         expires_at: now + durationSeconds(),
@@ -64,6 +70,14 @@ export function createLifecycle(ctx: DeploymentContext) {
         updated_at: now,
       };
       try {
+        // A ready deployment from the warm pool when there is one (pool.ts): same id, set up
+        // already, its expiry counted from now; else a cold start deployed in the background.
+        const claimed = await ctx.pool.claim(challengeId, async (trx, pooled) => {
+          const ready: DeploymentRow = { ...values, id: pooled.id, status: "ready", container_id: pooled.container_id, scenario_values: pooled.scenario_values, ready_at: now };
+          await trx.insertInto("deployments").values(ready).execute();
+          return ready;
+        });
+        if (claimed) return claimed;
         await db.insertInto("deployments").values(values).execute();
       } catch (e) {
         // The unique index on active_key: another start of the same challenge won the race.
@@ -71,8 +85,9 @@ export function createLifecycle(ctx: DeploymentContext) {
         throw e;
       }
       return values;
-    }));
-    launch(row);
+    })));
+    if (row.status === "ready") announceReady(row, "from the warm pool");
+    else launch(row);
     await ctx.deps.audit?.record({ action: "deployment.start", actorId: userId, target: challengeId, detail: { deployment_id: row.id, expires_at: row.expires_at } });
     return {
       expires_at: iso(row.expires_at),
@@ -106,10 +121,7 @@ export function createLifecycle(ctx: DeploymentContext) {
       const { values } = await runSetup(rt, challenge, env);
       current = await transition(row.id, ["setting_up"], { status: "ready", ready_at: nowSeconds(), scenario_values: JSON.stringify(values) });
       if (!current) return void (await rt.removeDeployment(row.id));
-      progress(current, "ready", 100, "Ready: connect with ssh");
-      const v = view(current);
-      publish({ type: "deployment_ready", deployment_id: v.deployment_id, status: "ready", expires_at: v.expires_at, ssh_details: v.ssh_details });
-      log.info(`deployment ${row.id} ready (${challenge.id}, user ${row.user_id}) in ${Date.now() / 1000 - row.created_at}s`);
+      announceReady(current, `in ${Date.now() / 1000 - row.created_at}s`);
     } catch (e) {
       log.warn(`deployment ${row.id} (${row.challenge_id}) failed: ${toError(e)}`);
       await rt.removeDeployment(row.id).catch((err) => log.error(`removing failed deployment ${row.id}`, err));
@@ -121,6 +133,14 @@ export function createLifecycle(ctx: DeploymentContext) {
       });
       if (failed) publish({ type: "deployment_error", deployment_id: row.id, status: "failed", error: failed.error_message ?? "" });
     }
+  }
+
+  /** Tells the live channel (and the log) that a deployment is ready. */
+  function announceReady(row: DeploymentRow, how: string) {
+    progress(row, "ready", 100, "Ready: connect with ssh");
+    const v = view(row);
+    publish({ type: "deployment_ready", deployment_id: v.deployment_id, status: "ready", expires_at: v.expires_at, ssh_details: v.ssh_details });
+    log.info(`deployment ${row.id} ready (${row.challenge_id}, user ${row.user_id}) ${how}`);
   }
 
   async function extend(userId: string, challengeId: string) {

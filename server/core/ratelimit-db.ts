@@ -1,0 +1,116 @@
+// Fixed-window rate limits kept in PostgreSQL (the rate_limits table, migration 0010_replicas),
+// so every replica of one installation counts against the same allowance: a client cannot get
+// N budgets by spreading its attempts over N replicas. Same interface and answers as the
+// in-memory store (ratelimit.ts); the platform picks this one on PostgreSQL.
+//
+// Each hit is one conditional UPSERT on the key's row, atomic in the database. consumeAll runs
+// its UPSERTs in one transaction, keys in a fixed order (no deadlock between two callers), and
+// rolls back every hit when one key refuses: what the memory store gets from doing everything
+// in one synchronous step.
+//
+// Growth is bounded: rows whose window has passed are deleted every minute, and past `maxKeys`
+// rows the ones whose windows end soonest go first (the memory store's bound, by a cheaper
+// order than recency). Windows are measured on each replica's own clock: keep them in time (NTP).
+import { sql } from "kysely";
+import type { Db } from "../db/index.ts";
+import { tooManyRequests } from "./errors.ts";
+import { type Limit, MAX_RATE_LIMIT_KEYS, type RateLimiter } from "./ratelimit.ts";
+
+const CLEANUP_EVERY_MS = 60_000;
+
+export interface DbRateLimiterOptions {
+  clock?: () => number;
+  maxKeys?: number;
+  /** How often expired rows are removed (tests shorten it). */
+  cleanupEveryMs?: number;
+}
+
+export function createDbRateLimiter(db: Db, { clock = Date.now, maxKeys = MAX_RATE_LIMIT_KEYS, cleanupEveryMs = CLEANUP_EVERY_MS }: DbRateLimiterOptions = {}) {
+  /** The key's open window (count, end in epoch ms), or none. */
+  async function open(key: string, t = Math.floor(clock()), on: Db = db) {
+    return on.selectFrom("rate_limits").select(["count", "expires_at"]).where("key", "=", key).where("expires_at", ">", t).executeTakeFirst();
+  }
+
+  const refusal = (expiresAt: number, t: number) => tooManyRequests(Math.max(Math.ceil((expiresAt - t) / 1000), 1));
+
+  /**
+   * Counts one hit on the key: a new window when there is none or it has passed. With `max`,
+   * only while the window has room; returns false (nothing counted) when it has none.
+   */
+  async function upsert(on: Db, key: string, limit: Limit, t: number, max?: number): Promise<boolean> {
+    const fresh = t + limit.windowSeconds * 1000;
+    const room = max === undefined ? sql`true` : sql`rate_limits.expires_at <= ${t} OR rate_limits.count < ${max}`;
+    const { rows } = await sql<{ count: number }>`
+      INSERT INTO rate_limits (key, count, expires_at) VALUES (${key}, 1, ${fresh})
+      ON CONFLICT (key) DO UPDATE SET
+        count = CASE WHEN rate_limits.expires_at <= ${t} THEN 1 ELSE rate_limits.count + 1 END,
+        expires_at = CASE WHEN rate_limits.expires_at <= ${t} THEN ${fresh} ELSE rate_limits.expires_at END
+      WHERE ${room}
+      RETURNING count`.execute(on);
+    return rows.length === 1;
+  }
+
+  async function consumeAll(entries: [key: string, limit: Limit][]) {
+    const t = Math.floor(clock());
+    const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    await db.transaction().execute(async (trx) => {
+      for (const [key, limit] of sorted) {
+        if (await upsert(trx, key, limit, t, limit.max)) continue;
+        // Full: the row is locked by our UPSERT, so its end is the one that refused us.
+        const w = await open(key, t, trx);
+        throw refusal(w?.expires_at ?? t + 1000, t);
+      }
+    });
+  }
+
+  /** Expired rows go; past maxKeys, the rows whose windows end soonest. */
+  async function cleanup() {
+    await db.deleteFrom("rate_limits").where("expires_at", "<=", clock()).execute();
+    await sql`
+      DELETE FROM rate_limits WHERE key IN (
+        SELECT key FROM rate_limits ORDER BY expires_at
+        LIMIT greatest((SELECT count(*) FROM rate_limits) - ${maxKeys}, 0))`.execute(db);
+  }
+  const timer = setInterval(() => void cleanup().catch(() => {}), cleanupEveryMs);
+  timer.unref();
+
+  const limiter = {
+    async check(key: string, limit: Limit) {
+      const t = Math.floor(clock());
+      const w = await open(key, t);
+      if (w && w.count >= limit.max) throw refusal(w.expires_at, t);
+    },
+    async hit(key: string, limit: Limit) {
+      await upsert(db, key, limit, Math.floor(clock()));
+    },
+    consume: (key: string, limit: Limit) => consumeAll([[key, limit]]),
+    consumeAll,
+    async refund(key: string) {
+      await db
+        .updateTable("rate_limits")
+        .set((eb) => ({ count: eb("count", "-", 1) }))
+        .where("key", "=", key)
+        .where("expires_at", ">", clock())
+        .where("count", ">", 0)
+        .execute();
+    },
+    async count(key: string) {
+      return (await open(key))?.count ?? 0;
+    },
+    async reset(key: string) {
+      await db.deleteFrom("rate_limits").where("key", "=", key).execute();
+    },
+    /** Removes what has expired now (the timer does it every minute). */
+    cleanup,
+    /** Rows held now (tests). */
+    async size() {
+      const r = await db.selectFrom("rate_limits").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+    close() {
+      clearInterval(timer);
+    },
+  };
+  return limiter satisfies RateLimiter;
+}
+export type DbRateLimiter = ReturnType<typeof createDbRateLimiter>;
