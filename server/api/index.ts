@@ -105,8 +105,8 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
   });
 
   // OAuth
-  r.get("/auth/oauth/:provider/login", { summary: "Start an OAuth sign-in: the provider's authorization URL", tags: ["OAuth"], access: "public", params: { provider: s.providerParam }, errors: { 404: "Provider not configured", 429: "Too many starts from this address" } }, async (c) => oauth.start(parse(s.providerParam, c.params.provider), c.info.clientIp));
-  r.post("/auth/oauth/:provider/callback", { summary: "Finish an OAuth sign-in with the provider's code and state", tags: ["OAuth"], access: "public", params: { provider: s.providerParam }, body: s.oauthCallbackBody, returns: "Tokens", errors: { 401: "Authentication failed", 404: "Provider not configured", 502: "The provider did not answer" } }, async (c) =>
+  r.get("/auth/oauth/:provider/login", { summary: "Start an OAuth sign-in: the provider's authorization URL", tags: ["OAuth"], access: "public", params: { provider: s.providerParam }, errors: { 429: "Too many starts from this address", 503: "This provider is not configured on this server" } }, async (c) => oauth.start(parse(s.providerParam, c.params.provider), c.info.clientIp));
+  r.post("/auth/oauth/:provider/callback", { summary: "Finish an OAuth sign-in with the provider's code and state", tags: ["OAuth"], access: "public", params: { provider: s.providerParam }, body: s.oauthCallbackBody, returns: "Tokens", errors: { 401: "Authentication failed", 502: "The provider did not answer", 503: "This provider is not configured on this server" } }, async (c) =>
     oauth.callback(parse(s.providerParam, c.params.provider), await c.body(s.oauthCallbackBody)),
   );
   r.get("/auth/oauth/providers", { summary: "Which OAuth providers are configured", tags: ["OAuth"], access: "public" }, async () => ({

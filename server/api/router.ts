@@ -83,20 +83,26 @@ export function parse<S extends z.ZodType>(schema: S, data: unknown): z.output<S
   );
 }
 
+/** No input of ours nests deeper; a deeper one (found by tests/integration/fuzz.test.ts: 20,000
+ *  levels overflowed the stack of every walk over it) is refused before anything reads it. */
+export const MAX_INPUT_DEPTH = 32;
+
 /**
  * Refuses text with NUL characters anywhere in a value (keys included): PostgreSQL cannot store
- * them in text and fails the query, so they would surface as a 500 instead of a 400.
+ * them in text and fails the query, so they would surface as a 500 instead of a 400. And values
+ * nested deeper than MAX_INPUT_DEPTH.
  */
-function rejectNul(v: unknown, path: string): void {
+function rejectNul(v: unknown, path: string, depth = 0): void {
   const at = (p: string) => (p ? `${p}: ` : "");
+  if (depth > MAX_INPUT_DEPTH) throw badRequest(`The input is nested too deeply (at most ${MAX_INPUT_DEPTH} levels)`);
   if (typeof v === "string") {
     if (v.includes("\u0000")) throw badRequest(`${at(path)}must not contain NUL characters`);
   } else if (Array.isArray(v)) {
-    v.forEach((x, i) => rejectNul(x, path ? `${path}.${i}` : String(i)));
+    v.forEach((x, i) => rejectNul(x, path ? `${path}.${i}` : String(i), depth + 1));
   } else if (v && typeof v === "object") {
     for (const [k, x] of Object.entries(v)) {
-      rejectNul(k, path);
-      rejectNul(x, path ? `${path}.${k}` : k);
+      rejectNul(k, path, depth + 1);
+      rejectNul(x, path ? `${path}.${k}` : k, depth + 1);
     }
   }
 }
