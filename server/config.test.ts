@@ -54,6 +54,17 @@ describe("loadConfig", () => {
     expect(e.message).toMatch(/DATABASE_URL: must start with postgres:\/\/ .* or sqlite:/);
   });
 
+  it("reads ROLE as a comma list of web, api, ssh, worker (all by default), refusing others and splits on SQLite", () => {
+    expect(load().roles).toEqual(["web", "api", "ssh", "worker"]);
+    const pg = { DATABASE_URL: "postgres://u:p@db:5432/faultline" };
+    expect(load({ ...pg, ROLE: " Worker, api ,api" }).roles).toEqual(["api", "worker"]);
+    expect(load({ ...pg, ROLE: "ssh" }).roles).toEqual(["ssh"]);
+    expect(configError({ ...pg, ROLE: "web,gateway" }).message).toContain('ROLE: must be a comma-separated list of web, api, ssh, worker (not a role: "gateway")');
+    expect(configError({ ...pg, ROLE: " , " }).message).toContain("ROLE: must be a comma-separated list of web, api, ssh, worker");
+    expect(configError({ ROLE: "web,api" }).message).toContain("ROLE: splitting roles over processes needs PostgreSQL");
+    expect(load({ ROLE: "worker,ssh,api,web" }).roles).toHaveLength(4);
+  });
+
   it("names every bad variable at once", () => {
     const e = configError({ PORT: "x", PUBLIC_URL: "ftp://host", SMTP_URL: "http://mail", LOG_LEVEL: "loud", SESSION_SECRET: "short" });
     for (const name of ["PORT", "PUBLIC_URL", "SMTP_URL", "LOG_LEVEL", "SESSION_SECRET"]) expect(e.message).toMatch(new RegExp(`^  ${name}: `, "m"));

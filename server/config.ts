@@ -14,6 +14,11 @@ const optional = z
   .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
 const url = (fallback: string) => z.url({ protocol: /^https?$/ }).default(fallback);
 
+/** The parts of faultline one process can run: HTML pages, the /api/v1 HTTP API (with the live
+ *  channel), the SSH gateway, and the background worker (expiry, reconciliation, the warm pool). */
+export const ROLES = ["web", "api", "ssh", "worker"] as const;
+export type Role = (typeof ROLES)[number];
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number({ error: "must be a port number (0-65535)" }).int("must be a whole number").min(0).max(65535).default(3000),
@@ -90,6 +95,22 @@ const envSchema = z.object({
   STRIPE_PRICE_ID: optional,
   // Where the Stripe client sends its calls instead of Stripe's own API: a local stand-in in tests.
   STRIPE_API_URL: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  // What this process runs (README, "Several replicas"): a comma list of roles, all by default.
+  ROLE: z
+    .string()
+    .default(ROLES.join(","))
+    .transform((v, ctx) => {
+      const roles = v.split(",").map((r) => r.trim().toLowerCase()).filter(Boolean);
+      const unknown = roles.filter((r) => !(ROLES as readonly string[]).includes(r));
+      if (roles.length === 0 || unknown.length) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be a comma-separated list of ${ROLES.join(", ")}${unknown.length ? ` (not a role: ${unknown.map((r) => JSON.stringify(r)).join(", ")})` : ""}`,
+        });
+        return z.NEVER;
+      }
+      return ROLES.filter((r) => roles.includes(r));
+    }),
 });
 
 export type OAuthProviderName = "github" | "google";
@@ -118,6 +139,8 @@ export interface Config {
   trustProxy: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   logFormat: "text" | "json";
+  /** What this process runs (ROLE); every role unless split over replicas on PostgreSQL. */
+  roles: Role[];
   /** Bearer token that opens /metrics to non-loopback callers (none: loopback only). */
   metricsToken?: string;
   ssh: { port: number; host: string };
@@ -174,6 +197,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         };
 
   const billing = billingConfig(e);
+  // SQLite is one process per database file: its locks and rate limits live in that process, so
+  // a process running only some roles would have no one to share them with.
+  if (database.kind === "sqlite" && e.ROLE.length !== ROLES.length) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ROLE: splitting roles over processes needs PostgreSQL (DATABASE_URL=postgres://...): on SQLite one process runs every role (${ROLES.join(",")})`,
+    );
+  }
 
   return {
     env: e.NODE_ENV,
@@ -205,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
+    roles: e.ROLE,
     metricsToken: e.METRICS_TOKEN,
     ssh: { port: e.SSH_PORT, host: e.SSH_HOST ?? publicUrl.hostname },
     challengesDir: e.CHALLENGES_DIR ? resolve(e.CHALLENGES_DIR) : CHALLENGES_DIR,
