@@ -18,6 +18,8 @@ import { webHandler } from "./server/web-handler.ts";
 import { cspNonceOf, securityHeaders } from "./server/security-headers.ts";
 import { createGateway, MESSAGES } from "./server/gateway/gateway.ts";
 import { attachLiveChannel } from "./server/live.ts";
+import { loadOrCreateHostKey } from "./server/gateway/hostkey.ts";
+import { attachBrowserTerminal, type BrowserTerminal } from "./server/terminal/index.ts";
 import { createPlatform } from "./server/platform.ts";
 
 type LoadContextFactory = (deps: unknown, clientIp: string, cspNonce?: string) => unknown;
@@ -43,7 +45,9 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
   app.use(securityHeaders({ publicUrl: config.publicUrl, csp: !opts.dev }));
   app.use(limitBodies({ isApi: (path) => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`) || path.startsWith(`${API_PREFIX}?`) }));
 
-  app.use(API_PREFIX, async (req, res) => {
+  // ROLE (README, "Several replicas"): this process serves only its roles' parts.
+  const roles = new Set(config.roles);
+  if (roles.has("api")) app.use(API_PREFIX, async (req, res) => {
     try {
       const request = toRequest(req, config.publicUrl.origin, req.originalUrl);
       await sendResponse(res, await api.handle(request, { clientIp: clientIp(req, config.trustProxy) }, { labelsRequest: true }));
@@ -81,8 +85,8 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
       cspNonceOf(res),
     ) as never;
 
-  if (opts.web === false) {
-    // API-only (tests of the runtime and bench/): no web build needed.
+  if (opts.web === false || !roles.has("web")) {
+    // API-only (ROLE without web, tests of the runtime and bench/): no web build needed.
   } else if (opts.dev) {
     const vite = await import("vite");
     const viteServer = await vite.createServer({ server: { middlewareMode: true } });
@@ -115,19 +119,24 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   log.info(`faultline listening on http://${config.host}:${port} (public URL ${config.publicUrl.origin}, ${config.database.kind})`);
-  const live = attachLiveChannel(server, {
-    deployments: platform.deployments,
-    tokens: platform.tokens,
-    webSessions: platform.webSessions,
-    publicOrigin: config.publicUrl.origin,
-    log,
-  });
+  // The live channel serves the pages' scripts and API clients alike: with either role.
+  const live = roles.has("web") || roles.has("api")
+    ? attachLiveChannel(server, {
+        deployments: platform.deployments,
+        tokens: platform.tokens,
+        webSessions: platform.webSessions,
+        sessionsEndedElsewhere: (listener) => platform.cluster.on("session-ended", (e) => listener(e as never)),
+        publicOrigin: config.publicUrl.origin,
+        log,
+      })
+    : null;
 
   // The SSH gateway and the deployments worker need the engine; without one (RUNTIME=none) the
   // site still runs and starting a challenge answers 503.
   let gateway: ReturnType<typeof createGateway> | null = null;
   let sshPort: number | null = null;
-  if (platform.runtime) {
+  let terminal: BrowserTerminal | null = null;
+  if (platform.runtime && roles.has("ssh")) {
     gateway = createGateway({
       port: config.ssh.port,
       host: config.host,
@@ -143,11 +152,34 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
     platform.deployments.advertiseSsh({ host: config.ssh.host, port: sshPort, hostKeyFingerprint: gateway.hostKeyFingerprint, hostPublicKey: gateway.hostPublicKey });
     const g = gateway;
     platform.metrics.setGatewayConnections(() => g.stats().connections);
-    platform.deployments.onEnded((id) => g.closeDeployment(id));
-    platform.deployments.onReset((id) => g.closeDeployment(id, MESSAGES.reset));
-    await platform.runtime.ping().catch((e) => log.warn(`${(e as Error).message} Deployments will fail until it answers.`));
-    await platform.startWorker();
+    // The browser terminal (/ws/terminal/{id}): the same exec path, recording and messages.
+    const t = (terminal = attachBrowserTerminal(server, {
+      runtime: platform.runtime,
+      recorder: platform.recorder,
+      deployments: platform.deployments,
+      webSessions: platform.webSessions,
+      publicOrigin: config.publicUrl.origin,
+      trustProxy: config.trustProxy,
+      log,
+    }));
+    platform.deployments.onEnded((id) => {
+      g.closeDeployment(id);
+      t.closeDeployment(id, MESSAGES.ended);
+    });
+    platform.deployments.onReset((id) => {
+      g.closeDeployment(id, MESSAGES.reset);
+      t.closeDeployment(id, MESSAGES.reset);
+    });
+  } else if (platform.runtime) {
+    // Another replica runs the gateway: tell users its host key when this one can read it (the
+    // same DATA_DIR volume, or the key file given to every replica).
+    const keyFile = join(config.dataDir, "ssh_host_ed25519_key");
+    const key = existsSync(keyFile) ? loadOrCreateHostKey(keyFile) : null;
+    platform.deployments.advertiseSsh({ host: config.ssh.host, port: config.ssh.port, hostKeyFingerprint: key?.fingerprint, hostPublicKey: key?.publicKey });
   }
+  if (platform.runtime) await platform.runtime.ping().catch((e) => log.warn(`${(e as Error).message} Deployments will fail until it answers.`));
+  if (platform.runtime && roles.has("worker")) await platform.startWorker();
+  log.info(`replica ${platform.cluster.replicaId}: roles ${[...roles].join(",")}${platform.cluster.shared ? ", sharing the database with other replicas" : ""}`);
 
   return {
     platform,
@@ -155,7 +187,8 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
     sshPort,
     gateway,
     async close() {
-      live.close();
+      live?.close();
+      terminal?.close(MESSAGES.gatewayClosing);
       await gateway?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

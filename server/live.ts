@@ -17,7 +17,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import type { Deployments, LiveMessage } from "./core/deployments/index.ts";
 import { DomainError } from "./core/errors.ts";
 import type { TokenService } from "./core/tokens.ts";
-import type { WebSessions } from "./core/web-sessions.ts";
+import type { SessionEnded, WebSessions } from "./core/web-sessions.ts";
 import type { Logger } from "./logger.ts";
 
 const PATH = /^\/ws\/deployments\/([0-9a-f-]{36})\/?$/;
@@ -51,6 +51,8 @@ export interface LiveDeps {
   deployments: Deployments;
   tokens: TokenService;
   webSessions: WebSessions;
+  /** Sessions ended on other replicas (server/db/cluster.ts): their sockets here close too. */
+  sessionsEndedElsewhere?: (listener: (e: SessionEnded) => void) => () => void;
   /** PUBLIC_URL's origin: the only Origin a browser's handshake may carry. */
   publicOrigin: string;
   log: Logger;
@@ -72,9 +74,9 @@ export function attachLiveChannel(server: Server, deps: LiveDeps) {
   };
 
   // Sign-out, rotation and password changes end sessions: their sockets go with them.
-  const unsubscribe = webSessions.onEnded((e) =>
-    closeWhere((c) => (e.key ? c.sessionKey === e.key : c.userId === e.userId)),
-  );
+  const onEnded = (e: SessionEnded) => closeWhere((c) => (e.key ? c.sessionKey === e.key : c.userId === e.userId));
+  const unsubscribe = webSessions.onEnded(onEnded);
+  const unsubscribeElsewhere = deps.sessionsEndedElsewhere?.(onEnded);
   // Sessions also end by expiry or by rows deleted elsewhere: look again every minute.
   const revalidate = setInterval(() => void recheck(), deps.revalidateMs ?? REVALIDATE_MS);
   revalidate.unref();
@@ -109,8 +111,10 @@ export function attachLiveChannel(server: Server, deps: LiveDeps) {
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? "/", "http://internal");
     const m = PATH.exec(url.pathname);
+    // The browser terminal's sockets are server/terminal/'s (it listens for the same event).
+    if (!m && url.pathname.startsWith("/ws/terminal/")) return;
     if (!m) {
-      // The only WebSocket here (Vite's dev HMR listens on a port of its own).
+      // Vite's dev HMR listens on a port of its own.
       socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
       return;
     }
@@ -178,6 +182,7 @@ export function attachLiveChannel(server: Server, deps: LiveDeps) {
     close() {
       clearInterval(revalidate);
       unsubscribe();
+      unsubscribeElsewhere?.();
       for (const c of wss.clients) c.terminate();
       wss.close();
     },

@@ -18,7 +18,9 @@ export function contentSecurityPolicy(nonce?: string): string {
     // asciinema-player, is WebAssembly) and nothing else: JavaScript eval and new Function stay
     // refused, as tests/e2e/debrief.spec.ts checks on the replay itself.
     nonce ? `script-src 'self' 'nonce-${nonce}' 'wasm-unsafe-eval'` : "script-src 'self' 'wasm-unsafe-eval'",
-    "style-src 'self'",
+    // The nonce lets the browser terminal's xterm.js (loaded only when opened) mark the <style>
+    // elements it makes for its grid and theme (app/features/challenge/components/terminal-panel.tsx).
+    nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'",
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data:",
     "connect-src 'self'",

@@ -18,6 +18,8 @@ import { useControl } from "./control-form.tsx";
 import { DeploymentPanel } from "./deployment-panel.tsx";
 import { Instructions } from "./instructions.tsx";
 import { SubmitForm } from "./submit-form.tsx";
+import { TerminalPanel } from "./terminal-panel.tsx";
+import { sshCommand } from "../rules/ssh-command.ts";
 import { SuccessScreen } from "./success-screen.tsx";
 
 /** What the route's loader gives the page when the challenge loaded. */
@@ -64,6 +66,10 @@ export function ChallengeScreen({ data: d, actionData }: { data: ChallengePageDa
     void terminate.fetcher.submit({ intent: "terminate", js: "1" }, { method: "post" });
   }, [view.deploymentId, terminate.fetcher]);
   const seconds = useCountdown(view.expiresAt, onZero);
+  // The browser terminal stays on the page after its deployment ends, to say so.
+  const terminalFor = useRef<{ id: string; ssh: string } | null>(null);
+  if (view.status === "ready" && view.ssh && view.deploymentId) terminalFor.current = { id: view.deploymentId, ssh: sshCommand(view.ssh) };
+  const terminal = terminalFor.current && (view.deploymentId ?? terminalFor.current.id) === terminalFor.current.id ? terminalFor.current : null;
 
   // Stale answers of an earlier deployment are dropped when a new one starts (forget below).
   const submitOutcome = submit.outcome;
@@ -89,6 +95,7 @@ export function ChallengeScreen({ data: d, actionData }: { data: ChallengePageDa
         extend={extend}
         terminate={terminate}
       />
+      {terminal ? <TerminalPanel key={terminal.id} deploymentId={terminal.id} sshCommand={terminal.ssh} hydrated={hydrated} /> : null}
 
       {solved ? <SuccessScreen result={solved} debrief={submitOutcome?.debrief ?? null} hydrated={hydrated} /> : null}
       {!solved && d.debrief ? (
