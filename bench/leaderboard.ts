@@ -13,7 +13,7 @@
 //
 // Seeded SQLite files are kept in $TMPDIR/faultline-bench/ and reused (delete them to reseed).
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { createInterface } from "node:readline";
 import { createServer } from "node:http";
@@ -29,7 +29,7 @@ import { PERIODS } from "../shared/contract/index.ts";
 import { seed } from "./seed.ts";
 
 // autocannon ships no types: the part used here.
-interface Tracker extends PromiseLike<{ requests: { average: number }; errors: number; timeouts: number }> {
+interface Tracker extends PromiseLike<{ requests: { average: number; total: number }; errors: number; timeouts: number }> {
   on(event: "response", fn: (client: unknown, status: number, bytes: number, ms: number) => void): void;
 }
 const autocannon = createRequire(import.meta.url)("autocannon") as (opts: object) => Tracker;
@@ -74,9 +74,19 @@ interface Figure {
   p95: number;
   rps: number;
   errors: number;
+  /** The server process's CPU time per request (user + system): what a request costs, whatever else the machine runs. */
+  cpuMs: number;
 }
 
-async function measure(url: string, connections: number, headers: Record<string, string>): Promise<Figure> {
+/** CPU time (ms) a process has used so far, from /proc (clock ticks of 10 ms). */
+function cpuOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function measure(pid: number, url: string, connections: number, headers: Record<string, string>): Promise<Figure> {
+  const cpu0 = cpuOf(pid);
   const times: number[] = [];
   let errors = 0;
   const instance = autocannon({ url, connections, duration: seconds, headers });
@@ -85,7 +95,13 @@ async function measure(url: string, connections: number, headers: Record<string,
     times.push(ms);
   });
   const result = await instance;
-  return { p50: pct(times, 50), p95: pct(times, 95), rps: result.requests.average, errors: errors + result.errors + result.timeouts };
+  return {
+    p50: pct(times, 50),
+    p95: pct(times, 95),
+    rps: result.requests.average,
+    errors: errors + result.errors + result.timeouts,
+    cpuMs: (cpuOf(pid) - cpu0) / Math.max(1, result.requests.total),
+  };
 }
 
 /** The child: the platform behind Node's HTTP server; tells the parent its port, a token, the boards' sizes. */
@@ -146,19 +162,19 @@ async function main() {
       ];
       for (const [name, query] of cases) {
         for (const connections of [1, 10]) {
-          rows.push({ case: name, kind: "fresh", connections, figure: await measure(base + query, connections, signedIn) });
+          rows.push({ case: name, kind: "fresh", connections, figure: await measure(child.pid!, base + query, connections, signedIn) });
         }
-        rows.push({ case: name, kind: "cached", connections: 10, figure: await measure(base + query, 10, {}) });
+        rows.push({ case: name, kind: "cached", connections: 10, figure: await measure(child.pid!, base + query, 10, {}) });
       }
     }
     results.set(users, rows);
     console.log(
       `\n${users.toLocaleString("en")} players (${postgresAdmin ? "PostgreSQL" : "SQLite"}; board sizes: ${PERIODS.map((p) => `${p} ${totals[p]}`).join(", ")}; load average ${loadavg()[0]!.toFixed(1)})`,
     );
-    console.log("| case | caller | connections | p50 ms | p95 ms | req/s | errors |\n|---|---|---|---|---|---|---|");
+    console.log("| case | caller | connections | p50 ms | p95 ms | req/s | server CPU ms/req | errors |\n|---|---|---|---|---|---|---|---|");
     for (const r of rows) {
       console.log(
-        `| ${r.case} | ${r.kind} | ${r.connections} | ${r.figure.p50.toFixed(1)} | ${r.figure.p95.toFixed(1)} | ${Math.round(r.figure.rps)} | ${r.figure.errors} |`,
+        `| ${r.case} | ${r.kind} | ${r.connections} | ${r.figure.p50.toFixed(1)} | ${r.figure.p95.toFixed(1)} | ${Math.round(r.figure.rps)} | ${r.figure.cpuMs.toFixed(2)} | ${r.figure.errors} |`,
       );
     }
     child.kill("SIGTERM");
