@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { parse } from "yaml";
-import { apiLogin, createUser, loginViaForm, putSshKeyByApi, sshKeyPair } from "./support.ts";
+import { apiLogin, createUser, loginViaForm, putSshKeyByApi, screenshots, sshKeyPair } from "./support.ts";
 
 const DISK = "disk-full-deleted-log";
 const yaml = parse(readFileSync(`challenges/${DISK}/challenge.yaml`, "utf8"));
@@ -134,6 +134,7 @@ test("hints cost points on solve, the debrief and compare show, the replay plays
     // (Without 'wasm-unsafe-eval' in the CSP the WebAssembly emulator never starts: it stays at --:--.)
     await expect(elapsed).toHaveText(/^00:0[1-9]$/, { timeout: 15_000 });
     await expect(player.locator(".ap-term")).toContainText("ledger01");
+    await screenshots(page, "challenge-debrief");
 
     // No CSP violation on the way, and the policy still refuses JavaScript eval.
     expect(cspViolations).toEqual([]);
@@ -146,6 +147,28 @@ test("hints cost points on solve, the debrief and compare show, the replay plays
     // Reloaded later, the page keeps the debrief (solved), and the hints are free now.
     await page.goto(`/challenges/${DISK}`);
     await expect(page.getByTestId("solved-debrief")).toContainText("Deleting a file only removes its name");
+
+    // Publish the session from the profile's Solutions tab (private by default); then a visitor
+    // can replay it on the public profile, and only then.
+    const visitor = await browser.newContext();
+    const anon = await visitor.newPage();
+    await anon.goto(`/profile/${user.username}?tab=solutions`);
+    await expect(anon.getByTestId("solution-row")).toHaveCount(1);
+    await expect(anon.getByTestId("published-session")).toHaveCount(0);
+    await page.goto("/profile?tab=solutions");
+    const own = page.getByTestId("own-session");
+    await expect(own).toHaveAttribute("data-published", "false");
+    await own.getByTestId("publish-toggle").click();
+    await expect(own).toHaveAttribute("data-published", "true");
+    // A visitor's browser keeps a profile up to 5 minutes (app/.server/cache.ts): a new visitor.
+    const later = await (await browser.newContext()).newPage();
+    await later.goto(`/profile/${user.username}?tab=solutions`);
+    await later.getByTestId("published-session").getByTestId("replay-button").click();
+    await expect(later.getByTestId("replay-player").locator(".ap-time-elapsed")).toHaveText(/^00:0[1-9]$/, { timeout: 15_000 });
+    await later.context().close();
+    await own.getByTestId("publish-toggle").click();
+    await expect(own).toHaveAttribute("data-published", "false");
+    await visitor.close();
   } finally {
     rmSync(keys.dir, { recursive: true, force: true });
   }
