@@ -31,13 +31,18 @@ export function challenges(ids: string[], pools: Record<string, number> = {}) {
 /** A server (API, gateway, worker) in this process on `dataDir`; start it again on the same
  *  directory for a restart (same database, same disk caches, fresh process state). */
 export async function server(dataDir: string, env: Record<string, string>) {
-  const running = await startServer(loadConfig(serverEnv(dataDir, { LOG_LEVEL: "error", ...env })), { web: false });
+  const running = await startServer(loadConfig(serverEnv(dataDir, { LOG_LEVEL: "error", TRUST_PROXY: "1", ...env })), { web: false });
   const api = apiAt(`http://${HOST}:${running.port}`);
   return { ...running, api, sshPort: running.sshPort!, player: (opts?: { plan?: "pro" }) => player(running, api, dataDir, opts) };
 }
 
+let seq = 0;
 async function player(running: Awaited<ReturnType<typeof startServer>>, api: ReturnType<typeof apiAt>, dataDir: string, opts?: { plan?: "pro" }) {
-  const p = await makePlayer(api, dataDir);
+  // Registrations are rate-limited per address: each bench player comes from its own (the
+  // server trusts one proxy hop here, TRUST_PROXY=1).
+  const address = `10.${(seq >> 8) & 255}.${seq & 255}.${++seq % 250}`;
+  const fromAddress: typeof api = { base: api.base, call: (m, path, o = {}) => api.call(m, path, { ...o, headers: { "x-forwarded-for": address, ...o.headers } }) };
+  const p = await makePlayer(fromAddress, dataDir);
   if (opts?.plan === "pro") {
     const { id } = await running.platform.db.selectFrom("users").select("id").where("username", "=", p.username).executeTakeFirstOrThrow();
     await running.platform.plans.setPlan(id, "pro", null);

@@ -191,7 +191,8 @@ describe("the warm pool and the host's capacity", () => {
     const full = await server.api.call("POST", `/challenges/${POOLED}/session/start`, { token: other.token });
     expect(full.status).toBe(503);
     expect(JSON.stringify(full.body)).toMatch(/faultline is full right now/);
-    expect(await pooledRows(server)).toHaveLength(0);
+    const mine = await server.platform.deployments.row(r.body.deployment_status.deployment_id);
+    expect(await pooledRows(server), JSON.stringify(mine)).toHaveLength(0);
     await server.platform.deployments.settled();
     await server.api.call("POST", `/challenges/${OTHER}/session/terminate`, { token: player.token });
   });

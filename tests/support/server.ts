@@ -85,6 +85,9 @@ export function serverEnv(dataDir: string, extra: Record<string, string> = {}): 
     SSH_HOST: HOST,
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn",
+    // Every test server has a fresh DATA_DIR: filling the runtime's disk caches for every image at
+    // boot would only load the engine (servers spawned as production would do it otherwise).
+    PREPARE_AT_BOOT: "false",
     ...extra,
   };
 }

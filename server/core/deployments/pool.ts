@@ -34,6 +34,8 @@ export const POOL_OWNER = "pool";
 const FILLS_AT_ONCE = 2;
 /** After a fill of a challenge failed, its pool waits this long before the next try. */
 const RETRY_AFTER_FAILURE_MS = 60_000;
+/** After pooled deployments gave their room to a start, refills wait this long. */
+const HOLD_AFTER_EVICT_MS = 10_000;
 /** Margin between the end of a claimed deployment's longest life and the engine's hard stop. */
 const GRACE_SECONDS = 60;
 
@@ -56,6 +58,7 @@ export function createPool(deps: DeploymentsDeps, jobs: Map<string, Promise<void
   const filling = new Set<string>();
   const retryAt = new Map<string, number>();
   let drained = false;
+  let holdUntil = 0;
   if (idleSeconds <= 0 && [...challenges.values()].some((c) => targetOf(c) > 0)) {
     log.warn(`warm pool disabled: MAX_DEPLOYMENT_MINUTES leaves no time for a pooled deployment to wait within the engine's ${engineMaxLifetime / 3600} h limit`);
   }
@@ -114,7 +117,7 @@ export function createPool(deps: DeploymentsDeps, jobs: Map<string, Promise<void
   /** Replaces pooled deployments that waited too long, then starts fills up to each challenge's
    *  size while the capacity has room. Returns at once; the fills run in the background. */
   async function refill(now = nowSeconds()) {
-    if (!runtime || drained) return;
+    if (!runtime || drained || Date.now() < holdUntil) return;
     const all = await rows();
     for (const stale of all.filter((r) => r.status === "ready" && (r.ready_at ?? r.created_at) + idleSeconds <= now)) {
       if (await discard(stale.id)) log.info(`pooled deployment ${stale.id} (${stale.challenge_id}) waited too long: replaced`);
@@ -133,11 +136,12 @@ export function createPool(deps: DeploymentsDeps, jobs: Map<string, Promise<void
 
   /** Whether one more deployment of `challenge` fits in the capacity with every active and pooled one. */
   async function roomFor(challenge: Challenge) {
-    if (deps.capacityBytes === undefined) return true;
+    if (deps.capacityBytes === undefined) return Date.now() >= holdUntil;
     const active = await db.selectFrom("deployments").select("challenge_id").where("status", "in", ACTIVE).execute();
     const pooled = await db.selectFrom("pool_deployments").select("challenge_id").execute();
     const taken = [...active, ...pooled].reduce((sum, d) => sum + deploymentCost(challenges.get(d.challenge_id)), 0);
-    return taken + deploymentCost(challenge) <= deps.capacityBytes;
+    // Looked at again after the reads: a start may have taken pooled room meanwhile.
+    return taken + deploymentCost(challenge) <= deps.capacityBytes && Date.now() >= holdUntil;
   }
 
   async function startFill(challenge: Challenge, now: number) {
@@ -181,22 +185,31 @@ export function createPool(deps: DeploymentsDeps, jobs: Map<string, Promise<void
   }
 
   /** Deletes a pooled deployment's row (so no one can claim it) and removes it from the engine. */
-  async function discard(id: string) {
+  async function discard(id: string, { background = false } = {}) {
     const res = await db.deleteFrom("pool_deployments").where("id", "=", id).executeTakeFirst();
     if (Number(res.numDeletedRows) === 0) return false;
     // A fill in flight notices its row is gone and removes what it made itself.
-    if (runtime && !filling.has(id)) await runtime.removeDeployment(id).catch((e) => log.error(`removing pooled deployment ${id}`, e));
+    if (!runtime || filling.has(id)) return true;
+    const removal = runtime.removeDeployment(id).catch((e) => log.error(`removing pooled deployment ${id}`, e));
+    if (background) {
+      // Tracked like a job: shutdown waits for it, reconciliation leaves its containers alone.
+      const job = removal.finally(() => jobs.delete(id));
+      jobs.set(id, job);
+    } else await removal;
     return true;
   }
 
   /** Gives up pooled deployments of other challenges, oldest first, until `bytes` are free (a
    *  person's start goes before a deployment nobody asked for yet). Returns the bytes freed. */
   async function evict(bytes: number, keepChallengeId?: string) {
+    // The start that asks writes its row right after, under its locks; refills (which do not take
+    // those locks) hold back meanwhile, or one could take the room back first (roomFor).
+    holdUntil = Date.now() + HOLD_AFTER_EVICT_MS;
     const candidates = (await rows()).filter((r) => r.challenge_id !== keepChallengeId).sort((a, b) => a.created_at - b.created_at);
     let freed = 0;
     for (const r of candidates) {
       if (freed >= bytes) break;
-      if (await discard(r.id)) freed += deploymentCost(challenges.get(r.challenge_id));
+      if (await discard(r.id, { background: true })) freed += deploymentCost(challenges.get(r.challenge_id));
     }
     if (freed) log.info(`warm pool: gave up ${Math.round(freed / 2 ** 20)} MiB of pooled deployments for a start`);
     return freed;
