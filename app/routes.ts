@@ -42,6 +42,7 @@ export default [
   route("billing", "routes/billing.tsx"),
   route("faq", "routes/faq.tsx"),
   route("docs", "routes/docs.tsx"),
+  route("docs/api", "routes/docs-api.tsx"),
   route("status", "routes/status.tsx"),
   route(":page", "routes/info-page.tsx", { id: "info-page" }),
   route("unauthorized", "routes/unauthorized.tsx"),

@@ -50,6 +50,7 @@ import type {
   TotpSetup,
   TotpVerify,
 } from "../../shared/contract/index.ts";
+import type { OpenApiDocument } from "../../shared/contract/openapi.ts";
 
 export type Dispatch = (request: Request, info: { clientIp: string }) => Promise<Response>;
 
@@ -193,6 +194,8 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
     homeStats: () => call<HomeStats>("GET", "/stats"),
     /** Whether payments are enabled on this installation (the pricing dialog asks). */
     billingConfig: () => call<BillingConfigView>("GET", "/billing/config"),
+    /** This API described in OpenAPI 3.1 (the /docs/api page). */
+    openapi: () => call<OpenApiDocument>("GET", "/openapi.json"),
     /** Live health of each part, measured at most every few seconds (the /status page). */
     health: () => call<HealthReport>("GET", "/health"),
     /** The SSH gateway's host key (503 without a gateway). */

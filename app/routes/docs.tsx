@@ -61,6 +61,10 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
           How faultline works: pick a challenge, start it, connect with ssh using the key from your settings, fix the fault,
           submit a short explanation.
         </p>
+        <p className="mt-2">
+          Building on faultline? The JSON API is described on <Link to="/docs/api">the API reference</Link> (OpenAPI 3.1 at{" "}
+          <code>/api/v1/openapi.json</code>).
+        </p>
         <nav aria-label="On this page" className="mt-4">
           <ul className="list-inside list-disc space-y-1">
             {SECTIONS.map((s) => (

@@ -215,3 +215,21 @@ describe("/metrics", () => {
     expect(text).toContain("nodejs_eventloop_lag_seconds");
   });
 });
+
+// The API reference page needs the built web, which this file's server already serves.
+describe("/docs/api", () => {
+  it("renders every documented operation, grouped by tag, without JavaScript", async () => {
+    const doc = await (await fetch(`${base}/api/v1/openapi.json`)).json();
+    const res = await fetch(`${base}/docs/api`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const operations = Object.values(doc.paths as Record<string, object>).reduce<number>((n, item) => n + Object.keys(item).length, 0);
+    expect(html.match(/data-testid="api-operation"/g)?.length).toBe(operations);
+    for (const t of doc.tags) expect(html).toContain(`>${t.name}</h2>`);
+    expect(html).toContain("POST /challenges/{id}/submit");
+    expect(html).toContain("username_or_email");
+    expect(html).toContain("{&quot;detail&quot;: ");
+    const docs = await (await fetch(`${base}/docs`)).text();
+    expect(docs).toContain('href="/docs/api"');
+  });
+});
