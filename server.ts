@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { matchRoutes, type ServerBuild } from "react-router";
@@ -24,7 +24,8 @@ import { createPlatform } from "./server/platform.ts";
 
 type LoadContextFactory = (deps: unknown, clientIp: string, cspNonce?: string) => unknown;
 
-export async function startServer(config: Config, opts: { dev?: boolean; web?: boolean } = {}) {
+/** `buildDir`: the web build to serve (default build/ beside this file; bench/http.ts serves a copy). */
+export async function startServer(config: Config, opts: { dev?: boolean; web?: boolean; buildDir?: string } = {}) {
   const platform = await createPlatform(config);
   const { log, api } = platform;
   const app = express();
@@ -101,13 +102,14 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
       }
     });
   } else {
-    const buildFile = new URL("./build/server/index.js", import.meta.url);
+    const buildDir = opts.buildDir ?? fileURLToPath(new URL("./build", import.meta.url));
+    const buildFile = pathToFileURL(join(buildDir, "server/index.js"));
     if (!existsSync(buildFile)) throw new ConfigError("No web build found: run `npm run build` first (or `npm run up`).");
     const build = (await import(buildFile.href)) as ServerBuild;
     webRoute = webRouteLabels(build.routes, (routes, path) => matchRoutes(routes as never, path) as never);
     // Static files from memory, compressed once (server/static-files.ts); pages streamed and
     // compressed per request (server/web-handler.ts).
-    app.use(staticFiles(fileURLToPath(new URL("./build/client", import.meta.url))));
+    app.use(staticFiles(join(buildDir, "client")));
     app.use(webHandler(build, loadContext(build) as never));
   }
 

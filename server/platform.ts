@@ -3,7 +3,7 @@
 // Background roles (the deployments worker) are started by `startWorker`, not at creation, so a
 // platform built for API tests does not touch the Docker engine.
 import { createHmac, randomUUID } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
 import { createApi } from "./api/index.ts";
@@ -29,13 +29,15 @@ import { createHealth } from "./core/health.ts";
 import { createOAuth } from "./core/oauth.ts";
 import { createPlans } from "./core/plans.ts";
 import { createRateLimiter } from "./core/ratelimit.ts";
+import { createDbRateLimiter } from "./core/ratelimit-db.ts";
+import { createCluster } from "./db/cluster.ts";
 import { createScoring } from "./core/scoring.ts";
 import { createPublicCache } from "./core/public-cache.ts";
 import { FRESH_SECONDS } from "./api/player-routes.ts";
 import { refreshStatistics, STATISTICS_INTERVAL_MS } from "./db/statistics.ts";
 import { createTokenService } from "./core/tokens.ts";
 import { createWebSessions } from "./core/web-sessions.ts";
-import { openDatabase } from "./db/index.ts";
+import { type Db, nowSeconds, openDatabase } from "./db/index.ts";
 import { createLogger } from "./logger.ts";
 import { createMetrics, timedStart, timedSubmit } from "./metrics.ts";
 import { createMailer } from "./mail/mailer.ts";
@@ -49,7 +51,11 @@ export async function createPlatform(config: Config) {
   // Prometheus metrics (server/metrics.ts); server.ts serves them at /metrics.
   const metrics = createMetrics({ db, log });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log, env: config.env });
-  const limiter = createRateLimiter();
+  // The other replicas on this database, if any (server/db/cluster.ts; on SQLite: none).
+  const cluster = await createCluster(config.database, db, log);
+  // Rate limits every replica shares on PostgreSQL; in this process on SQLite (one process).
+  const dbLimiter = config.database.kind === "postgres" ? createDbRateLimiter(db) : null;
+  const limiter = dbLimiter ?? createRateLimiter();
   const tokens = createTokenService(db, config.sessionSecret);
   const webSessions = createWebSessions({ db, sessionSecret: config.sessionSecret, secureCookies: config.secureCookies });
   const audit = createAudit({ db, log });
@@ -64,6 +70,9 @@ export async function createPlatform(config: Config) {
   // Visitors' catalogue, leaderboard and home figures; invalidate() drops it (a replica told of
   // another's change may call it; the database's change counter already covers every writer).
   const publicCache = createPublicCache({ db, freshSeconds: FRESH_SECONDS });
+  cluster.on("public-cache", () => publicCache.invalidate());
+  // Ended web sessions close live sockets on every replica (server/live.ts listens to both).
+  webSessions.onEnded((e) => cluster.publish("session-ended", e));
   // Planner statistics stay current as tables grow (server/db/statistics.ts); the first ran at start.
   const statistics = setInterval(() => void refreshStatistics(db).catch((e) => log.error(`statistics refresh failed: ${String(e)}`)), STATISTICS_INTERVAL_MS);
   statistics.unref();
@@ -96,7 +105,8 @@ export async function createPlatform(config: Config) {
     challenges,
     log,
     limiter,
-    instance: instanceId(config.dataDir),
+    instance: await installationId(db, config.dataDir),
+    replica: { id: cluster.replicaId, alive: cluster.alive, publish: cluster.publish, on: cluster.on },
     ssh: config.ssh,
     durationSeconds: config.deployments.durationSeconds,
     currentDurationSeconds: settings.durationSeconds,
@@ -153,6 +163,7 @@ export async function createPlatform(config: Config) {
     runtime,
     images: () => [...challenges.values()].map((c) => c.image),
     workerLastTick: () => worker?.lastTickAt() ?? null,
+    roles: { ssh: config.roles.includes("ssh"), worker: config.roles.includes("worker") },
     log,
   });
 
@@ -217,25 +228,38 @@ export async function createPlatform(config: Config) {
     billing,
     audit,
     admin,
+    /** The other replicas on this database (server/db/cluster.ts). */
+    cluster,
     /** Reconciles with the engine, then expires deployments on time (server.ts starts it). */
     async startWorker() {
-      worker ??= await startWorker({ deployments, log, runtime, prepare: config.deployments.prepareAtBoot, digest: () => notifications.sendDigests(), sweepRecordings: () => recordingStore.sweep() });
+      worker ??= await startWorker({ deployments, log, runtime, leadership: cluster, prepare: config.deployments.prepareAtBoot, digest: () => notifications.sendDigests(), sweepRecordings: () => recordingStore.sweep() });
     },
     async close() {
       clearInterval(statistics);
       await worker?.stop();
       await deployments.settled();
+      dbLimiter?.close();
+      await cluster.close();
       await db.destroy();
     },
   };
 }
 export type Platform = Awaited<ReturnType<typeof createPlatform>>;
 
-/** This installation's id, made once into DATA_DIR: it labels every container we start. */
-function instanceId(dataDir: string): string {
+/**
+ * This installation's id: it labels every container we start, so reconciliation removes only its
+ * own. Kept in the database (the settings table), where every replica finds the same one; an
+ * installation from before replicas brings the id it wrote into DATA_DIR, so its running
+ * containers are still its own.
+ */
+async function installationId(db: Db, dataDir: string): Promise<string> {
+  const read = async () => (await db.selectFrom("settings").select("value").where("key", "=", INSTALLATION_KEY).executeTakeFirst())?.value;
+  const stored = await read();
+  if (stored) return stored;
   const file = join(dataDir, "instance-id");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  const id = randomUUID().slice(0, 13);
-  writeFileSync(file, id + "\n");
-  return id;
+  const id = existsSync(file) ? readFileSync(file, "utf8").trim() : randomUUID().slice(0, 13);
+  // Two replicas starting at once: the first write wins, both use it.
+  await db.insertInto("settings").values({ key: INSTALLATION_KEY, value: id, updated_at: nowSeconds() }).onConflict((oc) => oc.column("key").doNothing()).execute();
+  return (await read()) ?? id;
 }
+const INSTALLATION_KEY = "installation-id";

@@ -17,6 +17,9 @@ export interface HealthDeps {
   images: () => string[];
   /** When the worker last finished a loop (epoch ms); null while it has not (or is not started). */
   workerLastTick: () => number | null;
+  /** Which of the gateway and the worker this replica runs (ROLE); one it does not run is
+   *  "disabled" here, its health is the other replicas' to report. Default: both. */
+  roles?: { ssh: boolean; worker: boolean };
   /** Where a change of the overall status goes, with what the public report leaves out (which images). */
   log?: { warn(message: string): void; info(message: string): void };
   timeoutMs?: number;
@@ -35,6 +38,7 @@ export function createHealth({
   runtime,
   images,
   workerLastTick,
+  roles = { ssh: true, worker: true },
   log,
   timeoutMs = HEALTH_TIMEOUT_MS,
   cacheMs = HEALTH_CACHE_MS,
@@ -79,13 +83,13 @@ export function createHealth({
   }
 
   async function sshGateway(): Promise<ComponentStatus> {
-    if (!runtime) return "disabled";
+    if (!runtime || !roles.ssh) return "disabled";
     if (!gateway) return "down";
     return (await sshBanner(gateway, timeoutMs)) ? "ok" : "down";
   }
 
   function worker(): HealthReport["components"]["worker"] {
-    if (!runtime) return { status: "disabled", last_tick_at: null };
+    if (!runtime || !roles.worker) return { status: "disabled", last_tick_at: null };
     const last = workerLastTick();
     if (last === null) return { status: "down", last_tick_at: null };
     return { status: now() - last <= workerStaleMs ? "ok" : "down", last_tick_at: new Date(last).toISOString() };

@@ -58,7 +58,7 @@ export interface Replica {
 
 /** The events the other replicas must hear too: a browser's live channel or an SSH session may
  *  be served by another replica than the one deploying or ending the deployment. */
-const SHARED_EVENT = /^(message:[0-9a-f-]{36}|ended)$/;
+const SHARED_EVENT = /^(message:[0-9a-f-]{36}|ended|reset)$/;
 
 /** An emitter that also passes SHARED_EVENTs to the other replicas, and emits theirs here. */
 function sharedEvents(replica: Replica | undefined): EventEmitter {
