@@ -13,7 +13,7 @@
 //
 // Seeded SQLite files are kept in $TMPDIR/faultline-bench/ and reused (delete them to reseed).
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { createInterface } from "node:readline";
 import { createServer } from "node:http";
@@ -60,7 +60,12 @@ async function databaseFor(users: number): Promise<string> {
   const dir = join(tmpdir(), "faultline-bench");
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `leaderboard-${users}.db`);
-  if (!existsSync(file)) await seedLogged(`sqlite:${file}`, users);
+  if (!existsSync(file)) {
+    // Seeded under another name first: an interrupted seed is never taken for a finished one.
+    rmSync(`${file}.partial`, { force: true });
+    await seedLogged(`sqlite:${file}.partial`, users);
+    renameSync(`${file}.partial`, file);
+  }
   return `sqlite:${file}`;
 }
 
