@@ -113,8 +113,13 @@ describe.each(DATABASES)("fuzzing every documented operation on %s", (kind) => {
       for (const [method, op] of Object.entries(item)) {
         // Operations whose ids are user ids or deployment ids get a well-formed one by default.
         const ids = /^\/(admin\/users|deployments)\//.test(path) ? { ...defaults, id: "00000000-0000-0000-0000-000000000000" } : defaults;
-        for (const p of probes(path, method, op, ids)) {
+        // Each probe goes to whoever gets past the operation's access check, where validation
+        // runs; the others would only be refused the same way each time, so they get a sample.
+        const access = op["x-access"];
+        const full = access === "admin" ? ["admin"] : access === "public" || access === "optional-user" ? ["visitor", "player"] : ["player"];
+        for (const [i, p] of probes(path, method, op, ids).entries()) {
           for (const [who, token] of Object.entries(tokens)) {
+            if (!full.includes(who) && i % 10 !== 0) continue;
             const headers: Record<string, string> = { accept: "application/json" };
             if (p.contentType) headers["content-type"] = p.contentType;
             if (token) headers.authorization = `Bearer ${token}`;
