@@ -60,10 +60,10 @@ export function parseRange(header: string, size: number): { start: number; end: 
     end = size - 1;
   } else {
     start = Number(m[1]);
+    if (start >= size) return "unsatisfiable";
     end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
     if (end < start) return null;
   }
-  if (start >= size) return "unsatisfiable";
   return { start, end };
 }
 

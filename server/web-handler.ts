@@ -34,11 +34,14 @@ export async function sendStreamed(req: IncomingMessage, res: ServerResponse, re
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("set-cookie", cookies);
-  if (!response.body) return void res.end();
-
   const compressible = !response.headers.has("content-encoding") && isCompressible(response.headers.get("content-type"));
   if (compressible) varyOnEncoding(res);
   const encoding = compressible && response.status !== 204 && response.status !== 304 ? pickEncoding(req.headers["accept-encoding"]) : null;
+  if (!response.body) {
+    // HEAD: the headers a GET would have, encoding included.
+    if (encoding && req.method === "HEAD") res.setHeader("Content-Encoding", encoding);
+    return void res.end();
+  }
   const source = Readable.fromWeb(response.body as never);
   await new Promise<void>((resolve) => {
     // Errors end the response (a client gone, a render aborted): nothing more to send.

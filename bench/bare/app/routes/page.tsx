@@ -1,12 +1,16 @@
-// A static page: no loader, no data, markup of roughly the size (and element count) of
-// faultline's home page, so the difference measured is what faultline does per request.
-const ROWS = Array.from({ length: 40 }, (_, i) => ({
+// A static page: no loader, no data; markup like faultline's cards, 40 rows by default (about
+// the size of faultline's home page), or as many as the URL says (`/120`), at most 2,000.
+import { useParams } from "react-router";
+
+const ALL_ROWS = Array.from({ length: 2000 }, (_, i) => ({
   id: i + 1,
   title: `Static row number ${i + 1}`,
   text: "Something is broken. Reach it with plain ssh, fix it, and get graded by a check you cannot fake.",
 }));
 
 export default function Page() {
+  const n = Math.min(Number(useParams().rows ?? 40) || 40, ALL_ROWS.length);
+  const ROWS = ALL_ROWS.slice(0, n);
   return (
     <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
       <h1 className="mt-2 text-4xl font-bold leading-tight sm:text-5xl">A bare page</h1>
