@@ -65,6 +65,16 @@ describe("loadConfig", () => {
     expect(load({ ROLE: "worker,ssh,api,web" }).roles).toHaveLength(4);
   });
 
+  it("reads the warm pool's settings and PREPARE_AT_BOOT (docs/decisions/011-warm-pool.md)", () => {
+    expect(load().deployments.pool).toEqual({ size: 0, idleSeconds: 3600 });
+    expect(load({ WARM_POOL_SIZE: "2", WARM_POOL_IDLE_MINUTES: "15" }).deployments.pool).toEqual({ size: 2, idleSeconds: 900 });
+    expect(load({ NODE_ENV: "production" }).deployments.prepareAtBoot).toBe(true);
+    expect(load({ NODE_ENV: "test" }).deployments.prepareAtBoot).toBe(false);
+    expect(load({ NODE_ENV: "test", PREPARE_AT_BOOT: "true" }).deployments.prepareAtBoot).toBe(true);
+    const e = configError({ WARM_POOL_SIZE: "11", WARM_POOL_IDLE_MINUTES: "0", PREPARE_AT_BOOT: "yes" });
+    for (const name of ["WARM_POOL_SIZE", "WARM_POOL_IDLE_MINUTES", "PREPARE_AT_BOOT"]) expect(e.message).toMatch(new RegExp(`^  ${name}: `, "m"));
+  });
+
   it("names every bad variable at once", () => {
     const e = configError({ PORT: "x", PUBLIC_URL: "ftp://host", SMTP_URL: "http://mail", LOG_LEVEL: "loud", SESSION_SECRET: "short" });
     for (const name of ["PORT", "PUBLIC_URL", "SMTP_URL", "LOG_LEVEL", "SESSION_SECRET"]) expect(e.message).toMatch(new RegExp(`^  ${name}: `, "m"));

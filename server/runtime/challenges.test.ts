@@ -59,6 +59,13 @@ describe("challenge catalogue", () => {
     expect(() => loadChallenge(folder(minimal + "hints:\n  - { text: x, cost: -1 }\n"), "demo")).toThrow(/hints/);
   });
 
+  it("a warm pool size: pool: 0-10 (docs/decisions/011-warm-pool.md), absent leaves it to WARM_POOL_SIZE", () => {
+    expect(loadChallenge(folder(minimal), "demo").pool).toBeUndefined();
+    expect(loadChallenge(folder(minimal + "pool: 2\n"), "demo").pool).toBe(2);
+    expect(loadChallenge(folder(minimal + "pool: 0\n"), "demo").pool).toBe(0);
+    for (const bad of ["-1", "11", "1.5", "many"]) expect(() => loadChallenge(folder(minimal + `pool: ${bad}\n`), "demo")).toThrow(/challenge.yaml:\n\s+pool:/);
+  });
+
   it("names the file and the field of a mistake", () => {
     expect(() => loadChallenge(folder(minimal.replace("easy", "trivial")), "demo")).toThrow(/challenge.yaml:\n\s+difficulty:/);
     expect(() => loadChallenge(folder(minimal + "colour: red\n"), "demo")).toThrow(ChallengeError);
