@@ -64,7 +64,9 @@ export async function createPlatform(config: Config) {
     db,
     defaultDurationSeconds: config.deployments.durationSeconds,
     maxLifetimeSeconds: config.deployments.maxLifetimeSeconds,
+    onSaved: () => cluster.publish("settings"),
   });
+  cluster.on("settings", () => void settings.reload().catch((e) => log.error("reloading settings saved by another replica", e)));
   const consoleRules = adminAdmission(db, settings);
   const scoring = createScoring({ db });
   // Visitors' catalogue, leaderboard and home figures; invalidate() drops it (a replica told of

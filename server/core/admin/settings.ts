@@ -4,8 +4,8 @@
 // (SESSION_DURATION_MINUTES) gives the defaults until an admin saves a value.
 //
 // Read on every start, so they are kept in memory: loaded once at start and replaced on each
-// save. One process owns them (the default single process); a second API process would see a
-// change only after its own restart.
+// save. With several replicas (server/db/cluster.ts) a save is announced (`onSaved`) and the
+// others `reload`.
 import { z } from "zod";
 import type { Db } from "../../db/index.ts";
 import { nowSeconds } from "../../db/index.ts";
@@ -38,11 +38,13 @@ export interface SettingsDeps {
   defaultDurationSeconds: number;
   /** MAX_DEPLOYMENT_MINUTES, in seconds: the session timeout cannot exceed it. */
   maxLifetimeSeconds: number;
+  /** Called after each save (the platform tells the other replicas, which reload). */
+  onSaved?: () => void;
 }
 
 const KEY = "system";
 
-export async function createSettings({ db, defaultDurationSeconds, maxLifetimeSeconds }: SettingsDeps) {
+export async function createSettings({ db, defaultDurationSeconds, maxLifetimeSeconds, onSaved }: SettingsDeps) {
   const defaults: SystemSettings = {
     session_timeout_minutes: Math.round(defaultDurationSeconds / 60),
     max_concurrent_deployments: DEFAULT_MAX_CONCURRENT,
@@ -83,7 +85,12 @@ export async function createSettings({ db, defaultDurationSeconds, maxLifetimeSe
         .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: now }))
         .execute();
       current = next;
+      onSaved?.();
       return { ...current };
+    },
+    /** Reads them again (another replica saved). */
+    async reload() {
+      current = await read();
     },
   };
 }
