@@ -71,15 +71,15 @@ test("open, run, resize, reconnect to the same shell, solve from the browser alo
   await expect(screen(page)).toContainText("hello-42");
 
   // The window's size reaches the shell.
-  await run(page, "echo SIZE=$(stty size)=");
-  const first = /SIZE=(\d+ \d+)=/.exec((await screen(page).innerText()).replace(/\s+/g, " ").replace(/SIZE=\$\(stty size\)=/g, ""))?.[1];
-  expect(first).toBeTruthy();
+  const size = async () => /SIZE=(\d+) (\d+)=/.exec((await screen(page).innerText()).replace(/\s+/g, " "))?.slice(1, 3).join("x") ?? null;
+  await run(page, "clear; stty size | sed 's/^/SIZE=/; s/$/=/'");
+  await expect.poll(size, { timeout: 10_000 }).toMatch(/^\d+x\d+$/);
+  const first = await size();
   await page.setViewportSize({ width: 700, height: 800 });
   await page.waitForTimeout(500);
-  await run(page, "clear; echo SIZE=$(stty size)=");
-  await expect
-    .poll(async () => /SIZE=(\d+ \d+)=/.exec((await screen(page).innerText()).replace(/\s+/g, " ").replace(/SIZE=\$\(stty size\)=/g, ""))?.[1], { timeout: 10_000 })
-    .not.toBe(first);
+  await run(page, "clear; stty size | sed 's/^/SIZE=/; s/$/=/'");
+  await expect.poll(size, { timeout: 10_000 }).toMatch(/^\d+x\d+$/);
+  await expect.poll(size, { timeout: 10_000 }).not.toBe(first);
 
   // A background process, then the network goes away and comes back: the same shell.
   await run(page, "clear; (while true; do sleep 1; done) & echo BG=$!");
