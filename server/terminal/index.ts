@@ -1,4 +1,4 @@
-// The browser terminal (docs/decisions/012-browser-terminal.md): web-terminal.ts is the
+// The browser terminal (docs/decisions/013-browser-terminal.md): web-terminal.ts is the
 // WebSocket (who may open it), web-shells.ts the shells behind it, one per deployment, run through
 // the SSH gateway's exec path so both record and end the same way. server.ts attaches it next to
 // the gateway and tells it, as it tells the gateway, when a deployment ends or is reset.

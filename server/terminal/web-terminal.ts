@@ -1,5 +1,5 @@
 // The browser terminal's WebSocket: /ws/terminal/{deployment id} (protocol in
-// shared/contract/terminal.ts, choices in docs/decisions/012-browser-terminal.md).
+// shared/contract/terminal.ts, choices in docs/decisions/013-browser-terminal.md).
 //
 // Who may open it: a page of this site (the handshake's Origin must be PUBLIC_URL's origin; a
 // WebSocket is not bound by CORS, and a sibling subdomain counts as same-site for SameSite

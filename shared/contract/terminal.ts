@@ -35,7 +35,7 @@ export const TERMINAL_CLOSE = {
   tooMany: 4429,
 } as const;
 
-/** The limits, shown to people on the panel and in docs/decisions/012-browser-terminal.md. */
+/** The limits, shown to people on the panel and in docs/decisions/013-browser-terminal.md. */
 export const TERMINAL_LIMITS = {
   /** Browser terminals (shells) one user may hold open at once, over all their deployments. */
   shellsPerUser: 3,

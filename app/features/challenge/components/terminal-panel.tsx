@@ -1,5 +1,5 @@
 // "open terminal": a shell in the deployment in the browser, for people who cannot use ssh
-// (docs/decisions/012-browser-terminal.md). Shown once the deployment is ready. xterm.js and its
+// (docs/decisions/013-browser-terminal.md). Shown once the deployment is ready. xterm.js and its
 // stylesheet load only when the person opens it (dynamic import of ../terminal/xterm-session.ts).
 // Without JavaScript it says the terminal needs JavaScript and shows the ssh command.
 import { useEffect, useRef, useState } from "react";
