@@ -4,9 +4,12 @@
 // (its background process still running), the challenge is solved from the terminal alone, and
 // the deployment's end is said in the panel. Another user's cookie, or no Origin, cannot open the
 // socket; the page carries no token.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import WebSocket from "ws";
-import { api, apiLogin, createUser, loginViaForm, putSshKeyByApi, sshKeyPair } from "./support.ts";
+import { userId } from "./player-support.ts";
+import { api, apiLogin, createUser, DATA_DIR, loginViaForm, putSshKeyByApi, sshKeyPair } from "./support.ts";
 
 const DISK = "disk-full-deleted-log";
 const screen = (page: Page) => page.getByTestId("terminal-screen").locator(".xterm-rows");
@@ -116,6 +119,22 @@ test("open, run, resize, reconnect to the same shell, solve from the browser alo
   await page.getByTestId("terminate-button").click();
   await expect(page.getByTestId("terminal-message")).toContainText("This faultline deployment has ended", { timeout: 30_000 });
   await expect(screen(page)).toContainText("This faultline deployment has ended");
+
+  // The browser shell was recorded like an ssh one: asciicast v2 with what was typed.
+  const dir = join(DATA_DIR, "recordings", userId(user.username));
+  const web = readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), "utf8"))
+    .find((text) => JSON.parse(text.split("\n")[0]!).title === `${DISK} (web)`);
+  expect(web).toBeDefined();
+  const typed = web!
+    .split("\n")
+    .slice(1)
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as [number, string, string])
+    .filter((e) => e[1] === "i")
+    .map((e) => e[2])
+    .join("");
+  expect(typed).toContain("echo hello-$((6 * 7))\r");
 
   expect(violations).toEqual([]);
   expect(await page.evaluate(() => (window as any).__csp ?? [])).toEqual([]);
