@@ -3,7 +3,7 @@
 // Background roles (the deployments worker) are started by `startWorker`, not at creation, so a
 // platform built for API tests does not touch the Docker engine.
 import { createHmac, randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
 import { createApi } from "./api/index.ts";
@@ -256,12 +256,16 @@ export type Platform = Awaited<ReturnType<typeof createPlatform>>;
  */
 async function installationId(db: Db, dataDir: string): Promise<string> {
   const read = async () => (await db.selectFrom("settings").select("value").where("key", "=", INSTALLATION_KEY).executeTakeFirst())?.value;
-  const stored = await read();
-  if (stored) return stored;
   const file = join(dataDir, "instance-id");
-  const id = existsSync(file) ? readFileSync(file, "utf8").trim() : randomUUID().slice(0, 13);
-  // Two replicas starting at once: the first write wins, both use it.
-  await db.insertInto("settings").values({ key: INSTALLATION_KEY, value: id, updated_at: nowSeconds() }).onConflict((oc) => oc.column("key").doNothing()).execute();
-  return (await read()) ?? id;
+  let id = await read();
+  if (!id) {
+    const mine = existsSync(file) ? readFileSync(file, "utf8").trim() : randomUUID().slice(0, 13);
+    // Two replicas starting at once: the first write wins, both use it.
+    await db.insertInto("settings").values({ key: INSTALLATION_KEY, value: mine, updated_at: nowSeconds() }).onConflict((oc) => oc.column("key").doNothing()).execute();
+    id = (await read()) ?? mine;
+  }
+  // Also in DATA_DIR, where operators (and tests) look for the label's value.
+  if (!existsSync(file) || readFileSync(file, "utf8").trim() !== id) writeFileSync(file, id + "\n");
+  return id;
 }
 const INSTALLATION_KEY = "installation-id";
