@@ -1,7 +1,5 @@
-// Server rendering: streams HTML to browsers, waits for everything for bots and no-JS tools.
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
-import { isbot } from "isbot";
+// Server rendering: the whole document, rendered once every loader has answered, sent as one body.
+import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { createContext, type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
 import { createLoadContext as platformLoadContext, type PlatformDeps } from "./.server/context.ts";
@@ -28,25 +26,43 @@ export default function handleRequest(
   // Every inline script React Router and React write carries the nonce, so the page's CSP can
   // refuse all other inline scripts.
   const nonce = loadContext.get(cspNonceContext);
-  return new Promise((resolve, reject) => {
+  // The whole document is rendered before it is sent, as one body. No page defers data (no
+  // <Await>): every loader has finished before rendering starts, so streaming the shell first
+  // would not send anything sooner, and it cost a stream conversion and a socket write per chunk
+  // (issue 12's profile of `/`). Bots and no-JS tools get the same complete document.
+  return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const ua = request.headers.get("user-agent");
-    const readyOption = (ua && isbot(ua)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+    const chunks: Buffer[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk);
+        done();
+      },
+      final(done) {
+        const body = Buffer.concat(chunks);
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        // A known length lets server/web-handler.ts send (or compress) it in one piece.
+        responseHeaders.set("Content-Length", String(body.length));
+        resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
+        done();
+      },
+    });
     const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
       nonce,
-      [readyOption]() {
+      onShellReady() {
         shellRendered = true;
-        const body = new PassThrough();
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-        pipe(body);
+      },
+      onAllReady() {
+        pipe(sink);
       },
       onShellError: reject,
       onError(error: unknown) {
         responseStatusCode = 500;
+        // Before the shell, onShellError has it (React Router renders the error boundary).
         if (shellRendered) console.error(error);
       },
     });
-    setTimeout(abort, streamTimeout + 1000);
+    const timer = setTimeout(abort, streamTimeout + 1000);
+    sink.on("finish", () => clearTimeout(timer));
   });
 }

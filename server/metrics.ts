@@ -276,6 +276,9 @@ export function metricsEndpoint(metrics: Pick<Metrics, "render" | "contentType">
  * The web's route pattern of a path (e.g. `/challenges/:id`), from the build's route manifest:
  * bounded labels, whatever URLs visitors try. Static files under /assets are one label.
  */
+/** Paths whose route label is remembered (the oldest goes first past it). */
+const LABELS_REMEMBERED = 5000;
+
 export function webRouteLabels(
   manifest: Record<string, { id: string; parentId?: string; path?: string; index?: boolean } | undefined>,
   match: (routes: RouteNode[], path: string) => { route: RouteNode }[] | null,
@@ -290,11 +293,17 @@ export function webRouteLabels(
   const tree = (parent: string | undefined): RouteNode[] =>
     (byParent.get(parent) ?? []).map((n) => ({ ...n, children: n.index ? undefined : tree(n.id) }));
   const roots = tree(undefined);
+  // Matching walks every route (React Router flattens and ranks them on each call): remember the
+  // label of the paths seen, up to a bound, since a few pages take most requests.
+  const seen = new Map<string, string | undefined>();
   return (path) => {
     if (path.startsWith("/assets/")) return "/assets/*";
+    if (seen.has(path)) return seen.get(path);
     const matches = match(roots, path);
-    if (!matches?.length) return undefined;
-    return "/" + matches.map((m) => m.route.path).filter(Boolean).join("/");
+    const label = matches?.length ? "/" + matches.map((m) => m.route.path).filter(Boolean).join("/") : undefined;
+    if (seen.size >= LABELS_REMEMBERED) seen.delete(seen.keys().next().value!);
+    seen.set(path, label);
+    return label;
   };
 }
 

@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline, Readable } from "node:stream";
 import { createRequestHandler, type ServerBuild } from "react-router";
-import { isCompressible, pickEncoding, pipeCompressed, varyOnEncoding } from "./compression.ts";
+import { compressBuffer, isCompressible, MIN_COMPRESS_BYTES, pickEncoding, pipeCompressed, varyOnEncoding } from "./compression.ts";
 import { toRequest } from "./http.ts";
 
 type Req = IncomingMessage & { protocol: string; host: string; originalUrl: string };
@@ -26,6 +26,9 @@ export function webHandler(build: ServerBuild, loadContext: (req: Req, res: Serv
   };
 }
 
+/** Bodies of a known length up to this are sent whole; longer or unknown ones are streamed. */
+const WHOLE_BODY_MAX = 4 * 1024 * 1024;
+
 /** Writes a Fetch Response to Node's response, streaming its body, compressed when worth it. */
 export async function sendStreamed(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
   res.statusCode = response.status;
@@ -39,8 +42,21 @@ export async function sendStreamed(req: IncomingMessage, res: ServerResponse, re
   const encoding = compressible && response.status !== 204 && response.status !== 304 ? pickEncoding(req.headers["accept-encoding"]) : null;
   if (!response.body) {
     // HEAD: the headers a GET would have, encoding included.
-    if (encoding && req.method === "HEAD") res.setHeader("Content-Encoding", encoding);
+    if (encoding && req.method === "HEAD") {
+      res.setHeader("Content-Encoding", encoding);
+      res.removeHeader("Content-Length");
+    }
     return void res.end();
+  }
+  const length = Number(response.headers.get("content-length") ?? NaN);
+  if (length <= WHOLE_BODY_MAX) {
+    // A page (app/entry.server.tsx renders it whole): one write, compressed in one go.
+    const body = Buffer.from(await response.arrayBuffer());
+    if (!encoding || body.length < MIN_COMPRESS_BYTES) return void res.end(body);
+    const encoded = await compressBuffer(body, encoding);
+    res.setHeader("Content-Encoding", encoding);
+    res.setHeader("Content-Length", encoded.length);
+    return void res.end(encoded);
   }
   const source = Readable.fromWeb(response.body as never);
   await new Promise<void>((resolve) => {
