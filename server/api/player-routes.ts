@@ -13,12 +13,12 @@ import { challengeIdParam } from "./schemas.ts";
 export interface PlayerDeps {
   catalogue: Catalogue;
   scoring: Scoring;
-  /** Anonymous callers' catalogue, leaderboard and home figures (server/core/public-cache.ts). */
+  /** The catalogue, leaderboard and home figures for every caller (server/core/public-cache.ts). */
   cache?: PublicCache;
 }
 
-/** Reads that count as fresh for 5 minutes: cacheable for anonymous callers (signed-in ones
- *  always get fresh data, see `fresh` below). */
+/** Reads that count as fresh for 5 minutes: HTTP-cacheable for anonymous callers (see `fresh`
+ *  below); the public cache keeps them at most this long. */
 export const FRESH_SECONDS = 5 * 60;
 
 // Query strings: an empty value (a GET form's blank field) means "not given".
@@ -63,19 +63,24 @@ export const leaderboardQuery = z.object({
 });
 
 
-/** 200 with a 5-minute freshness for anonymous callers; signed-in callers always get fresh data. */
+/** 200 with a 5-minute HTTP freshness for anonymous callers. A signed-in caller's answer says
+ *  nothing about caching: a browser or proxy keeping it would show them a board without their
+ *  own next solve, which the server-side cache never does. */
 const fresh = (c: Ctx, data: unknown) =>
   c.request.headers.has("authorization")
     ? json(data)
     : json(data, 200, { "cache-control": `public, max-age=${FRESH_SECONDS}`, vary: "Authorization" });
 
 export function playerRoutes(r: Router, { catalogue, scoring, cache }: PlayerDeps) {
-  /** Anonymous reads come from the public cache; a signed-in caller's are read fresh. */
-  const shared = <T>(c: Ctx, key: string, load: () => Promise<T>): Promise<T> =>
-    cache && !c.request.headers.has("authorization") ? cache.get(key, load) : load();
+  /** Reads that do not depend on the caller come from the public cache for everyone, signed in
+   *  or not: the cache is exact (each read compares the database's change counter, bumped in
+   *  the transaction of every solve and content change), so a signed-in player sees their own
+   *  solve on the board at once, while ten players reading the same page cost one query. */
+  const shared = <T>(key: string, load: () => Promise<T>): Promise<T> => (cache ? cache.get(key, load) : load());
   r.get("/challenges/", { summary: "The catalogue, filtered and ordered", tags: ["Challenges"], access: "optional-user", query: challengeListQuery, returns: "{challenges}; fresh for 5 minutes for visitors" }, async (c) => {
     const q = c.query(challengeListQuery);
-    return fresh(c, await shared(c, `challenges ${JSON.stringify(q)}`, async () => ({ challenges: await catalogue.list(q) })));
+    // catalogue.list depends only on the query (no caller in it): one entry serves everyone.
+    return fresh(c, await shared(`challenges ${JSON.stringify(q)}`, async () => ({ challenges: await catalogue.list(q) })));
   });
   r.get("/challenges/:id", { summary: "One challenge", tags: ["Challenges"], access: "optional-user", params: { id: challengeIdParam }, errors: { 404: "Challenge not found" } }, async (c) => {
     // Reading: a malformed id names no challenge (404); the deployment routes answer 400.
@@ -86,9 +91,9 @@ export function playerRoutes(r: Router, { catalogue, scoring, cache }: PlayerDep
     const q = c.query(leaderboardQuery);
     // The period's start is part of the key: a new day, week or month is a new board.
     const key = `leaderboard ${JSON.stringify(q)} ${periodStart(q.period ?? "all_time")}`;
-    return fresh(c, await shared(c, key, () => scoring.leaderboard(q)));
+    return fresh(c, await shared(key, () => scoring.leaderboard(q)));
   });
   r.get("/users/:username/challenges/", { summary: "The challenges a player solved", tags: ["Users"], access: "optional-user", errors: { 404: "No such user" } }, async (c) => fresh(c, await scoring.userChallenges(c.params.username!)));
   r.get("/users/:username/activity", { summary: "A player's recent activity", tags: ["Users"], access: "public", errors: { 404: "No such user" } }, async (c) => scoring.recentActivity(c.params.username!));
-  r.get("/stats", { summary: "The home page's figures", tags: ["Leaderboard"], access: "public" }, async (c) => shared(c, "stats", () => scoring.homeStats()));
+  r.get("/stats", { summary: "The home page's figures", tags: ["Leaderboard"], access: "public" }, async () => shared("stats", () => scoring.homeStats()));
 }

@@ -1,5 +1,7 @@
-// The public reads (catalogue, home figures, leaderboard pages) as anonymous callers get them:
-// kept in process, so a visitor's page costs one key lookup instead of the queries behind it.
+// The public reads (catalogue, home figures, leaderboard pages), the same for every caller:
+// kept in process, so a page costs one key lookup instead of the queries behind it, for
+// visitors and signed-in players alike (an entry is never stale, see below, so a player sees
+// their own solve on the board at once).
 // An entry serves while it is younger than the freshness the API promises (FRESH_SECONDS in
 // server/api/player-routes.ts) and nothing it could show has changed: each read compares the
 // database's change counter (score_counters 'changes', bumped by triggers on solves, users,
@@ -14,6 +16,9 @@ export interface PublicCache {
   get<T>(key: string, load: () => Promise<T>): Promise<T>;
   /** Forgets every entry. */
   invalidate(): void;
+  /** The database's change counter now: anything cached at another value may be out of date
+   *  (server/page-cache.ts keys visitors' whole pages on it too). */
+  version(): Promise<number>;
 }
 
 interface Entry {
@@ -47,5 +52,6 @@ export function createPublicCache({ db, freshSeconds, maxEntries = 2000 }: { db:
     invalidate() {
       entries.clear();
     },
+    version,
   };
 }

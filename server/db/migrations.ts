@@ -8,6 +8,7 @@ import { replicas0010 } from "./migrations/0010_replicas.ts";
 import { recordings0011 } from "./migrations/0011_recordings.ts";
 import { hints as m0012 } from "./migrations/0012_hints.ts";
 import { accountBasics0013 } from "./migrations/0013_account_basics.ts";
+import { nameTrigrams0014 } from "./migrations/0014_name_trigrams.ts";
 
 const now = sql`0`;
 
@@ -300,6 +301,7 @@ export const migrations: Record<string, Migration> = {
   "0011_recordings": recordings0011,
   "0012_hints": m0012,
   "0013_account_basics": accountBasics0013,
+  "0014_name_trigrams": nameTrigrams0014,
 };
 
 export const migrationProvider: MigrationProvider = {

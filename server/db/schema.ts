@@ -330,6 +330,20 @@ export interface ScoreCountersTable {
   n: number;
 }
 
+/** SQLite only (migration 0014): each user's lower(username) under a stable integer id, the
+ *  content of the trigram index `user_name_trigrams` (PostgreSQL indexes users directly). */
+export interface UserNameKeysTable {
+  id: Generated<number>;
+  user_id: string;
+  name_key: string;
+}
+
+/** SQLite only (migration 0014): FTS5 trigram index over user_name_keys (rowid = its id). */
+export interface UserNameTrigramsTable {
+  rowid: number;
+  name_key: string;
+}
+
 export interface Database {
   users: UsersTable;
   oauth_accounts: OAuthAccountsTable;
@@ -352,6 +366,8 @@ export interface Database {
   score_levels: ScoreLevelsTable;
   challenge_solves: ChallengeSolvesTable;
   score_counters: ScoreCountersTable;
+  user_name_keys: UserNameKeysTable;
+  user_name_trigrams: UserNameTrigramsTable;
   pool_deployments: PoolDeploymentsTable;
   rate_limits: RateLimitsTable;
   recordings: RecordingsTable;

@@ -3,7 +3,9 @@
 // leaderboards of every period, page and search, ranks and board sizes, catalogue counts and
 // home figures are compared after solves around the day, week and month boundaries, ties in
 // points and in time, zero-point solves, a solve's points changed, a solve removed, a rename
-// and a deleted account; and the public cache follows a change made behind its back.
+// and a deleted account; searches through the trigram index and the board's range alike, with
+// the user's own % _ \ taken literally; and the public cache, which serves every caller, follows
+// a change made behind its back, so a signed-in player sees their own solve at once.
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -61,7 +63,10 @@ describe.each(DATABASES)("scores on %s", (kind) => {
   async function expectSameAsOracle(now: number) {
     const scoring = t.platform.scoring;
     for (const period of PERIODS) {
-      for (const search of ["", "S_1", "zz", "s_"]) {
+      // 1-2 characters filter the board's range; 3 and more go through the trigram index
+      // (migration 0014) on SQLite, and on PostgreSQL when they hold 3 letters or digits in a row
+      // ("00x", "REN"); "S_1" there keeps the range (server/core/scoring.ts, trigramSearchable).
+      for (const search of ["", "S_1", "zz", "s_", "00x", "REN", "1renamed"]) {
         const want = await oracle(period, now, search);
         if (search === "" || search === "s_") expect(want.length, `${period} board`).toBeGreaterThan(1);
         // Every page, in pages of 4 (so pages start inside tie groups) and of 15.
@@ -171,5 +176,67 @@ describe.each(DATABASES)("scores on %s", (kind) => {
     expect((await board()).find((e) => e.points === 5000)).toBeUndefined();
     await solve(me, 3, 5000, Math.floor(Date.now() / 1000));
     expect((await board())[0]).toMatchObject({ rank: 1, points: 5000 });
+  });
+
+  it("a search matches a case-insensitive substring of the name, % _ \\ literally, and keeps board ranks", async () => {
+    // Names a wildcard reading would confuse: "%" and "_" match any text in LIKE, "\\" escapes.
+    const names = ["pct%name", "pctxname", "der_name", "derxname", "back\\slash", "Back_Slash", "plain"];
+    const first = ids.length;
+    await addUsers(names.length);
+    for (const [i, name] of names.entries()) {
+      await db().updateTable("users").set({ username: name }).where("id", "=", ids[first + i]!).execute();
+      await solve(first + i, 0, 7000 + 10 * i, at("2026-06-17T11:00:00Z"));
+    }
+    const full = await t.platform.scoring.leaderboard({ limit: 100 });
+    const rankOf = new Map(full.entries.map((e) => [e.username, e.rank]));
+    const found = async (search: string) => {
+      const res = await t.platform.scoring.leaderboard({ limit: 100, search });
+      expect(res.total, search).toBe(res.entries.length);
+      for (const e of res.entries) expect(e.rank, `${search}: ${e.username}`).toBe(rankOf.get(e.username));
+      return res.entries.map((e) => e.username).sort();
+    };
+    expect(await found("%")).toEqual(["pct%name"]);
+    expect(await found("T%N")).toEqual(["pct%name"]);
+    expect(await found("t%name")).toEqual(["pct%name"]);
+    expect(await found("r_n")).toEqual(["der_name"]);
+    expect(await found("K_s")).toEqual(["Back_Slash"]);
+    expect(await found("der_nam")).toEqual(["der_name"]);
+    expect(await found("DER_NAME")).toEqual(["der_name"]);
+    expect(await found("k\\s")).toEqual(["back\\slash"]);
+    expect(await found("\\")).toEqual(["back\\slash"]);
+    expect(await found("back")).toEqual(["Back_Slash", "back\\slash"]);
+    expect(await found("slash")).toEqual(["Back_Slash", "back\\slash"]);
+    expect(await found('pl"ain')).toEqual([]);
+    expect(await found("nothing-like-it")).toEqual([]);
+    // Ranks are the board's: the highest of these (7060 points) leads the whole board.
+    expect((await t.platform.scoring.leaderboard({ search: "plain" })).entries[0]).toMatchObject({ rank: rankOf.get("plain"), points: 7060 });
+  });
+
+  it("a signed-in player's board comes from the shared cache and shows their own solve at once", async () => {
+    const player = await t.registerVerified();
+    const { access_token: token } = await t.login(player);
+    const board = async (caller?: string) => {
+      const res = await t.call("GET", "/leaderboard?limit=100", { token: caller });
+      expect(res.status).toBe(200);
+      return res;
+    };
+    const before = await board(token);
+    expect(before.body.entries.find((e: { username: string }) => e.username === player.username)).toBeUndefined();
+    // Only an anonymous answer may be kept by a browser or proxy.
+    expect(before.headers.get("cache-control") ?? "").not.toMatch(/public|max-age/);
+    expect((await board()).headers.get("cache-control")).toMatch(/max-age=300/);
+    // Served from the cache: a change to the score rows that bypasses the change counter (no
+    // real writer does this) is not seen by the next signed-in read.
+    await db().updateTable("score_buckets").set({ username: "not-seen" }).where("period", "=", "all_time").where("start", "=", 0).execute();
+    expect((await board(token)).body).toEqual(before.body);
+    await rebuildScores(db());
+    // The player solves (grading inserts the solve row; the score triggers do the rest): their
+    // next read of the board has them on it, first with 9000 points.
+    const me = await db().selectFrom("users").select("id").where("username", "=", player.username).executeTakeFirstOrThrow();
+    await db()
+      .insertInto("solves")
+      .values({ user_id: me.id, challenge_id: CHALLENGES[1]!, deployment_id: randomUUID(), points: 9000, solve_seconds: 120, solved_at: Math.floor(Date.now() / 1000) })
+      .execute();
+    expect((await board(token)).body.entries[0]).toMatchObject({ rank: 1, username: player.username, points: 9000 });
   });
 });
