@@ -15,6 +15,7 @@ import { healthz } from "./server/healthz.ts";
 import { metricsEndpoint, requestScope, webRouteLabels } from "./server/metrics.ts";
 import { staticFiles } from "./server/static-files.ts";
 import { webHandler } from "./server/web-handler.ts";
+import { createPageCache } from "./server/page-cache.ts";
 import { cspNonceOf, securityHeaders } from "./server/security-headers.ts";
 import { createGateway, MESSAGES } from "./server/gateway/gateway.ts";
 import { attachLiveChannel } from "./server/live.ts";
@@ -110,7 +111,11 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
     // Static files from memory, compressed once (server/static-files.ts); pages streamed and
     // compressed per request (server/web-handler.ts).
     app.use(staticFiles(join(buildDir, "client")));
-    app.use(webHandler(build, loadContext(build) as never));
+    // Visitors' pages kept whole while nothing they show has changed (server/page-cache.ts).
+    const pageCache = createPageCache();
+    for (const event of ["public-cache", "settings"]) platform.cluster.on(event, () => pageCache.invalidate());
+    const pages = { cache: pageCache, version: async () => `${await platform.publicCache.version()} ${JSON.stringify(platform.notice())}` };
+    app.use(webHandler(build, loadContext(build) as never, { pages, nonceOf: (res) => cspNonceOf(res as express.Response) }));
   }
 
   const server: Server = await new Promise((resolve) => {

@@ -7,8 +7,10 @@
 //
 //   npm run bench:http -- [users=100000] [submissions=1000000] [seconds=10] [rounds=2]
 //
-// Prints req/s, p50/p95 latency and the ratio to the bare page for each page, and the bytes a
-// cold visit of `/` moves (the page and every file it loads) without and with compression.
+// Each page twice: as a visitor without cookies (the kept page, server/page-cache.ts, after the
+// first render) and rendered each time (a visitor with a cookie: loaders and React on every
+// request). Prints req/s, p50/p95 latency and the ratio to the bare page for each, and the bytes
+// a cold visit of `/` moves (the page and every file it loads) without and with compression.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { request as httpRequest } from "node:http";
@@ -27,6 +29,9 @@ const ROOT = new URL("..", import.meta.url).pathname;
 const BARE = join(ROOT, "bench/bare");
 const PAGES = ["/", "/challenges", "/leaderboard"];
 const CONNECTIONS = 10;
+/** A visitor with a cookie (any): never served a kept page (server/page-cache.ts), so every
+ *  request runs the loaders and renders, as a signed-in user's does (without the identity check). */
+const RENDERED = { cookie: "bench=rendered" };
 
 /** Newest modification time under `dir` (skipping generated folders). */
 function newest(dir: string): number {
@@ -100,10 +105,10 @@ interface Figures {
   errors: number;
 }
 
-function load(url: string, duration: number): Promise<Figures> {
+function load(url: string, duration: number, headers: Record<string, string> = {}): Promise<Figures> {
   const times: number[] = [];
   return new Promise((resolve, reject) => {
-    const inst = autocannon({ url, connections: CONNECTIONS, duration }, (err, r) => {
+    const inst = autocannon({ url, connections: CONNECTIONS, duration, headers }, (err, r) => {
       if (err) return reject(err);
       times.sort((a, b) => a - b);
       const pct = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)] ?? 0;
@@ -165,25 +170,27 @@ try {
     await load(`${bareBase}${t.bare}`, 2);
   }
 
-  const results = targets.map((t) => ({ ...t, app: [] as Figures[], base: [] as Figures[] }));
+  const results = targets.map((t) => ({ ...t, app: [] as Figures[], rendered: [] as Figures[], base: [] as Figures[] }));
   for (let round = 0; round < rounds; round++) {
     for (const r of results) {
       r.base.push(await load(`${bareBase}${r.bare}`, seconds));
       r.app.push(await load(`${appBase}${r.path}`, seconds));
+      r.rendered.push(await load(`${appBase}${r.path}`, seconds, RENDERED));
     }
   }
   const mean = (xs: Figures[], k: keyof Figures) => xs.reduce((s, x) => s + x[k], 0) / xs.length;
 
   console.log(`\n${new Date().toISOString().slice(0, 10)}: ${fmt(users)} users, ${fmt(submissions)} submissions (SQLite), ${CONNECTIONS} connections, ${rounds} x ${seconds} s each, in turns with the bare page\n`);
-  console.log("| page | HTML | req/s | p50 / p95 | bare page (same size) req/s | ratio |");
-  console.log("|---|---|---|---|---|---|");
+  console.log("| page | HTML | bare page (same size) req/s | visitor req/s, p50 / p95 | ratio | rendered each time req/s, p50 / p95 | ratio |");
+  console.log("|---|---|---|---|---|---|---|");
   for (const r of results) {
-    const rps = mean(r.app, "rps");
     const bareRps = mean(r.base, "rps");
-    const errors = r.app.reduce((s, x) => s + x.errors, 0);
-    console.log(
-      `| \`${r.path}\` | ${fmt(r.bytes / 1024)} kB | ${fmt(rps)} | ${fmt(mean(r.app, "p50"))} / ${fmt(mean(r.app, "p95"))} ms | ${fmt(bareRps)} (${fmt(r.bareBytes / 1024)} kB) | ${(rps / bareRps).toFixed(2)}x${errors ? ` (${errors} errors)` : ""} |`,
-    );
+    const cell = (xs: Figures[]) => {
+      const rps = mean(xs, "rps");
+      const errors = xs.reduce((s, x) => s + x.errors, 0);
+      return `${fmt(rps)}, ${fmt(mean(xs, "p50"))} / ${fmt(mean(xs, "p95"))} ms | ${(rps / bareRps).toFixed(2)}x${errors ? ` (${errors} errors)` : ""}`;
+    };
+    console.log(`| \`${r.path}\` | ${fmt(r.bytes / 1024)} kB | ${fmt(bareRps)} (${fmt(r.bareBytes / 1024)} kB) | ${cell(r.app)} | ${cell(r.rendered)} |`);
   }
   const [plain, gzip, br] = [await coldVisit(appBase), await coldVisit(appBase, "gzip"), await coldVisit(appBase, "gzip, deflate, br")];
   console.log(`\ncold \`/\` (page + its scripts and stylesheet): ${fmt(plain / 1024)} kB uncompressed, ${fmt(gzip / 1024)} kB gzip, ${fmt(br / 1024)} kB brotli`);

@@ -272,12 +272,13 @@ export function metricsEndpoint(metrics: Pick<Metrics, "render" | "contentType">
   };
 }
 
+/** Paths whose route label is remembered (the oldest goes first past it). */
+const LABELS_REMEMBERED = 5000;
+
 /**
  * The web's route pattern of a path (e.g. `/challenges/:id`), from the build's route manifest:
  * bounded labels, whatever URLs visitors try. Static files under /assets are one label.
  */
-/** Paths whose route label is remembered (the oldest goes first past it). */
-const LABELS_REMEMBERED = 5000;
 
 export function webRouteLabels(
   manifest: Record<string, { id: string; parentId?: string; path?: string; index?: boolean } | undefined>,

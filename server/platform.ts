@@ -232,6 +232,8 @@ export async function createPlatform(config: Config) {
     admin,
     /** The other replicas on this database (server/db/cluster.ts). */
     cluster,
+    /** The public notice every page shows (maintenance mode). */
+    notice: () => publicNotice(settings),
     /** Reconciles with the engine, then expires deployments on time (server.ts starts it). */
     async startWorker() {
       worker ??= await startWorker({ deployments, log, runtime, leadership: cluster, prepare: config.deployments.prepareAtBoot, digest: () => notifications.sendDigests(), sweepRecordings: () => recordingStore.sweep() });

@@ -1,24 +1,48 @@
-// The web's pages: React Router's Fetch handler over the built app, its answer streamed to the
-// browser, compressed when the browser accepts it (server/compression.ts). Replaces
-// @react-router/express's adapter, which cannot compress and copied every request twice.
+// The web's pages: React Router's Fetch handler over the built app, its answer sent to the
+// browser whole (pages) or streamed (files, exports), compressed when the browser accepts it
+// (server/compression.ts), and visitors' pages kept whole for the next visitor
+// (server/page-cache.ts). Replaces @react-router/express's adapter, which cannot compress and
+// copied every request twice.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline, Readable } from "node:stream";
 import { createRequestHandler, type ServerBuild } from "react-router";
-import { compressBuffer, isCompressible, MIN_COMPRESS_BYTES, pickEncoding, pipeCompressed, varyOnEncoding } from "./compression.ts";
+import { compressBuffer, type Encoding, isCompressible, MIN_COMPRESS_BYTES, pickEncoding, pipeCompressed, varyOnEncoding } from "./compression.ts";
+import type { PageCache } from "./page-cache.ts";
 import { toRequest } from "./http.ts";
 
 type Req = IncomingMessage & { protocol: string; host: string; originalUrl: string };
 
-export function webHandler(build: ServerBuild, loadContext: (req: Req, res: ServerResponse) => unknown, mode = process.env.NODE_ENV) {
-  const handle = createRequestHandler(build, mode);
+export interface WebHandlerOptions {
+  mode?: string;
+  /** Visitors' pages kept whole (server/page-cache.ts), valid at `version()`. */
+  pages?: { cache: PageCache; version: () => Promise<string> };
+  /** The nonce of this response's Content-Security-Policy (server/security-headers.ts). */
+  nonceOf?: (res: ServerResponse) => string | undefined;
+}
+
+export function webHandler(build: ServerBuild, loadContext: (req: Req, res: ServerResponse) => unknown, opts: WebHandlerOptions = {}) {
+  const handle = createRequestHandler(build, opts.mode ?? process.env.NODE_ENV);
+  const pages = opts.pages;
   return async (req: Req, res: ServerResponse, next: (err?: unknown) => void) => {
     try {
+      const nonce = opts.nonceOf?.(res);
+      const keepable = pages?.cache.applies(req) ?? false;
+      const version = keepable ? await pages!.version() : "";
+      if (keepable) {
+        const kept = pages!.cache.take(req.originalUrl, version, nonce);
+        if (kept) return await sendWhole(req, res, kept.status, new Headers(kept.headers), kept.body);
+      }
       // React Router checks a form post's Origin against this URL: the request's own scheme and
       // host (as Express reads them, TRUST_PROXY included), as its Express adapter did.
       const controller = new AbortController();
       res.on("close", () => controller.abort());
       const request = toRequest(req, `${req.protocol}://${req.host}`, req.originalUrl, controller.signal);
       const response = await handle(request, loadContext(req, res) as never);
+      if (keepable && wholeBody(response)) {
+        const body = Buffer.from(await response.arrayBuffer());
+        pages!.cache.keep(req.originalUrl, version, { status: response.status, headers: response.headers, body, nonce });
+        return await sendWhole(req, res, response.status, response.headers, body);
+      }
       await sendStreamed(req, res, response);
     } catch (e) {
       next(e);
@@ -31,15 +55,7 @@ const WHOLE_BODY_MAX = 4 * 1024 * 1024;
 
 /** Writes a Fetch Response to Node's response, streaming its body, compressed when worth it. */
 export async function sendStreamed(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
-  res.statusCode = response.status;
-  response.headers.forEach((value, key) => {
-    if (key !== "set-cookie") res.setHeader(key, value);
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length) res.setHeader("set-cookie", cookies);
-  const compressible = !response.headers.has("content-encoding") && isCompressible(response.headers.get("content-type"));
-  if (compressible) varyOnEncoding(res);
-  const encoding = compressible && response.status !== 204 && response.status !== 304 ? pickEncoding(req.headers["accept-encoding"]) : null;
+  const encoding = writeHead(req, res, response.status, response.headers);
   if (!response.body) {
     // HEAD: the headers a GET would have, encoding included.
     if (encoding && req.method === "HEAD") {
@@ -48,15 +64,9 @@ export async function sendStreamed(req: IncomingMessage, res: ServerResponse, re
     }
     return void res.end();
   }
-  const length = Number(response.headers.get("content-length") ?? NaN);
-  if (length <= WHOLE_BODY_MAX) {
+  if (wholeBody(response)) {
     // A page (app/entry.server.tsx renders it whole): one write, compressed in one go.
-    const body = Buffer.from(await response.arrayBuffer());
-    if (!encoding || body.length < MIN_COMPRESS_BYTES) return void res.end(body);
-    const encoded = await compressBuffer(body, encoding);
-    res.setHeader("Content-Encoding", encoding);
-    res.setHeader("Content-Length", encoded.length);
-    return void res.end(encoded);
+    return sendBody(res, Buffer.from(await response.arrayBuffer()), encoding);
   }
   const source = Readable.fromWeb(response.body as never);
   await new Promise<void>((resolve) => {
@@ -70,4 +80,37 @@ export async function sendStreamed(req: IncomingMessage, res: ServerResponse, re
       pipeline(source, res, done);
     }
   });
+}
+
+/** A body of a known length, small enough to hold whole. */
+const wholeBody = (response: Response) => Boolean(response.body) && Number(response.headers.get("content-length") ?? NaN) <= WHOLE_BODY_MAX;
+
+/** Status and headers onto Node's response; returns the content encoding to answer in. */
+function writeHead(req: IncomingMessage, res: ServerResponse, status: number, headers: Headers): Encoding | null {
+  res.statusCode = status;
+  headers.forEach((value, key) => {
+    if (key !== "set-cookie") res.setHeader(key, value);
+  });
+  const cookies = headers.getSetCookie();
+  if (cookies.length) res.setHeader("set-cookie", cookies);
+  const compressible = !headers.has("content-encoding") && isCompressible(headers.get("content-type"));
+  if (compressible) varyOnEncoding(res);
+  return compressible && status !== 204 && status !== 304 ? pickEncoding(req.headers["accept-encoding"]) : null;
+}
+
+/** A whole answer: status, headers and body in one write, compressed when worth it. */
+async function sendWhole(req: IncomingMessage, res: ServerResponse, status: number, headers: Headers, body: Buffer): Promise<void> {
+  const encoding = writeHead(req, res, status, headers);
+  await sendBody(res, body, encoding);
+}
+
+async function sendBody(res: ServerResponse, body: Buffer, encoding: Encoding | null): Promise<void> {
+  if (!encoding || body.length < MIN_COMPRESS_BYTES) {
+    res.setHeader("Content-Length", body.length);
+    return void res.end(body);
+  }
+  const encoded = await compressBuffer(body, encoding);
+  res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", encoded.length);
+  res.end(encoded);
 }

@@ -282,3 +282,69 @@ describe("visitors and the sign-in session store (issue 12)", () => {
     expect(signedInAs(res.body.toString())).toBeNull();
   });
 });
+
+describe("visitors' pages kept whole (issue 12, server/page-cache.ts)", () => {
+  const nonces = (r: Raw) => ({
+    header: /'nonce-([^']+)'/.exec(String(r.headers["content-security-policy"]))?.[1],
+    body: [...new Set([...r.body.toString().matchAll(/nonce="([^"]+)"/g)].map((m) => m[1]))],
+  });
+  const withoutNonces = (r: Raw) => r.body.toString().replace(/nonce="[^"]+"/g, "");
+  const statValue = (html: string, key: string) =>
+    Number(new RegExp(`data-testid="stat-${key}"[\\s\\S]*?data-testid="stat-value"[^>]*>([\\d,]+)<`).exec(html)?.[1]?.replace(/,/g, ""));
+
+  it("every answer carries a nonce of its own, the one its policy names; the page is otherwise the same", async () => {
+    const answers = [await raw("/leaderboard"), await raw("/leaderboard"), await raw("/leaderboard")];
+    const seen = new Set<string>();
+    for (const a of answers) {
+      expect(a.status).toBe(200);
+      const n = nonces(a);
+      expect(n.header).toBeTruthy();
+      // Every inline script of the page carries this answer's nonce and no other.
+      expect(n.body).toEqual([n.header]);
+      seen.add(n.header!);
+      expect(Number(a.headers["content-length"])).toBe(a.body.length);
+    }
+    expect(seen.size).toBe(3);
+    expect(withoutNonces(answers[2]!)).toBe(withoutNonces(answers[0]!));
+  });
+
+  it("a change shows at once: a new account counts in the home figures on the next visit", async () => {
+    const before = statValue((await raw("/")).body.toString(), "hackers");
+    expect(before).toBeGreaterThanOrEqual(0);
+    expect(statValue((await raw("/")).body.toString(), "hackers")).toBe(before); // kept, same figure
+    const username = unique("kept");
+    const reg = await fetch(`${base}/api/v1/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username, email: `${username}@example.test`, password: `pw-${username}-long enough` }),
+    });
+    expect(reg.status).toBe(201);
+    expect(statValue((await raw("/")).body.toString(), "hackers")).toBe(before + 1);
+  });
+
+  it("a kept page never reaches a signed-in browser, and a signed-in page is never kept for visitors", async () => {
+    const username = unique("keep");
+    const password = `pw-${username}-long enough`;
+    const reg = await fetch(`${base}/api/v1/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username, email: `${username}@example.test`, password }),
+    });
+    expect(reg.status).toBe(201);
+    const login = await fetch(`${base}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
+      body: new URLSearchParams({ username, password, redirectTo: "/" }).toString(),
+    });
+    const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    expect(cookie).toMatch(/__faultline=/);
+    for (const path of ["/", "/leaderboard", "/challenges"]) {
+      expect(signedInAs((await raw(path)).body.toString()), path).toBeNull(); // a visitor's page, kept now
+      const mine = await raw(path, { cookie });
+      expect(signedInAs(mine.body.toString()), path).toBe(username);
+      expect(mine.headers["cache-control"], path).toBe("private, no-cache");
+      expect(signedInAs((await raw(path)).body.toString()), path).toBeNull();
+    }
+  });
+});
