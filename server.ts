@@ -113,6 +113,7 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
     app.use(staticFiles(join(buildDir, "client")));
     // Visitors' pages kept whole while nothing they show has changed (server/page-cache.ts).
     const pageCache = createPageCache();
+    platform.metrics.setPageCache(pageCache.stats);
     for (const event of ["public-cache", "settings"]) platform.cluster.on(event, () => pageCache.invalidate());
     const pages = { cache: pageCache, version: async () => `${await platform.publicCache.version()} ${JSON.stringify(platform.notice())}` };
     app.use(webHandler(build, loadContext(build) as never, { pages, nonceOf: (res) => cspNonceOf(res as express.Response) }));

@@ -114,8 +114,24 @@ export function createMetrics({ db, log }: { db: Kysely<Database>; log: Logger }
     },
   });
 
+  let pageCache: (() => { pages: number; bytes: number; hits: number; misses: number }) | null = null;
+  new Gauge({
+    name: "faultline_page_cache",
+    help: "Visitors' pages kept whole (server/page-cache.ts): pages and bytes kept, hits and misses since start",
+    labelNames: ["what"] as const,
+    registers,
+    collect() {
+      const s = pageCache?.();
+      for (const what of ["pages", "bytes", "hits", "misses"] as const) this.set({ what }, s?.[what] ?? 0);
+    },
+  });
+
   return {
     registry,
+    /** The page cache's figures (server.ts wires it when it serves the web). */
+    setPageCache(fn: () => { pages: number; bytes: number; hits: number; misses: number }) {
+      pageCache = fn;
+    },
     observeHttp(method: string, route: string, status: number, seconds: number) {
       http.observe({ method: METHODS.has(method) ? method : "OTHER", route, status_class: `${Math.floor(status / 100)}xx` }, seconds);
     },

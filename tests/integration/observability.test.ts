@@ -117,7 +117,8 @@ describe("request ids", () => {
 
   it("a page's web line and the API lines of its loader share one id", async () => {
     const id = `web-${Date.now()}`;
-    const res = await fetch(`${base}/challenges`, { headers: { "x-request-id": id } });
+    // With a cookie the page is rendered for this request (not a visitor's kept page): its loader runs.
+    const res = await fetch(`${base}/challenges`, { headers: { "x-request-id": id, cookie: "any=1" } });
     expect(res.status).toBe(200);
     await res.text();
     await until(() => lines.some((l) => l.request_id === id && /^http /.test(l.msg)));
@@ -188,7 +189,8 @@ describe("/metrics", () => {
 
   it("counts requests by route pattern and status class, deployments by state, starts and the process", async () => {
     for (let i = 0; i < 3; i++) await (await fetch(`${base}/api/v1/challenges/no-such-${i}`)).text();
-    await (await fetch(`${base}/leaderboard`)).text();
+    // A visitor's second visit is served from the kept page (server/page-cache.ts).
+    for (let i = 0; i < 2; i++) await (await fetch(`${base}/leaderboard`)).text();
     const player = await makePlayer(api, dataDir);
     const start = await api.call("POST", "/challenges/nginx-broken-config/session/start", { token: player.token });
     expect(start.status).toBe(201);
@@ -211,6 +213,9 @@ describe("/metrics", () => {
     expect(text).toContain("# TYPE faultline_check_duration_seconds histogram");
     expect(samples(text, "faultline_gateway_connections").get("")).toBe(0);
     expect(text).toContain("# TYPE faultline_warm_pool_deployments gauge");
+    const pages = samples(text, "faultline_page_cache");
+    expect(pages.get('{what="hits"}')).toBeGreaterThanOrEqual(1);
+    expect(pages.get('{what="pages"}')).toBeGreaterThanOrEqual(1);
     expect(text).toContain("process_cpu_user_seconds_total");
     expect(text).toContain("nodejs_eventloop_lag_seconds");
   });
