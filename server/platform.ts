@@ -14,6 +14,7 @@ import { createAccounts } from "./core/accounts/index.ts";
 import { createNotifications } from "./core/accounts/notifications.ts";
 import { createPasswordReset } from "./core/accounts/password-reset.ts";
 import { adminAdmission, createAdmin, publicNotice } from "./core/admin/index.ts";
+import { libraryFingerprint, recordLibrary } from "./core/admin/challenges.ts";
 import { createSettings } from "./core/admin/settings.ts";
 import { createAudit } from "./core/audit.ts";
 import { createBilling } from "./core/billing.ts";
@@ -87,6 +88,10 @@ export async function createPlatform(config: Config) {
   const challenges = new Map(challengeList.map((c) => [c.id, c]));
   const catalogue = createCatalogue({ db, challenges: challengeList });
   await catalogue.sync();
+  // The other replicas read the folder again when the library written differs from theirs
+  // (server/core/admin/challenges.ts: a restart after a content update reaches them all).
+  const contentFingerprint = libraryFingerprint(challengeList);
+  if (await recordLibrary(db, contentFingerprint)) cluster.publish("content");
 
   // dockerode connects lazily: creating the driver costs nothing when no deployment starts.
   const runtime =
@@ -181,7 +186,25 @@ export async function createPlatform(config: Config) {
       sendVerification: accounts.sendVerification,
       setPlan: plans.setPlan,
     },
-    challenges: { library: challenges, load: () => loadLibrary(config.challengesDir), sync: (list) => catalogue.sync(list) },
+    challenges: {
+      library: challenges,
+      fingerprint: contentFingerprint,
+      load: () => loadLibrary(config.challengesDir),
+      sync: (list) => catalogue.sync(list),
+      onReloaded: () => cluster.publish("content"),
+    },
+  });
+  // Another replica reloaded the library (or we reconnected and may have missed it).
+  cluster.on("content", () => {
+    publicCache.invalidate();
+    admin.challenges.follow().then(
+      (r) => {
+        if (r.reloaded) log.info(`replicas: challenge library read again after another replica's reload (${r.challenges} challenges)`);
+        for (const p of r.problems) log.error(`challenge not loaded: ${p}`);
+        if (!r.inStep) log.warn("replicas: this replica's CHALLENGES_DIR differs from the library the catalogue was last given: every replica must share the same content");
+      },
+      (e) => log.error("reloading the challenge library after another replica's reload", e),
+    );
   });
 
   const api = createApi({

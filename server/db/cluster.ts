@@ -9,6 +9,10 @@
 //   deploying this still there?" is answered by pg_locks, without heartbeats to tune;
 // - the worker's leadership, another session-level advisory lock: exactly one replica holds it
 //   and runs reconciliation and expiry; when its connection dies, the next try elsewhere wins.
+// NOTIFY is fire and forget: what is sent while a replica's listening connection is down never
+// reaches it. So the topics that only say "read again what you keep" (STATE_TOPICS) are told to
+// this replica's own listeners after every reconnect, once LISTEN is in place again: whatever
+// changed meanwhile is read, and whatever changes later is heard.
 // On SQLite there is one process per database file: everything here is that process's own.
 import { randomInt } from "node:crypto";
 import { sql } from "kysely";
@@ -26,6 +30,22 @@ const MAX_PAYLOAD = 7900;
 const RECONNECT_MS = 2000;
 /** A leader checks that its connection still answers at most this often. */
 const VERIFY_MS = 5000;
+/** Every replica asks its listening connection this often whether it still answers: a half-open
+ *  socket (a lost host, a dropped NAT entry) says nothing by itself, and a replica listening on
+ *  one would miss every event until TCP's own keepalive gives up, hours later. */
+const HEARTBEAT_MS = 10_000;
+/** How long that question may go unanswered before the connection counts as lost. */
+const HEARTBEAT_TIMEOUT_MS = 5000;
+
+/**
+ * Topics whose events carry no data and mean "what you keep of this changed: read it again"
+ * (the admin console's settings, the public caches, the challenge library). Telling a listener
+ * of one when nothing changed costs a read, so after a reconnect each is told as if another
+ * replica had published it: the events lost while the connection was down are made good.
+ * Topics with data (a deployment's live status, a session's end) are not replayed: they have
+ * nothing to re-read (see README, "Several replicas").
+ */
+export const STATE_TOPICS = ["settings", "public-cache", "content"] as const;
 
 export interface Cluster {
   /** This process among the replicas (stored with what it does, e.g. deployments.deployer). */
@@ -75,6 +95,17 @@ async function postgresCluster(url: string, db: Db, log: Logger): Promise<Cluste
   let verifiedAt = 0;
   let closed = false;
   let reconnect: NodeJS.Timeout | undefined;
+  let connectedBefore = false;
+
+  function tell(topic: string, data: unknown) {
+    for (const l of listeners.get(topic) ?? []) {
+      try {
+        l(data);
+      } catch (e) {
+        log.error(`replicas: a listener of "${topic}" failed`, e);
+      }
+    }
+  }
 
   function dispatch(payload: string | undefined) {
     let m: { o?: string; t?: string; d?: unknown };
@@ -84,13 +115,7 @@ async function postgresCluster(url: string, db: Db, log: Logger): Promise<Cluste
       return;
     }
     if (m.o === replicaId || typeof m.t !== "string") return;
-    for (const l of listeners.get(m.t) ?? []) {
-      try {
-        l(m.d);
-      } catch (e) {
-        log.error(`replicas: a listener of "${m.t}" failed`, e);
-      }
-    }
+    tell(m.t, m.d);
   }
 
   /** The connection is gone: leadership and the alive-lock went with it; connect again. */
@@ -127,8 +152,24 @@ async function postgresCluster(url: string, db: Db, log: Logger): Promise<Cluste
     if (closed) return void (await c.end().catch(() => {}));
     client = c;
     verifiedAt = Date.now();
+    if (connectedBefore) {
+      log.info("replicas: listening again; reading what may have changed meanwhile");
+      for (const topic of STATE_TOPICS) tell(topic, undefined);
+    }
+    connectedBefore = true;
   }
   await connect();
+
+  const heartbeat = setInterval(() => {
+    const c = client;
+    if (!c) return;
+    const late = setTimeout(() => lost(c, `no answer to the heartbeat in ${HEARTBEAT_TIMEOUT_MS} ms`), HEARTBEAT_TIMEOUT_MS);
+    c.query("SELECT 1").then(
+      () => (clearTimeout(late), (verifiedAt = Date.now())),
+      (e: Error) => (clearTimeout(late), lost(c, e.message)),
+    );
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
 
   return {
     replicaId,
@@ -182,6 +223,7 @@ async function postgresCluster(url: string, db: Db, log: Logger): Promise<Cluste
     async close() {
       closed = true;
       clearTimeout(reconnect);
+      clearInterval(heartbeat);
       const c = client;
       client = null;
       leader = false;

@@ -9,6 +9,14 @@
 // Reloading replaces the library in place: the map the deployments and grading services read
 // (so new starts use the new content) and the catalogue's table (catalogue.sync). A folder that
 // does not load is reported and left out, as at start; deployments already running keep going.
+//
+// With several replicas (README, "Several replicas") each keeps that map in its own memory, read
+// from the same CHALLENGES_DIR. The database holds the fingerprint of the library last written
+// into the catalogue (settings 'content-fingerprint', by a reload or a replica's start); the
+// replica that wrote it tells the others ("content", server/platform.ts), and each one whose map
+// was loaded at another fingerprint reads the folder again (`follow`). A replica that missed the
+// event (its listening connection was down) is told again when it reconnects, and compares.
+import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import type { Db } from "../../db/index.ts";
 import { nowSeconds } from "../../db/index.ts";
@@ -29,10 +37,65 @@ export interface AdminChallengesDeps {
   load(): { challenges: Challenge[]; problems: { message: string }[] };
   /** Writes the given library into the catalogue's table (catalogue.sync). */
   sync(challenges: Challenge[]): Promise<unknown>;
+  /** The fingerprint of `library` as loaded at start (libraryFingerprint). */
+  fingerprint?: string;
+  /** After a reload here: the platform tells the other replicas, which `follow`. */
+  onReloaded?: () => void;
+}
+
+/** What `follow` did: whether it read the folder again, and whether this replica now holds the
+ *  library the database was last given (false: its CHALLENGES_DIR differs from the writer's). */
+export interface FollowReport {
+  reloaded: boolean;
+  inStep: boolean;
+  challenges: number;
+  problems: string[];
+}
+
+const FINGERPRINT_KEY = "content-fingerprint";
+
+/** A digest of everything a replica uses from the library (texts, scripts, limits), but not the
+ *  folder's path, which may differ between replicas mounting the same content. */
+export function libraryFingerprint(challenges: readonly Challenge[]): string {
+  const h = createHash("sha256");
+  for (const { dir: _dir, ...c } of challenges) h.update(JSON.stringify(c)).update("\n");
+  return h.digest("hex").slice(0, 32);
+}
+
+async function storedFingerprint(db: Db): Promise<string | undefined> {
+  return (await db.selectFrom("settings").select("value").where("key", "=", FINGERPRINT_KEY).executeTakeFirst())?.value;
+}
+
+/** Records that the catalogue now holds the library with this fingerprint; true when it differs
+ *  from what the database held (the other replicas should follow). */
+export async function recordLibrary(db: Db, fingerprint: string): Promise<boolean> {
+  const before = await storedFingerprint(db);
+  if (before === fingerprint) return false;
+  const now = nowSeconds();
+  await db
+    .insertInto("settings")
+    .values({ key: FINGERPRINT_KEY, value: fingerprint, updated_at: now })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value: fingerprint, updated_at: now }))
+    .execute();
+  return true;
 }
 
 export function createAdminChallenges(deps: AdminChallengesDeps) {
   const { db, audit, library } = deps;
+  /** The fingerprint of what `library` holds now. */
+  let loaded = deps.fingerprint ?? libraryFingerprint([...library.values()]);
+  /** Reloads and follows one at a time: the map is replaced whole by each. */
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(job: () => Promise<T>): Promise<T> => {
+    const run = queue.then(job, job);
+    queue = run.catch(() => {});
+    return run;
+  };
+  const replace = (challenges: Challenge[]) => {
+    library.clear();
+    for (const c of challenges) library.set(c.id, c);
+    loaded = libraryFingerprint(challenges);
+  };
 
   async function mustExist(id: string) {
     const row = await db.selectFrom("challenges").select(["id", "title"]).where("id", "=", id).executeTakeFirst();
@@ -109,12 +172,17 @@ export function createAdminChallenges(deps: AdminChallengesDeps) {
     },
 
     async reload(actor: Actor): Promise<ReloadReport> {
-      const { challenges, problems } = deps.load();
-      const before = new Set(library.keys());
+      const { challenges, problems, before } = await serial(async () => {
+        const { challenges, problems } = deps.load();
+        const before = new Set(library.keys());
+        await deps.sync(challenges);
+        replace(challenges);
+        await recordLibrary(db, loaded);
+        return { challenges, problems, before };
+      });
+      // Told even when the fingerprint did not change: a replica that is out of step reads again.
+      deps.onReloaded?.();
       const after = new Set(challenges.map((c) => c.id));
-      await deps.sync(challenges);
-      library.clear();
-      for (const c of challenges) library.set(c.id, c);
       const report: ReloadReport = {
         loaded: [...after].sort(),
         added: [...after].filter((id) => !before.has(id)).sort(),
@@ -128,6 +196,21 @@ export function createAdminChallenges(deps: AdminChallengesDeps) {
         detail: { loaded: report.loaded.length, added: report.added, removed: report.removed, problems: report.problems.length },
       });
       return report;
+    },
+
+    /**
+     * Another replica reloaded (or started with other content), or we may have missed it: when
+     * the database's fingerprint is not the one our map was loaded at, read CHALLENGES_DIR again
+     * into the map. The catalogue's table is left alone: the writer already filled it.
+     */
+    follow(): Promise<FollowReport> {
+      return serial(async () => {
+        const want = await storedFingerprint(db);
+        if (want === undefined || want === loaded) return { reloaded: false, inStep: true, challenges: library.size, problems: [] };
+        const { challenges, problems } = deps.load();
+        replace(challenges);
+        return { reloaded: true, inStep: loaded === want, challenges: challenges.length, problems: problems.map((p) => p.message) };
+      });
     },
   };
 }
