@@ -87,27 +87,19 @@ export function achievementsOf(solves: { points: number; solve_seconds: number; 
 export function createScoring({ db }: { db: Db }) {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
 
-  /** SQLite: the user_name_keys ids (FTS5 rowids) of the names holding `search`, at most
-   *  `most`, from the trigram index: the search as one quoted phrase (a substring; nothing in it
-   *  is an operator). Stops at `most`, so a search in every name costs no more than that. */
-  async function trigramIds(search: string, most: number): Promise<number[]> {
+  /** SQLite: the ids of the users whose name holds `search`, at most `most`, from the trigram
+   *  index (the search as one quoted phrase: a substring, nothing in it an operator). Stops at
+   *  `most`, so a search found in every name costs no more than that. */
+  async function trigramUserIds(search: string, most: number): Promise<string[]> {
     const phrase = `"${search.toLowerCase().replace(/"/g, '""')}"`;
     const rows = await db
       .selectFrom("user_name_trigrams")
-      .select("rowid")
+      .innerJoin("user_name_keys as k", "k.id", "user_name_trigrams.rowid")
+      .select("k.user_id")
       .where(sql<SqlBool>`user_name_trigrams match ${phrase}`)
       .limit(most)
       .execute();
-    return rows.map((r) => Number(r.rowid));
-  }
-
-  /** Ids of the users matched by the trigram index: `ids` found in it (SQLite), or pg_trgm's
-   *  GIN index on lower(username) (PostgreSQL). Candidates only: the caller's LIKE on name_key
-   *  stays the rule (FTS5 folds case beyond ASCII, SQLite's lower() does not). */
-  function namesMatching(pattern: string, ids: number[] | null) {
-    return ids === null
-      ? db.selectFrom("users as u").select("u.id").where(sql<SqlBool>`lower(u.username) like ${pattern} escape '\\'`)
-      : db.selectFrom("user_name_keys as k").select("k.user_id").where("k.id", "in", ids);
+    return rows.map((r) => r.user_id);
   }
 
   async function userIdOf(username: string): Promise<{ id: string; created_at: number }> {
@@ -227,19 +219,32 @@ export function createScoring({ db }: { db: Db }) {
       // both routes cost is what an uncached search costs; repeats come from the public cache.
       const pattern = likePattern(search);
       let trigrams = search !== "" && trigramSearchable(search, postgres);
-      let ids: number[] | null = null;
+      let ids: string[] | null = null;
       if (trigrams && !postgres) {
         const most = Math.min(MAX_TRIGRAM_MATCHES, Math.max(MIN_TRIGRAM_MATCHES, Math.floor(ranked / 64)));
-        ids = await trigramIds(search, most + 1);
+        ids = await trigramUserIds(search, most + 1);
         trigrams = ids.length <= most;
       }
-      const board = db
-        .selectFrom("score_buckets as b")
+      const bucket = db.selectFrom("score_buckets as b");
+      // SQLite: the matching users' ids drive the join (CROSS JOIN keeps that order in SQLite),
+      // each looked up by the bucket's primary key. Left to itself, the planner walks the board
+      // range and tests each row against the list once the list has more than a few ids.
+      const byIds =
+        trigrams && ids !== null
+          ? (db
+              .selectFrom(sql<{ value: string }>`json_each(${JSON.stringify(ids)})`.as("j"))
+              .crossJoin("score_buckets as b")
+              .whereRef("b.user_id", "=", "j.value") as unknown as typeof bucket)
+          : bucket;
+      const board = byIds
         .where("b.period", "=", period)
         .where("b.start", "=", start)
         .where("b.points", ">", 0)
         .$if(search !== "", (w) => w.where(sql<SqlBool>`b.name_key like ${pattern} escape '\\'`))
-        .$if(trigrams, (w) => w.where("b.user_id", "in", namesMatching(pattern, ids)));
+        // PostgreSQL: the users matching the pattern through pg_trgm's GIN index on lower(username).
+        .$if(trigrams && ids === null, (w) =>
+          w.where("b.user_id", "in", db.selectFrom("users as u").select("u.id").where(sql<SqlBool>`lower(u.username) like ${pattern} escape '\\'`)),
+        );
       const pageOf = (q: typeof board) =>
         q
           .select(["b.username", "b.points", "b.solves", "b.seconds"])

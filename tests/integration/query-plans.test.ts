@@ -1,14 +1,18 @@
 // No full scan on the hot read paths (issue 12), on SQLite and PostgreSQL: a few thousand
 // players and their submissions seeded by the bench's seeder (bench/seed.ts, statistics
 // refreshed as at start), then every query the leaderboard (each period: first page, a deep
-// page, a search), a rank (userStats), the home figures, the catalogue and the public cache's
+// page, searches of each kind), a rank (userStats), the home figures, the catalogue and the public cache's
 // change check really send is captured from Kysely's log and explained with its own parameters.
 // SQLite: no "SCAN <table>" (a table walked row by row); PostgreSQL: no Seq Scan on a table
 // that grows with players. The old aggregate scanned `solves` on every one of these reads.
+// A search that names a player (few matches) must find them through the trigram index on
+// usernames (migration 0014: FTS5 on SQLite, pg_trgm on PostgreSQL) and reach the period's bucket
+// by its primary key, never walking the bucket's board range; a full read of the FTS5 index
+// (no MATCH constraint) counts as a scan too.
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
-import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
@@ -17,6 +21,8 @@ import { createCatalogue } from "../../server/core/catalogue.ts";
 import { createPublicCache } from "../../server/core/public-cache.ts";
 import { createScoring } from "../../server/core/scoring.ts";
 import type { Database } from "../../server/db/schema.ts";
+import { openDatabase } from "../../server/db/index.ts";
+import { refreshStatistics } from "../../server/db/statistics.ts";
 import { CHALLENGES_DIR, loadLibrary } from "../../server/runtime/challenges.ts";
 import { PERIODS } from "../../shared/contract/index.ts";
 import { DATABASES, type DbKind } from "../support/platform.ts";
@@ -37,6 +43,17 @@ describe.each(DATABASES)("query plans on %s", (kind: DbKind) => {
     dir = mkdtempSync(join(tmpdir(), "faultline-plans-"));
     url = kind === "sqlite" ? `sqlite:${join(dir, "plans.db")}` : await createDatabase(inject("postgresUrl"));
     await seed({ databaseUrl: url, users: 3000, submissions: 30_000 });
+    // And 40,000 who signed up and never solved anything (most of a real site's accounts). With
+    // 3,000 users in all, PostgreSQL rightly reads the whole users table (~70 pages) for a name
+    // search rather than its trigram index, whose cost it puts at ~500 pages at any size; with
+    // 43,000 it takes the index, as it does at 100,000.
+    const padded = await openDatabase(kind === "sqlite" ? { kind, file: join(dir, "plans.db") } : { kind, url });
+    await sql`
+      with recursive g(n) as (select 1 union all select n + 1 from g where n < 40000)
+      insert into users (id, username, email, created_at, updated_at)
+      select 'idle-' || n, 'idle' || n, 'idle' || n || '@example.test', 1, 1 from g`.execute(padded);
+    await refreshStatistics(padded, { full: true });
+    await padded.destroy();
     const log = (e: { level: string; query: CompiledQuery }) => void (e.level === "query" && captured.push(e.query));
     if (kind === "sqlite") {
       const conn = new SQLite(join(dir, "plans.db"));
@@ -63,13 +80,36 @@ describe.each(DATABASES)("query plans on %s", (kind: DbKind) => {
     const cache = createPublicCache({ db, freshSeconds: 300 });
     await catalogue.sync();
     const someone = await db.selectFrom("score_buckets").select("user_id").where("period", "=", "all_time").orderBy("points", "desc").limit(1).executeTakeFirstOrThrow();
+    // A player's own name, in another case, and part of it: each matches a name or a few.
+    const named = (await scoring.leaderboard({ period: "today" })).entries[0]!.username;
+    const nameSearches = [named.toUpperCase(), named.slice(-6)];
     captured.length = 0;
+    const sizes = new Map<string, number>();
     for (const period of PERIODS) {
       const first = await scoring.leaderboard({ period });
       expect(first.total, period).toBeGreaterThan(0);
+      sizes.set(period, first.total);
       await scoring.leaderboard({ period, page: Math.max(1, Math.ceil(first.total / 15)) });
+      // A word in ~7 % of the names (SQLite filters the board's range for it), and 2 characters.
       await scoring.leaderboard({ period, page: 2, search: "amber" });
+      await scoring.leaderboard({ period, search: "am" });
     }
+    // Name searches of the boards with thousands of players (all time, this month): there, the
+    // bucket must be reached by primary key from the names found. (A board of a few dozen, as
+    // today's here, PostgreSQL may rightly read whole and match names by users' primary key.)
+    const nameQueries: CompiledQuery[] = [];
+    for (const period of PERIODS) {
+      for (const search of nameSearches) {
+        const before = captured.length;
+        const found = await scoring.leaderboard({ period, search });
+        if (period === "today") expect(found.entries.map((e) => e.username.toLowerCase()), search).toContain(named.toLowerCase());
+        // Per search, one read of the bucket: the page with its count beside each row.
+        const reads = captured.slice(before).filter((q) => /score_buckets/.test(q.sql));
+        expect(reads.length, `${period} ${search}`).toBe(1);
+        if (sizes.get(period)! > 1000) nameQueries.push(...reads);
+      }
+    }
+    expect(nameQueries.length).toBe(2 * nameSearches.length);
     await scoring.userStats(someone.user_id);
     await scoring.homeStats();
     await catalogue.list({});
@@ -85,6 +125,16 @@ describe.each(DATABASES)("query plans on %s", (kind: DbKind) => {
         kind === "sqlite"
           ? plan.filter((l) => /^SCAN \w+( AS \w+)?$/.test(l.trim()) || /^SCAN (\w+ AS )?(\w+) USING (?!.*INDEX)/.test(l.trim()))
           : plan.filter((l) => LARGE.some((t) => new RegExp(`Seq Scan on ${t}\\b`).test(l)));
+      if (kind === "sqlite") bad.push(...plan.filter((l) => /user_name_trigrams VIRTUAL TABLE INDEX \d+:(?!.*M)/.test(l)));
+      if (nameQueries.includes(q)) {
+        // The bucket by primary key, the players from the trigram index.
+        const viaTrigrams =
+          kind === "sqlite"
+            ? plan.some((l) => /SEARCH b USING INDEX sqlite_autoindex_score_buckets_1 \(period=\? AND start=\? AND user_id=\?\)/.test(l)) &&
+              !plan.some((l) => /score_buckets_board/.test(l))
+            : plan.some((l) => /Bitmap Index Scan on users_username_trgm/.test(l)) && plan.some((l) => /score_buckets_pk/.test(l));
+        if (!viaTrigrams) bad.push("(not through the trigram index and the bucket's primary key)");
+      }
       if (bad.length) offenders.push(`${q.sql}\n  ${plan.join("\n  ")}`);
     }
     expect(offenders, offenders.join("\n\n")).toEqual([]);
