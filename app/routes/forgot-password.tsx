@@ -2,6 +2,7 @@
 // address (the API's words), so the page tells nobody who is registered.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "../lib/parse-form.ts";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { getWeb, requireAnonymous } from "../.server/guards.ts";
@@ -31,7 +32,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const [form, fields] = useForm({
     id: "forgot-password",
     lastResult: navigation.state === "idle" ? actionData?.reply : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: forgotPasswordSchema }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });

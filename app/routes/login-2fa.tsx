@@ -1,6 +1,7 @@
 // The second step of a login for accounts with two-factor authentication on.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "../lib/parse-form.ts";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/login-2fa";
 import { completeLogin } from "../.server/auth.ts";
@@ -52,7 +53,7 @@ export default function SecondFactor({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const [form, fields] = useForm({
     lastResult: navigation.state === "idle" ? actionData : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: secondFactorSchema }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: secondFactorSchema }),
     shouldValidate: "onSubmit",
   });
   return (

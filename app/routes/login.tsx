@@ -1,6 +1,7 @@
 // /login and /register: one screen, two modes. OAuth first, then the form.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "../lib/parse-form.ts";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/login";
 import { AuthFailure, authenticatorFor, completeLogin, UNEXPECTED } from "../.server/auth.ts";
@@ -93,7 +94,7 @@ export default function LoginScreen({ loaderData, actionData }: Route.ComponentP
   const [form, fields] = useForm({
     id: mode,
     lastResult: navigation.state === "idle" ? actionData : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: register ? registerSchema : loginSchema }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: register ? registerSchema : loginSchema }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });

@@ -2,6 +2,7 @@
 // form sets the new password (registration's rules); the API then ends every sign-in.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "../lib/parse-form.ts";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { getWeb } from "../.server/guards.ts";
@@ -37,7 +38,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const [form, fields] = useForm({
     id: "reset-password",
     lastResult: navigation.state === "idle" ? actionData?.reply : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: newPasswordSchema }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: newPasswordSchema }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });

@@ -2,7 +2,7 @@
 // deployments running at once, obeyed by new deployments; maintenance mode, which stops new
 // deployments and shows the global banner). One form, "Save Changes".
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "../../lib/parse-form.ts";
 import { Form } from "react-router";
 import type { SystemSettingsWithLimits } from "../../../shared/contract/admin.ts";
 import { settingsFormSchema } from "../../lib/admin-forms.ts";
@@ -20,7 +20,7 @@ export function SystemTab({ settings, outcome }: { settings: SystemSettingsWithL
           maintenance_mode: settings.maintenance_mode ? "on" : undefined,
         }
       : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: settingsFormSchema }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: settingsFormSchema }),
     shouldRevalidate: "onBlur",
   });
   if (!settings) return <p className="alert-error">The settings could not be read.</p>;

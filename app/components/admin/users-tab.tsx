@@ -2,7 +2,7 @@
 // (verify, make or revoke admin, set plan, disable or enable), and Add User, which creates a
 // password account and mails it the verification link.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "../../lib/parse-form.ts";
 import { Form, Link } from "react-router";
 import type { AdminUsersPage, AdminUserView } from "../../../shared/contract/admin.ts";
 import { createUserSchema } from "../../lib/admin-forms.ts";
@@ -15,7 +15,7 @@ function AddUser({ outcome }: { outcome?: AdminOutcome }) {
   const [form, fields] = useForm({
     id: "admin-add-user",
     lastResult: outcome?.intent === "create-user" ? outcome.reply : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createUserSchema }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: createUserSchema }),
     shouldRevalidate: "onBlur",
   });
   const open = outcome?.intent === "create-user" && !outcome.ok;

@@ -4,7 +4,7 @@
 // typed username; with JavaScript a dialog asks once more, without it the warning stands above
 // the button).
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "../../lib/parse-form.ts";
 import { Form, useNavigation } from "react-router";
 import type { SignedInUser as OwnUser } from "../../../shared/contract/index.ts";
 import { ACCOUNT_TEXTS, deleteAccountByNameSchema, deleteAccountSchema, emailChangeNoProofSchema, emailChangeSchema } from "../../lib/account-forms.ts";
@@ -40,7 +40,7 @@ export function EmailSection({ user, outcome }: { user: OwnUser; outcome?: Outco
   const [form, fields] = useForm({
     id: "email-change-form",
     lastResult: navigation.state === "idle" ? mine?.reply : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: needsProof ? emailChangeSchema : emailChangeNoProofSchema }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: needsProof ? emailChangeSchema : emailChangeNoProofSchema }),
     shouldValidate: "onSubmit",
   });
   return (
@@ -71,7 +71,7 @@ export function AccountDataSection({ user, outcome }: { user: OwnUser; outcome?:
   const [form, fields] = useForm({
     id: "account-delete-form",
     lastResult: navigation.state === "idle" ? mine?.reply : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: needsProof ? deleteAccountSchema : deleteAccountByNameSchema }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: needsProof ? deleteAccountSchema : deleteAccountByNameSchema }),
     shouldValidate: "onSubmit",
   });
   return (

@@ -1,6 +1,6 @@
 // Notifications tab: the four e-mail toggles, saved through PUT /users/me/notifications.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "../../lib/parse-form.ts";
 import { Form, useNavigation } from "react-router";
 import type { NotificationKey } from "../../../shared/rules.ts";
 import type { SignedInUser } from "../../../shared/contract/index.ts";
@@ -25,7 +25,7 @@ export function NotificationsSection({ user, outcome }: { user: SignedInUser; ou
     id: "notifications-form",
     lastResult: navigation.state === "idle" ? mine?.reply : undefined,
     defaultValue: user.notifications,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: notificationsSchema }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: notificationsSchema }),
     shouldValidate: "onSubmit",
   });
   return (

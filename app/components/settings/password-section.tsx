@@ -1,7 +1,7 @@
 // Security tab: the sign-in method. OAuth accounts get the spec's note; accounts with a
 // password can change it (the API answers with a fresh token pair, so the login stays).
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "../../lib/parse-form.ts";
 import { Form, useNavigation } from "react-router";
 import type { SignedInUser } from "../../../shared/contract/index.ts";
 import { passwordChangeSchema } from "../../lib/forms.ts";
@@ -30,7 +30,7 @@ function PasswordForm({ outcome }: { outcome?: Outcome }) {
   const [form, fields] = useForm({
     id: "password-form",
     lastResult: navigation.state === "idle" ? mine?.reply : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordChangeSchema }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: passwordChangeSchema }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });

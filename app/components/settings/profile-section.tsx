@@ -1,6 +1,6 @@
 // Profile tab: display name, bio, location and the theme, saved through PATCH /users/me.
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "../../lib/parse-form.ts";
 import { Form, useNavigation } from "react-router";
 import { LOCATIONS } from "../../../shared/rules.ts";
 import type { SignedInUser } from "../../../shared/contract/index.ts";
@@ -22,7 +22,7 @@ export function ProfileSection({ user, outcome }: { user: SignedInUser; outcome?
       location: user.location ?? "",
       dark_theme: user.theme === "dark",
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: profileSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -5,7 +5,7 @@
 // could register someone else's). Deleting asks for the current password or a code when the
 // account has either (delete, then save, would replace the key).
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "../../lib/parse-form.ts";
 import { Form, useNavigation } from "react-router";
 import type { SignedInUser } from "../../../shared/contract/index.ts";
 import { SETTINGS, sshKeyDeleteSchema, sshKeySchema } from "../../lib/forms.ts";
@@ -65,7 +65,7 @@ function SshKeyForm({ nonce: pageNonce, outcome }: { nonce: string | null; outco
   const [form, fields] = useForm({
     id: "ssh-form",
     lastResult: navigation.state === "idle" ? outcomeFor(outcome, "ssh-save")?.reply : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: sshKeySchema }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: sshKeySchema }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
@@ -148,7 +148,7 @@ function DeleteForm({ hasPassword, hasTotp, outcome }: { hasPassword: boolean; h
   const [form, fields] = useForm({
     id: "ssh-delete-form",
     lastResult: navigation.state === "idle" ? outcome?.reply : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: sshKeyDeleteSchema }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: sshKeyDeleteSchema }),
     shouldValidate: "onSubmit",
   });
   return (

@@ -3,7 +3,7 @@
 // Disabling asks for the current password or a current code (step-up) and confirms with the
 // spec's question: a dialog with JavaScript, the same words above the button without.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "../../lib/parse-form.ts";
 import { Form, useNavigation } from "react-router";
 import { secondFactorSchema, SETTINGS, totpDisableSchema } from "../../lib/forms.ts";
 import { Field } from "../field.tsx";
@@ -61,7 +61,7 @@ function DisableForm({ hasPassword, outcome }: { hasPassword: boolean; outcome?:
   const [form, fields] = useForm({
     id: "totp-disable-form",
     lastResult: navigation.state === "idle" ? outcome?.reply : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: totpDisableSchema }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: totpDisableSchema }),
     shouldValidate: "onSubmit",
   });
   return (
@@ -134,7 +134,7 @@ function SetupInProgress({ setup, outcome }: { setup: TotpSetup; outcome?: Outco
   const [form, fields] = useForm({
     id: "totp-form",
     lastResult: navigation.state === "idle" ? outcome?.reply : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: secondFactorSchema }),
+    onValidate: ({ formData }) => parseForm(formData, { schema: secondFactorSchema }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
