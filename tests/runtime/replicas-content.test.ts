@@ -3,7 +3,8 @@
 // on one is read by the other (a challenge added or removed on disk is offered or refused by both,
 // its hints included: those come from the library in memory, not the catalogue's table), and a
 // replica whose listening connection to PostgreSQL dropped reads, once it is back, what it was
-// not told meanwhile (maintenance mode saved and the library reloaded on the other).
+// not told meanwhile (maintenance mode saved and the library reloaded on the other). A replica
+// that starts with updated content brings the running ones up to date, as a reload would.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,6 +32,7 @@ let content: string;
 let admin: Player;
 let a: Replica;
 let b: Replica;
+let databaseUrl: string;
 const replicas: Replica[] = [];
 
 async function startReplica(name: string, databaseUrl: string): Promise<Replica> {
@@ -76,7 +78,7 @@ beforeAll(async () => {
   content = mkdtempSync(join(tmpdir(), "faultline-content-"));
   for (const slug of [SOURCE, SECOND]) cpSync(join("challenges", slug), join(content, slug), { recursive: true });
   postgres = await startPostgres();
-  const databaseUrl = await createDatabase(postgres.url);
+  databaseUrl = await createDatabase(postgres.url);
   probe = new pg.Client({ connectionString: databaseUrl });
   await probe.connect();
   // One after the other: the first migrates the database.
@@ -126,6 +128,15 @@ describe("two replicas sharing one challenge library", () => {
     await until(async () => !(await listedOn(b)).includes(SECOND), 3000, "the other replica's catalogue to drop the hidden challenge");
     await a.api.call("PUT", `/admin/challenges/${SECOND}/visibility`, { token: admin.token, body: { hidden: false } });
     await until(async () => (await listedOn(b)).includes(SECOND), 3000, "the other replica's catalogue to list it again");
+  });
+
+  it("a replica started after a content update brings the others up to date", async () => {
+    const before = (await hintsOn(b, SECOND)).body.count as number;
+    const yaml = join(content, SECOND, "challenge.yaml");
+    writeFileSync(yaml, readFileSync(yaml, "utf8").replace(/^hints:\n/m, 'hints:\n  - "A hint added by an update of the content."\n'));
+    // The operator restarts one replica (here: starts a third) instead of reloading anywhere.
+    await startReplica("c", databaseUrl);
+    for (const r of [a, b]) await until(async () => (await hintsOn(r, SECOND)).body.count === before + 1, 3000, `${r.name} to read the updated challenge`);
   });
 
   it("a replica whose listening connection dropped reads, once back, the settings and library changed meanwhile", async () => {
