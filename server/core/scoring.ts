@@ -87,19 +87,18 @@ export function achievementsOf(solves: { points: number; solve_seconds: number; 
 export function createScoring({ db }: { db: Db }) {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
 
-  /** SQLite: the ids of the users whose name holds `search`, at most `most`, from the trigram
-   *  index (the search as one quoted phrase: a substring, nothing in it an operator). Stops at
-   *  `most`, so a search found in every name costs no more than that. */
-  async function trigramUserIds(search: string, most: number): Promise<string[]> {
+  /** SQLite: the user_name_keys ids (FTS5 rowids) of the names holding `search`, at most
+   *  `most`, from the trigram index (the search as one quoted phrase: a substring, nothing in it
+   *  an operator). Stops at `most`, so a search found in every name costs no more than that. */
+  async function trigramIds(search: string, most: number): Promise<number[]> {
     const phrase = `"${search.toLowerCase().replace(/"/g, '""')}"`;
     const rows = await db
       .selectFrom("user_name_trigrams")
-      .innerJoin("user_name_keys as k", "k.id", "user_name_trigrams.rowid")
-      .select("k.user_id")
+      .select("rowid")
       .where(sql<SqlBool>`user_name_trigrams match ${phrase}`)
       .limit(most)
       .execute();
-    return rows.map((r) => r.user_id);
+    return rows.map((r) => Number(r.rowid));
   }
 
   async function userIdOf(username: string): Promise<{ id: string; created_at: number }> {
@@ -219,22 +218,24 @@ export function createScoring({ db }: { db: Db }) {
       // both routes cost is what an uncached search costs; repeats come from the public cache.
       const pattern = likePattern(search);
       let trigrams = search !== "" && trigramSearchable(search, postgres);
-      let ids: string[] | null = null;
+      let ids: number[] | null = null;
       if (trigrams && !postgres) {
         const most = Math.min(MAX_TRIGRAM_MATCHES, Math.max(MIN_TRIGRAM_MATCHES, Math.floor(ranked / 64)));
-        ids = await trigramUserIds(search, most + 1);
+        ids = await trigramIds(search, most + 1);
         trigrams = ids.length <= most;
       }
       const bucket = db.selectFrom("score_buckets as b");
-      // SQLite: the matching users' ids drive the join (CROSS JOIN keeps that order in SQLite),
-      // each looked up by the bucket's primary key. Left to itself, the planner walks the board
-      // range and tests each row against the list once the list has more than a few ids.
+      // SQLite: the matches drive the join (CROSS JOIN keeps that order in SQLite): each id to
+      // its user by integer key, then the bucket by primary key. Left to itself, the planner
+      // walks the board range and tests each row against the list once it has more than a few.
       const byIds =
         trigrams && ids !== null
           ? (db
-              .selectFrom(sql<{ value: string }>`json_each(${JSON.stringify(ids)})`.as("j"))
+              .selectFrom(sql<{ value: number }>`json_each(${JSON.stringify(ids)})`.as("j"))
+              .crossJoin("user_name_keys as k")
               .crossJoin("score_buckets as b")
-              .whereRef("b.user_id", "=", "j.value") as unknown as typeof bucket)
+              .whereRef("k.id", "=", "j.value")
+              .whereRef("b.user_id", "=", "k.user_id") as unknown as typeof bucket)
           : bucket;
       const board = byIds
         .where("b.period", "=", period)
