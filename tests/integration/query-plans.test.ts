@@ -48,10 +48,23 @@ describe.each(DATABASES)("query plans on %s", (kind: DbKind) => {
     // search rather than its trigram index, whose cost it puts at ~500 pages at any size; with
     // 43,000 it takes the index, as it does at 100,000.
     const padded = await openDatabase(kind === "sqlite" ? { kind, file: join(dir, "plans.db") } : { kind, url });
-    await sql`
+    const pad = sql`
       with recursive g(n) as (select 1 union all select n + 1 from g where n < 40000)
       insert into users (id, username, email, created_at, updated_at)
-      select 'idle-' || n, 'idle' || n, 'idle' || n || '@example.test', 1, 1 from g`.execute(padded);
+      select 'idle-' || n, 'idle' || n, 'idle' || n || '@example.test', 1, 1 from g`;
+    if (kind === "postgres") {
+      // PostgreSQL's per-row trigger would update the users counter 40,000 times (minutes of
+      // dead row versions); with triggers off for this one load, the counter is set once. (The
+      // trigram index is an index, kept either way.)
+      await padded.connection().execute(async (c) => {
+        await sql`set session_replication_role = replica`.execute(c);
+        await pad.execute(c);
+        await sql`set session_replication_role = default`.execute(c);
+      });
+      await sql`update score_counters set n = n + 40000 where name = 'users'`.execute(padded);
+    } else {
+      await pad.execute(padded);
+    }
     await refreshStatistics(padded, { full: true });
     await padded.destroy();
     const log = (e: { level: string; query: CompiledQuery }) => void (e.level === "query" && captured.push(e.query));
