@@ -42,12 +42,13 @@ test("settings: a password change that does not match is refused in the browser"
   await page.goto("/profile/settings?tab=security");
   await page.waitForLoadState("networkidle");
   const sent = posts(page);
-  await page.getByLabel("Current password").fill(user.password);
-  await page.getByLabel("New password", { exact: true }).fill("short");
-  await page.getByLabel("Confirm new password").fill("shorter");
-  await page.getByRole("button", { name: "Change password" }).click();
-  await expect(page.getByLabel("New password", { exact: true })).toHaveAccessibleDescription("Password must be at least 8 characters long");
-  await expect(page.getByLabel("Confirm new password")).toHaveAccessibleDescription("Passwords do not match");
+  const section = page.getByTestId("password-section");
+  await section.getByLabel("Current password").fill(user.password);
+  await section.getByLabel("New password", { exact: true }).fill("short");
+  await section.getByLabel("Confirm new password").fill("shorter");
+  await section.getByRole("button", { name: "Change password" }).click();
+  await expect(section.getByLabel("New password", { exact: true })).toHaveAccessibleDescription("Password must be at least 8 characters long");
+  await expect(section.getByLabel("Confirm new password")).toHaveAccessibleDescription("Passwords do not match");
   expect(sent).toEqual([]);
 });
 
