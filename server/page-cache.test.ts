@@ -51,10 +51,15 @@ describe("page cache", () => {
     expect(c.take("/0", "v", OTHER)).not.toBeNull();
   });
 
-  it("answers only requests without cookies or credentials, and only GET", () => {
+  it("answers only GET requests of the kept pages without cookies or credentials", () => {
     const c = createPageCache();
-    const req = (method: string, headers: Record<string, string> = {}) => ({ method, headers }) as never;
+    const req = (method: string, headers: Record<string, string> = {}, url = "/leaderboard?page=2") => ({ method, headers, url }) as never;
     expect(c.applies(req("GET"))).toBe(true);
+    expect(c.applies(req("GET", {}, "/"))).toBe(true);
+    // Only the pages the version covers entirely: not a public profile (a bio or a published
+    // session changes it without moving the counter).
+    expect(c.applies(req("GET", {}, "/profile/someone"))).toBe(false);
+    expect(c.applies(req("GET", {}, "/challenges/x"))).toBe(false);
     expect(c.applies(req("GET", { cookie: "theme=light" }))).toBe(false);
     expect(c.applies(req("GET", { authorization: "Bearer x" }))).toBe(false);
     expect(c.applies(req("POST"))).toBe(false);

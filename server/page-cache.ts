@@ -1,7 +1,7 @@
-// Visitors' pages, kept whole. The pages that say they stay fresh for a while (the home page, the
-// catalogue, the leaderboard, public profiles: `Cache-Control: private, max-age=…` from
-// app/.server/cache.ts) are the same for every visitor without a cookie, and they are what a
-// popular site serves most. So the web keeps the rendered document of such an answer and sends it
+// Visitors' pages, kept whole. The home page, the catalogue and the leaderboard (KEPT_PAGES) are
+// the same for every visitor without a cookie, say they stay fresh for a while
+// (`Cache-Control: private, max-age=…` from app/.server/cache.ts), and they are what a popular
+// site serves most. So the web keeps the rendered document of such an answer and sends it
 // again to the next visitor instead of rendering it again (issue 12: ~3 ms of loaders and React
 // per page, against a lookup here).
 //
@@ -55,7 +55,14 @@ function offsetsOf(body: Buffer, needle: string): number[] {
   return at;
 }
 
-export function createPageCache({ maxBytes = 32 * 1024 * 1024, now = Date.now }: { maxBytes?: number; now?: () => number } = {}): PageCache {
+/**
+ * The pages kept, by path (any query string): those whose every figure the version covers (the
+ * leaderboard, the catalogue and its solve counts, the home figures). Not public profiles: a
+ * bio, a published session or an incorrect submission changes them without moving the counter.
+ */
+export const KEPT_PAGES: ReadonlySet<string> = new Set(["/", "/challenges", "/leaderboard"]);
+
+export function createPageCache({ paths = KEPT_PAGES, maxBytes = 32 * 1024 * 1024, now = Date.now }: { paths?: ReadonlySet<string>; maxBytes?: number; now?: () => number } = {}): PageCache {
   // A Map keeps insertion order: a hit moves its page to the end, the front goes first.
   const pages = new Map<string, KeptPage>();
   let bytes = 0;
@@ -71,7 +78,10 @@ export function createPageCache({ maxBytes = 32 * 1024 * 1024, now = Date.now }:
 
   return {
     applies(req) {
-      return req.method === "GET" && req.headers.cookie === undefined && req.headers.authorization === undefined;
+      if (req.method !== "GET" || req.headers.cookie !== undefined || req.headers.authorization !== undefined) return false;
+      const url = req.url ?? "/";
+      const q = url.indexOf("?");
+      return paths.has(q === -1 ? url : url.slice(0, q));
     },
 
     take(key, version, nonce) {
