@@ -61,8 +61,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        {/* Before the page's modules: zod must not probe `new Function` under our CSP (see the file). */}
-        <script src="/zod-jitless.js" defer />
         <Meta />
         <Links />
       </head>

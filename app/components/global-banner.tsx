@@ -6,7 +6,11 @@ import { Link, useFetcher, useLocation } from "react-router";
 import { useCountdown } from "../hooks/use-countdown.ts";
 import { useHydrated } from "../hooks/use-hydrated.ts";
 import { isDeploymentStatus } from "../../shared/contract/deployments.ts";
-import { Countdown, STATUS_LABELS, StatusDot } from "../features/challenge/index.ts";
+// Straight from their modules, not the feature's index: the index brings the challenge page's
+// components (and their forms) into every page's bundle.
+import { StatusDot } from "../features/challenge/components/badges.tsx";
+import { Countdown } from "../features/challenge/components/countdown.tsx";
+import { STATUS_LABELS } from "../features/challenge/rules/status.ts";
 
 export interface BannerDeployment {
   deployment_id: string;
