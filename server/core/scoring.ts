@@ -11,12 +11,15 @@ import { likePattern } from "./catalogue.ts";
 import { notFound } from "./errors.ts";
 
 export const POINTS_PER_LEVEL = 1000;
-/** SQLite: a search matching more names than this filters the board's range instead (each is a
- *  bound parameter of the lookup; ~7 ms of lookups at this many). */
+/** A search matching more names than this filters the board's range instead (each is looked up
+ *  by primary key; ~7 ms of lookups at this many on SQLite). */
 const MAX_TRIGRAM_MATCHES = 1500;
 /** ...and one matching no more than this many always takes the trigram index (a small board is
  *  cheap either way; a name found among few is cheap on any board). */
 const MIN_TRIGRAM_MATCHES = 50;
+/** PostgreSQL: boards smaller than this are filtered whole without asking the trigram index
+ *  (its lookup, a bitmap of every match, costs more than filtering a few hundred rows). */
+const PG_TRIGRAM_BOARD = 1000;
 
 export interface UserStats {
   total_points: number;
@@ -102,10 +105,18 @@ export function createScoring({ db }: { db: Db }) {
   }
 
   /** PostgreSQL: the ids of the users whose lower(username) matches `pattern`, through pg_trgm's
-   *  GIN index (a bitmap of the matches, then their rows rechecked). */
-  async function trigramUserIds(pattern: string): Promise<string[]> {
-    const rows = await db.selectFrom("users as u").select("u.id").where(sql<SqlBool>`lower(u.username) like ${pattern} escape '\\'`).execute();
-    return rows.map((r) => r.id);
+   *  GIN index (a bitmap of the matches, their rows rechecked), at most `most`, and how many
+   *  match in all. The count beside each row makes the planner price reading every match, so it
+   *  does not prefer reading users in order until it has `most` of them (a whole-table scan
+   *  when they are few). */
+  async function trigramUserIds(pattern: string, most: number): Promise<{ ids: string[]; matches: number }> {
+    const rows = await db
+      .selectFrom("users as u")
+      .select(["u.id", sql<number>`count(*) over ()`.as("matches")])
+      .where(sql<SqlBool>`lower(u.username) like ${pattern} escape '\\'`)
+      .limit(most)
+      .execute();
+    return { ids: rows.map((r) => r.id), matches: Number(rows[0]?.matches ?? 0) };
   }
 
   async function userIdOf(username: string): Promise<{ id: string; created_at: number }> {
@@ -232,9 +243,10 @@ export function createScoring({ db }: { db: Db }) {
       if (trigrams) {
         const most = Math.min(MAX_TRIGRAM_MATCHES, Math.max(MIN_TRIGRAM_MATCHES, Math.floor(ranked / 64)));
         if (postgres) {
-          // No LIMIT here: with one, the planner may prefer reading users until it has enough.
-          userIds = await trigramUserIds(pattern);
-          trigrams = userIds.length <= most;
+          // A board of a few hundred is filtered whole for less than this lookup costs.
+          const found = ranked >= PG_TRIGRAM_BOARD ? await trigramUserIds(pattern, most) : null;
+          userIds = found?.ids ?? null;
+          trigrams = found !== null && found.matches <= most;
         } else {
           ids = await trigramIds(search, most + 1);
           trigrams = ids.length <= most;
