@@ -288,6 +288,14 @@ describe("visitors' pages kept whole (issue 12, server/page-cache.ts)", () => {
     header: /'nonce-([^']+)'/.exec(String(r.headers["content-security-policy"]))?.[1],
     body: [...new Set([...r.body.toString().matchAll(/nonce="([^"]+)"/g)].map((m) => m[1]))],
   });
+  async function register(username: string, password: string) {
+    const reg = await fetch(`${base}/api/v1/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username, email: `${username}@example.test`, password }),
+    });
+    expect(reg.status).toBe(201);
+  }
   const withoutNonces = (r: Raw) => r.body.toString().replace(/nonce="[^"]+"/g, "");
   const statValue = (html: string, key: string) =>
     Number(new RegExp(`data-testid="stat-${key}"[\\s\\S]*?data-testid="stat-value"[^>]*>([\\d,]+)<`).exec(html)?.[1]?.replace(/,/g, ""));
@@ -313,24 +321,14 @@ describe("visitors' pages kept whole (issue 12, server/page-cache.ts)", () => {
     expect(before).toBeGreaterThanOrEqual(0);
     expect(statValue((await raw("/")).body.toString(), "hackers")).toBe(before); // kept, same figure
     const username = unique("kept");
-    const reg = await fetch(`${base}/api/v1/auth/register`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username, email: `${username}@example.test`, password: `pw-${username}-long enough` }),
-    });
-    expect(reg.status).toBe(201);
+    await register(username, `pw-${username}-long enough`);
     expect(statValue((await raw("/")).body.toString(), "hackers")).toBe(before + 1);
   });
 
   it("a kept page never reaches a signed-in browser, and a signed-in page is never kept for visitors", async () => {
     const username = unique("keep");
     const password = `pw-${username}-long enough`;
-    const reg = await fetch(`${base}/api/v1/auth/register`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username, email: `${username}@example.test`, password }),
-    });
-    expect(reg.status).toBe(201);
+    await register(username, password);
     const login = await fetch(`${base}/login`, {
       method: "POST",
       redirect: "manual",
