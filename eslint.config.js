@@ -29,7 +29,7 @@ const ROLES = "api|gateway|live|http|worker|platform|cli|healthz";
 
 export default tseslint.config(
   {
-    ignores: ["build/**", "bench/bare/build/**", "bench/bare/.react-router/**", "node_modules/**", "test-results/**", "screenshots/**", ".react-router/**", "data/**", "playwright-report/**"],
+    ignores: ["build/**", "bench/bare/build/**", "bench/bare/.react-router/**", "node_modules/**", "test-results/**", "screenshots/**", ".react-router/**", "data/**", "playwright-report/**", ".tmp/**"],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

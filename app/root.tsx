@@ -20,6 +20,7 @@ import { Footer } from "./components/footer.tsx";
 import { GlobalBanner } from "./components/global-banner.tsx";
 import { NavBar } from "./components/nav-bar.tsx";
 import { NotFound } from "./components/not-found.tsx";
+import { useLinkNavigation } from "./hooks/use-link-navigation.ts";
 
 export const middleware: Route.MiddlewareFunction[] = [webMiddleware];
 
@@ -55,6 +56,8 @@ export function useRootData() {
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRootData();
   const theme = root?.theme ?? "dark";
+  // In-app links (components/link.tsx) navigate without a page load once scripts run.
+  useLinkNavigation();
   return (
     <html lang="en" className={theme === "dark" ? "dark" : ""} style={{ colorScheme: theme }}>
       <head>

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "./link.tsx";
 
 export const SUPPORT_EMAIL = "support@faultline.dev";
 

@@ -2,7 +2,8 @@
 // dot, the countdown, and a dismiss button (remembered for that deployment in a cookie).
 // Without JavaScript dismissing is a plain form post; with it, a fetcher (no reload).
 import { useState } from "react";
-import { Link, useFetcher, useLocation } from "react-router";
+import { useFetcher, useLocation } from "react-router";
+import { Link } from "./link.tsx";
 import { useCountdown } from "../hooks/use-countdown.ts";
 import { useHydrated } from "../hooks/use-hydrated.ts";
 import { isDeploymentStatus } from "../../shared/contract/deployments.ts";

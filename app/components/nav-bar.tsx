@@ -1,4 +1,5 @@
-import { Form, Link, NavLink } from "react-router";
+import { Form, useLocation } from "react-router";
+import { isCurrent, Link } from "./link.tsx";
 import { PricingDialog, PricingLink } from "./pricing/pricing-dialog.tsx";
 
 const LINKS = [
@@ -9,15 +10,29 @@ const LINKS = [
 
 type NavUser = { username: string; is_admin: boolean } | null;
 
+/** A nav entry: marked current (aria-current, colour) on its page and the pages below it. */
+function NavItem({ to, children, pathname, ...rest }: { to: string; children: React.ReactNode; pathname: string; "data-testid"?: string }) {
+  const current = isCurrent(pathname, to);
+  return (
+    <Link
+      to={to}
+      aria-current={current ? "page" : undefined}
+      className={`no-underline hover:underline ${current ? "text-emerald-600 dark:text-term-green" : "text-zinc-700 dark:text-zinc-300"}`}
+      {...rest}
+    >
+      {children}
+    </Link>
+  );
+}
+
 function Items({ user, theme }: { user: NavUser; theme: "dark" | "light" }) {
-  const link = ({ isActive }: { isActive: boolean }) =>
-    `no-underline hover:underline ${isActive ? "text-emerald-600 dark:text-term-green" : "text-zinc-700 dark:text-zinc-300"}`;
+  const { pathname } = useLocation();
   return (
     <>
       {LINKS.map((l) => (
-        <NavLink key={l.to} to={l.to} className={link}>
+        <NavItem key={l.to} to={l.to} pathname={pathname}>
           {l.label}
-        </NavLink>
+        </NavItem>
       ))}
       <PricingLink className="btn-ghost px-3 py-1" />
       <Form method="post" action="/theme" className="inline">
@@ -29,13 +44,13 @@ function Items({ user, theme }: { user: NavUser; theme: "dark" | "light" }) {
       {user ? (
         <>
           {user.is_admin && (
-            <NavLink to="/admin" className={link}>
+            <NavItem to="/admin" pathname={pathname}>
               admin/
-            </NavLink>
+            </NavItem>
           )}
-          <NavLink to="/profile" className={link} data-testid="nav-username">
+          <NavItem to="/profile" pathname={pathname} data-testid="nav-username">
             ~{user.username}
-          </NavLink>
+          </NavItem>
           <Form method="post" action="/logout" className="inline">
             <button type="submit" className="text-sm text-zinc-700 hover:underline dark:text-zinc-300">
               logout
@@ -43,9 +58,9 @@ function Items({ user, theme }: { user: NavUser; theme: "dark" | "light" }) {
           </Form>
         </>
       ) : (
-        <NavLink to="/login" className={link}>
+        <NavItem to="/login" pathname={pathname}>
           login.sh
-        </NavLink>
+        </NavItem>
       )}
     </>
   );

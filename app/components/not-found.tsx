@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "./link.tsx";
 
 export function NotFound({ path }: { path: string }) {
   return (

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "./link.tsx";
 import type { PublicUser } from "../../shared/contract/index.ts";
 import { epochMs, formatMinutes } from "../lib/player.ts";
 

@@ -3,7 +3,8 @@
 // hidden `intent`, so it works without JavaScript; the plan itself changes only when Stripe's
 // webhook says so (server/core/billing.ts), which is why the page after Checkout says "as soon
 // as Stripe confirms".
-import { data, Form, Link, redirect, useActionData } from "react-router";
+import { data, Form, redirect, useActionData } from "react-router";
+import { Link } from "../components/link.tsx";
 import { z } from "zod";
 import type { Route } from "./+types/billing";
 import { requireUser } from "../.server/guards.ts";

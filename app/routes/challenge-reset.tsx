@@ -1,7 +1,8 @@
 // /challenges/:id/reset: resetting a deployment to its broken state. GET is the confirmation
 // step without JavaScript (a page that asks); POST resets, then goes back to the challenge page
 // (which follows resetting → ready), or answers the fetcher (js=1) with the outcome.
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "../components/link.tsx";
 import type { Route } from "./+types/challenge-reset";
 import { requireUser } from "../.server/guards.ts";
 import { RESET_CONFIRM, RESET_FAILED } from "../features/challenge/rules/reset.ts";

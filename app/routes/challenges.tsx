@@ -2,7 +2,8 @@
 // JavaScript; with it, typing updates the results after a 300 ms pause and the selects at once.
 // The filtering happens in the database (GET /challenges/).
 import { useRef } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { Link } from "../components/link.tsx";
 import type { Route } from "./+types/challenges";
 import { freshnessHeaders } from "../.server/cache.ts";
 import { getWeb } from "../.server/guards.ts";

@@ -1,6 +1,7 @@
 // /confirm-email?token=: the link mailed to a new e-mail address. A button confirms (a POST), so
 // a mail scanner that follows links does not move the account by itself.
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { Link } from "../components/link.tsx";
 import type { Route } from "./+types/confirm-email";
 import { getWeb } from "../.server/guards.ts";
 

@@ -2,7 +2,7 @@
 // of its own route table (server/api/openapi.ts), so it shows what the routes really validate.
 // Operations grouped by tag, each with who may call it, its parameters, its body's fields and its
 // answers, plus the error format. Server-rendered, readable without JavaScript.
-import { Link } from "react-router";
+import { Link } from "../components/link.tsx";
 import type { JsonSchema, OpenApiDocument, OpenApiOperation } from "../../shared/contract/openapi.ts";
 import type { Route } from "./+types/docs-api";
 import { getWeb } from "../.server/guards.ts";

@@ -3,7 +3,7 @@
 // trusts (docs/decisions/008-grading-threat-model.md in a player's words), and the challenge
 // format for contributors (challenges/README.md in short). Server-rendered, no script needed.
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "../components/link.tsx";
 import type { Route } from "./+types/docs";
 import { getWeb } from "../.server/guards.ts";
 

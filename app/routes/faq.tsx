@@ -1,5 +1,5 @@
 // FAQ: an accordion of <details> (several can be open at once) with category filters as links.
-import { Link } from "react-router";
+import { Link } from "../components/link.tsx";
 import type { Route } from "./+types/faq";
 import { SUPPORT_EMAIL } from "../components/footer.tsx";
 

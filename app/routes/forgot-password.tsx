@@ -3,7 +3,8 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { parseForm } from "../lib/parse-form.ts";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { Link } from "../components/link.tsx";
 import type { Route } from "./+types/forgot-password";
 import { getWeb, requireAnonymous } from "../.server/guards.ts";
 import { Field, FormErrors } from "../components/field.tsx";

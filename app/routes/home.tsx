@@ -1,6 +1,7 @@
 // Home: hero, a stats strip with real figures, 3 featured challenges, the top 11 of the
 // leaderboard (the footer comes from the layout).
-import { data, Link } from "react-router";
+import { data } from "react-router";
+import { Link } from "../components/link.tsx";
 import type { Route } from "./+types/home";
 import { freshnessHeaders } from "../.server/cache.ts";
 import { getWeb } from "../.server/guards.ts";

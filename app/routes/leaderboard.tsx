@@ -3,7 +3,8 @@
 // 300 ms pause and a page's data is fetched ahead only when the pointer or focus reaches its
 // link (prefetching the next page on every render computed the board twice per visit).
 import { useRef } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { Link } from "../components/link.tsx";
 import type { Route } from "./+types/leaderboard";
 import { freshnessHeaders } from "../.server/cache.ts";
 import { getWeb } from "../.server/guards.ts";

@@ -2,7 +2,8 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { parseForm } from "../lib/parse-form.ts";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "../components/link.tsx";
 import type { Route } from "./+types/login-2fa";
 import { completeLogin } from "../.server/auth.ts";
 import { getWeb, requireAnonymous, safeRedirect } from "../.server/guards.ts";

@@ -5,7 +5,8 @@
 // Without JavaScript the processing page reloads itself at once with `nojs=1`, and the loader
 // does the same work and redirects straight on success (an error page moves on after 3 s).
 import { useEffect } from "react";
-import { Link, redirect, useFetcher, useLocation, useNavigate } from "react-router";
+import { redirect, useFetcher, useLocation, useNavigate } from "react-router";
+import { Link } from "../components/link.tsx";
 import type { Route } from "./+types/oauth-callback";
 import { AUTH_FAILED, AuthFailure, authenticatorFor, completeLogin } from "../.server/auth.ts";
 import type { Web } from "../.server/context.ts";

@@ -2,7 +2,8 @@
 // pricing/ button opens the same content over the current page: components/pricing/). The
 // upgrade posts here: with payments enabled it starts Stripe Checkout (a signed-in user goes to
 // Stripe's page, a visitor signs in first); without, the page says so and nothing changes.
-import { data, Link, redirect, useActionData } from "react-router";
+import { data, redirect, useActionData } from "react-router";
+import { Link } from "../components/link.tsx";
 import type { Route } from "./+types/pricing";
 import { getWeb } from "../.server/guards.ts";
 import { PlanCards, type PricingData } from "../components/pricing/plan-cards.tsx";

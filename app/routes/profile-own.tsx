@@ -1,4 +1,5 @@
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
+import { Link } from "../components/link.tsx";
 import { z } from "zod";
 import type { Route } from "./+types/profile-own";
 import { VERIFY_TO_START } from "../../shared/rules.ts";

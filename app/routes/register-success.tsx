@@ -1,4 +1,5 @@
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { Link } from "../components/link.tsx";
 import type { Route } from "./+types/register-success";
 import { getWeb } from "../.server/guards.ts";
 

@@ -2,7 +2,8 @@
 // most every few seconds): each part's state and the time of the check. Server-rendered, so it
 // works without JavaScript ("check again" is a link); with it, the page measures again every 15 s.
 import { useEffect } from "react";
-import { data, Link, useRevalidator } from "react-router";
+import { data, useRevalidator } from "react-router";
+import { Link } from "../components/link.tsx";
 import type { Route } from "./+types/status";
 import type { HealthReport } from "../../shared/contract/index.ts";
 import { getWeb } from "../.server/guards.ts";

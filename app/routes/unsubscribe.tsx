@@ -2,7 +2,8 @@
 // token names the user and the setting. Opening the page changes nothing (mail scanners follow
 // links); the button turns the setting off. Mail clients' one-click (RFC 8058) posts to the API
 // directly (List-Unsubscribe-Post).
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { Link } from "../components/link.tsx";
 import type { Route } from "./+types/unsubscribe";
 import { getWeb } from "../.server/guards.ts";
 

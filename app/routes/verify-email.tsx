@@ -1,6 +1,7 @@
 // /verify-email?token=: the loader verifies, so the page works without JavaScript; the
 // loading state is what a person sees while that request is on its way.
-import { Link, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
+import { Link } from "../components/link.tsx";
 import type { Route } from "./+types/verify-email";
 import { getWeb } from "../.server/guards.ts";
 

@@ -2,7 +2,8 @@
 // post one intent (work without JavaScript: a plain POST that renders the page again).
 import type { SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { Link } from "../link.tsx";
 import type { ReloadReport } from "../../../shared/contract/admin.ts";
 
 export const ADMIN_TABS = ["users", "challenges", "system", "logs", "recordings"] as const;

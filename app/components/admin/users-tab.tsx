@@ -3,7 +3,8 @@
 // password account and mails it the verification link.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseForm } from "../../lib/parse-form.ts";
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "../link.tsx";
 import type { AdminUsersPage, AdminUserView } from "../../../shared/contract/admin.ts";
 import { createUserSchema } from "../../lib/admin-forms.ts";
 import { Field } from "../field.tsx";

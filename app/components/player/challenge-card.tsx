@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../link.tsx";
 import type { ChallengeView } from "../../../shared/contract/index.ts";
 import { BADGES, categoryLabel, DIFFICULTY_CLASSES } from "../../lib/player.ts";
 

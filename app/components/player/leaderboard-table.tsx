@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../link.tsx";
 import type { LeaderboardPage } from "../../../shared/contract/index.ts";
 import { formatMinutes } from "../../lib/player.ts";
 

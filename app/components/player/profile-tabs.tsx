@@ -1,6 +1,6 @@
 // The profile's tabs: Overview (recent activity), Achievements, Solutions. Tabs are links
 // (?tab=...), so they work without JavaScript.
-import { Link } from "react-router";
+import { Link } from "../link.tsx";
 import type { Activity, PublicUser, PublishedSolution, RecordingView, SolvedChallenge } from "../../../shared/contract/index.ts";
 import { useHydrated } from "../../hooks/use-hydrated.ts";
 import { formatDate, formatSolveTime, PROFILE_TABS, type ProfileTab } from "../../lib/player.ts";

@@ -1,7 +1,8 @@
 // The plan dialog's content, shown by the /pricing page (without JavaScript) and by the pricing
 // dialog over the current page (with it): the spec's two plans and, under Pro, the upgrade.
 // The texts of the plans are the spec's; what the server enforces is shared/plans.ts.
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "../link.tsx";
 import { PAYMENTS_DISABLED } from "../../../shared/plans.ts";
 
 export const PLANS = [

@@ -4,7 +4,8 @@
 // Without payments configured, Upgrade is the spec's pretend flow: processing, then the dialog
 // closes after 2 s, and it says plainly that nothing is charged.
 import { useEffect, useRef, useState } from "react";
-import { Link, useFetcher } from "react-router";
+import { useFetcher } from "react-router";
+import { Link } from "../link.tsx";
 import { PlanCards, type PricingData, type UpgradeState } from "./plan-cards.tsx";
 
 const OPEN_EVENT = "faultline:pricing";

@@ -4,7 +4,8 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { useHydrated } from "../../hooks/use-hydrated.ts";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { Link } from "../link.tsx";
 
 /** The operations of the settings action, picked by the hidden `intent` field of each form. */
 export const INTENTS = [

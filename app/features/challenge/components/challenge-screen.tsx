@@ -3,7 +3,7 @@
 // It holds the page's state: the live view of the deployment (useDeploymentLive), one fetcher
 // per control, and the countdown that terminates the deployment at zero.
 import { useCallback, useRef } from "react";
-import { Link } from "react-router";
+import { Link } from "../../../components/link.tsx";
 import type { Debrief, HintsState } from "../../../../shared/contract/debrief.ts";
 import type { ChallengeDeployment, ChallengeDetail } from "../../../../shared/contract/deployments.ts";
 import { AchievementToast } from "../../../components/achievement-toast.tsx";

@@ -2,7 +2,8 @@
 // extend, terminate), SSH details, progress while it starts, and each control's error. Without
 // JavaScript a <noscript> refresh reloads the page every 2 s while the deployment starts.
 import { useState } from "react";
-import { Link } from "react-router";
+import { useLocation } from "react-router";
+import { Link } from "../../../components/link.tsx";
 import { SETTINGS } from "../../../lib/forms.ts";
 import type { Intent, Outcome } from "../rules/form.ts";
 import type { LiveMode } from "../rules/live-controller.ts";
@@ -59,6 +60,8 @@ export function DeploymentPanel({
   const status = view.status;
   const startError = canStart(status) ? start.outcome?.error : undefined;
   const extendError = extend.outcome?.error;
+  // Without scripts, dismissing reloads this page without the extend outcome.
+  const { pathname } = useLocation();
   const terminateError = terminate.outcome?.error;
   // The extend failure is dismissible: hidden until the next extend answers.
   const [dismissed, setDismissed] = useState<Outcome | undefined>(undefined);
@@ -182,7 +185,7 @@ export function DeploymentPanel({
               [x] dismiss
             </button>
           ) : (
-            <Link to="." className="text-xs" replace>
+            <Link to={pathname} className="text-xs" replace>
               [x] dismiss
             </Link>
           )}

@@ -1,5 +1,5 @@
 // What the page shows when the challenge cannot be loaded: the error and the way back.
-import { Link } from "react-router";
+import { Link } from "../../../components/link.tsx";
 import { TEXT } from "../rules/texts.ts";
 
 export function LoadError({ message }: { message: string }) {

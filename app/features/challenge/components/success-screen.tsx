@@ -1,6 +1,6 @@
 // What a correct answer shows: the grader's feedback, solve time, rank and points (less what
 // revealed hints cost), then the debrief: root cause, compare and replay (compare.tsx).
-import { Link } from "react-router";
+import { Link } from "../../../components/link.tsx";
 import type { Debrief } from "../../../../shared/contract/debrief.ts";
 import { DebriefPanel } from "./compare.tsx";
 import type { SubmissionResult as GradeResult } from "../../../../shared/contract/scoring.ts";
