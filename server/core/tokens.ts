@@ -9,6 +9,7 @@ import { nowSeconds } from "../db/index.ts";
 import { isDisabled } from "./admin/users.ts";
 import { unauthorized } from "./errors.ts";
 import { hashToken, randomToken } from "./secrets.ts";
+import { verifiedMemo } from "./verified-memo.ts";
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
@@ -16,6 +17,8 @@ export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
 export function createTokenService(db: Db, sessionSecret: string) {
   // A key of its own for JWTs, derived from the one configured secret.
   const jwtKey = new Uint8Array(hkdfSync("sha256", sessionSecret, "faultline", "jwt-access-token", 32));
+  // Access tokens whose signature and claims checked out (server/core/verified-memo.ts).
+  const verified = verifiedMemo<{ userId: string; exp: number }>();
 
   async function accessToken(user: { id: string; username: string }) {
     return new SignJWT({ username: user.username, typ: "access" })
@@ -114,13 +117,20 @@ export function createTokenService(db: Db, sessionSecret: string) {
 
   async function verifiedAccess(token: string): Promise<{ userId: string; exp: number }> {
     try {
-      const { payload } = await jwtVerify(token, jwtKey, { algorithms: ["HS256"] });
-      if (payload.typ !== "access" || typeof payload.sub !== "string" || typeof payload.exp !== "number") {
-        throw new Error("not an access token");
+      let claims = verified.get(token);
+      if (!claims) {
+        const { payload } = await jwtVerify(token, jwtKey, { algorithms: ["HS256"] });
+        if (payload.typ !== "access" || typeof payload.sub !== "string" || typeof payload.exp !== "number") {
+          throw new Error("not an access token");
+        }
+        claims = { userId: payload.sub, exp: payload.exp };
+        verified.remember(token, claims);
       }
+      // Expired as jose has it (exp at or before now), on every use, remembered or not.
+      if (claims.exp <= nowSeconds()) throw new Error("expired");
       // A disabled account's tokens stop working at once, not when they expire (admin console).
-      if (await isDisabled(db, payload.sub)) throw new Error("account disabled");
-      return { userId: payload.sub, exp: payload.exp };
+      if (await isDisabled(db, claims.userId)) throw new Error("account disabled");
+      return claims;
     } catch {
       throw unauthorized("Invalid or expired token");
     }

@@ -12,6 +12,7 @@ import { createCookie, type Cookie } from "react-router";
 import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
 import { hashToken } from "./secrets.ts";
+import { verifiedMemo } from "./verified-memo.ts";
 
 export const WEB_SESSION_SECONDS = 30 * 24 * 3600;
 
@@ -53,7 +54,7 @@ const FORMAT = "v1";
 export function createWebSessions({ db, sessionSecret, secureCookies }: WebSessionsDeps) {
   // A key of its own, derived from the one configured secret (as the JWT key is, tokens.ts).
   const dataKey = Buffer.from(hkdfSync("sha256", sessionSecret, "faultline", "web-session-data", 32));
-  const cookie: Cookie = createCookie(sessionCookieName(secureCookies), {
+  const signed: Cookie = createCookie(sessionCookieName(secureCookies), {
     httpOnly: true,
     sameSite: "lax",
     secure: secureCookies,
@@ -61,6 +62,26 @@ export function createWebSessions({ db, sessionSecret, secureCookies }: WebSessi
     secrets: [sessionSecret],
     maxAge: WEB_SESSION_SECONDS,
   });
+  // The Cookie header's session id as the signature check found it, per header
+  // (server/core/verified-memo.ts): a browser sends the same header on each of its requests.
+  const ids = verifiedMemo<string>();
+  const cookie: Cookie = {
+    name: signed.name,
+    isSigned: signed.isSigned,
+    // A getter in React Router's cookie too: now + maxAge at each read.
+    get expires() {
+      return signed.expires;
+    },
+    async parse(header, options) {
+      if (!header || options) return signed.parse(header, options);
+      const known = ids.get(header);
+      if (known !== undefined) return known;
+      const id: unknown = await signed.parse(header);
+      if (typeof id === "string" && id) ids.remember(header, id);
+      return id;
+    },
+    serialize: (value, options) => signed.serialize(value, options),
+  };
   const listeners = new Set<(e: SessionEnded) => void>();
 
   /** The row key: the id's hash, so the database never holds a working session id. */
