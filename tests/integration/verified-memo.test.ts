@@ -47,7 +47,7 @@ describe.each(DATABASES)("remembered signature checks on %s", (kind) => {
     const { access_token } = await t.login(await t.registerVerified());
     expect((await t.call("GET", "/users/me", { token: access_token })).status).toBe(200);
     const last = access_token.at(-1) === "A" ? "B" : "A";
-    for (const forged of [access_token.slice(0, -1) + last, access_token.replace(/\.[^.]+\./, (p) => p.slice(0, -2) + "x.")]) {
+    for (const forged of [access_token.slice(0, -1) + last, access_token.replace(/\.[^.]+\./, (p: string) => p.slice(0, -2) + "x.")]) {
       expectError(await t.call("GET", "/users/me", { token: forged }), 401, "Invalid or expired token");
     }
   });
