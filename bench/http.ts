@@ -7,9 +7,10 @@
 //
 //   npm run bench:http -- [users=100000] [submissions=1000000] [seconds=10] [rounds=2]
 //
-// Each page twice: as a visitor without cookies (the kept page, server/page-cache.ts, after the
-// first render) and rendered each time (a visitor with a cookie: loaders and React on every
-// request). Prints req/s, p50/p95 latency and the ratio to the bare page for each, and the bytes
+// Each page three times: as a visitor without cookies (the kept page, server/page-cache.ts, after
+// the first render), rendered each time (a visitor with a cookie: loaders and React on every
+// request) and signed in (an account made for the run, signed in through the login form: the
+// session, the identity check and the signed-in parts of the page on top). Prints req/s, p50/p95 latency and the ratio to the bare page for each, and the bytes
 // a cold visit of `/` moves (the page and every file it loads) without and with compression.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
@@ -86,16 +87,33 @@ function start(args: string[], env: Record<string, string>, listening: RegExp): 
   });
 }
 
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer; headers: Record<string, unknown> }> {
+function get(url: string, headers: Record<string, string> = {}, method = "GET", body?: string): Promise<{ status: number; body: Buffer; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    httpRequest(url, { headers }, (res) => {
+    httpRequest(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c) => chunks.push(c));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
     })
       .on("error", reject)
-      .end();
+      .end(body);
   });
+}
+
+/** A new account, signed in through the login form as a browser is: its session cookie. */
+async function signedInCookie(base: string): Promise<{ cookie: string }> {
+  const username = `bench${Date.now().toString(36)}`;
+  const password = "bench-password-1234";
+  const account = JSON.stringify({ username, email: `${username}@example.com`, password });
+  const made = await get(`${base}/api/v1/auth/register`, { "content-type": "application/json" }, "POST", account);
+  if (made.status !== 201) throw new Error(`register: ${made.status} ${made.body}`);
+  const form = new URLSearchParams({ username, password }).toString();
+  const login = await get(`${base}/login`, { "content-type": "application/x-www-form-urlencoded", origin: base }, "POST", form);
+  const set = ([] as string[]).concat((login.headers["set-cookie"] as string[] | undefined) ?? []);
+  const cookie = set.map((c) => c.split(";")[0]!).join("; ");
+  // The page names the account in its nav: the cookie signs in.
+  const page = (await get(`${base}/`, { cookie })).body.toString();
+  if (!page.includes(`~${username}`)) throw new Error(`login did not sign in (${login.status})`);
+  return { cookie };
 }
 
 interface Figures {
@@ -157,6 +175,7 @@ try {
   const bareSize = async (rows: number) => (await get(`${bareBase}/${rows}`)).body.length;
   const [s10, s100] = [await bareSize(10), await bareSize(100)];
   const perRow = (s100 - s10) / 90;
+  const signedIn = await signedInCookie(appBase);
   const targets = [];
   for (const path of PAGES) {
     const page = await get(`${appBase}${path}`);
@@ -170,19 +189,20 @@ try {
     await load(`${bareBase}${t.bare}`, 2);
   }
 
-  const results = targets.map((t) => ({ ...t, app: [] as Figures[], rendered: [] as Figures[], base: [] as Figures[] }));
+  const results = targets.map((t) => ({ ...t, app: [] as Figures[], rendered: [] as Figures[], signedIn: [] as Figures[], base: [] as Figures[] }));
   for (let round = 0; round < rounds; round++) {
     for (const r of results) {
       r.base.push(await load(`${bareBase}${r.bare}`, seconds));
       r.app.push(await load(`${appBase}${r.path}`, seconds));
       r.rendered.push(await load(`${appBase}${r.path}`, seconds, RENDERED));
+      r.signedIn.push(await load(`${appBase}${r.path}`, seconds, signedIn));
     }
   }
   const mean = (xs: Figures[], k: keyof Figures) => xs.reduce((s, x) => s + x[k], 0) / xs.length;
 
   console.log(`\n${new Date().toISOString().slice(0, 10)}: ${fmt(users)} users, ${fmt(submissions)} submissions (SQLite), ${CONNECTIONS} connections, ${rounds} x ${seconds} s each, in turns with the bare page\n`);
-  console.log("| page | HTML | bare page (same size) req/s | visitor req/s, p50 / p95 | ratio | rendered each time req/s, p50 / p95 | ratio |");
-  console.log("|---|---|---|---|---|---|---|");
+  console.log("| page | HTML | bare page (same size) req/s | visitor req/s, p50 / p95 | ratio | rendered each time req/s, p50 / p95 | ratio | signed in req/s, p50 / p95 | ratio |");
+  console.log("|---|---|---|---|---|---|---|---|---|");
   for (const r of results) {
     const bareRps = mean(r.base, "rps");
     const cell = (xs: Figures[]) => {
@@ -190,7 +210,7 @@ try {
       const errors = xs.reduce((s, x) => s + x.errors, 0);
       return `${fmt(rps)}, ${fmt(mean(xs, "p50"))} / ${fmt(mean(xs, "p95"))} ms | ${(rps / bareRps).toFixed(2)}x${errors ? ` (${errors} errors)` : ""}`;
     };
-    console.log(`| \`${r.path}\` | ${fmt(r.bytes / 1024)} kB | ${fmt(bareRps)} (${fmt(r.bareBytes / 1024)} kB) | ${cell(r.app)} | ${cell(r.rendered)} |`);
+    console.log(`| \`${r.path}\` | ${fmt(r.bytes / 1024)} kB | ${fmt(bareRps)} (${fmt(r.bareBytes / 1024)} kB) | ${cell(r.app)} | ${cell(r.rendered)} | ${cell(r.signedIn)} |`);
   }
   const [plain, gzip, br] = [await coldVisit(appBase), await coldVisit(appBase, "gzip"), await coldVisit(appBase, "gzip, deflate, br")];
   console.log(`\ncold \`/\` (page + its scripts and stylesheet): ${fmt(plain / 1024)} kB uncompressed, ${fmt(gzip / 1024)} kB gzip, ${fmt(br / 1024)} kB brotli`);
