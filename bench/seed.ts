@@ -3,7 +3,8 @@
 // them correct (the first correct one per user and challenge becomes a solve, with the
 // challenge's points). Solves go in through plain inserts, so the score tables are kept by the
 // same triggers as a real solve's (server/db/migrations/0008_scores.ts). Deterministic for a
-// given seed number; a run adds to what the database holds (names carry a run tag).
+// given seed number and what the database already holds: a run adds to it, its names drawn
+// afresh and skipping the names taken.
 //
 //   DATABASE_URL=sqlite:/tmp/bench.db npx tsx bench/seed.ts [users=100000] [submissions=1000000]
 //   npm run bench:seed -- 10000 100000
@@ -11,7 +12,7 @@
 // Or from another bench: `await seed({ databaseUrl, users, submissions })`.
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
-import { sql } from "kysely";
+import { PostgresAdapter, sql } from "kysely";
 import { type Db, openDatabase } from "../server/db/index.ts";
 import type { Config } from "../server/config.ts";
 import { CHALLENGES_DIR, loadLibrary } from "../server/runtime/challenges.ts";
@@ -54,13 +55,34 @@ function prng(seed: number) {
   };
 }
 
+/** Two of these in every name: a search for one ("amber") finds ~7 % of the players. */
 const WORDS = ["amber", "basil", "cobalt", "delta", "ember", "fjord", "garnet", "harbor", "indigo", "juniper", "kernel", "lumen", "maple", "nimbus", "onyx", "pixel", "quartz", "raven", "sierra", "tundra", "umber", "vector", "willow", "xenon", "yonder", "zephyr"];
 
+const NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/**
+ * A player's name as people pick them: two words, maybe a separator, and 2 to 5 letters or
+ * digits of their own (`amberbasil42`, `onyx_raven7kq`, `delta-umberx3`). No run-wide part: a
+ * search for a player's name reads trigram lists as long as real names' (a tag shared by every
+ * seeded name made each name search read lists covering all of them).
+ */
+function nameOf(rnd: () => number): string {
+  const word = () => WORDS[Math.floor(rnd() * WORDS.length)]!;
+  const sep = ["", "", "_", "-"][Math.floor(rnd() * 4)]!;
+  let own = "";
+  for (let n = 2 + Math.floor(rnd() * 4); n > 0; n--) own += NAME_CHARS[Math.floor(rnd() * NAME_CHARS.length)];
+  return `${word()}${sep}${word()}${own}`;
+}
+
 async function inChunks<T>(db: Db, rows: T[], size: number, insert: (trx: Db, chunk: T[]) => Promise<unknown>): Promise<void> {
-  // One transaction per 50 chunks: few fsyncs, and PostgreSQL never holds one huge transaction.
-  for (let i = 0; i < rows.length; i += size * 50) {
+  // SQLite: one transaction per 50 chunks (few journal syncs). PostgreSQL: one per chunk: the
+  // triggers update the same counter rows for every row, and within one transaction each update
+  // walks the chain of that row's versions the transaction made before (quadratic: 25,000 rows a
+  // transaction made seeding 100,000 players take 35 minutes).
+  const per = db.getExecutor().adapter instanceof PostgresAdapter ? 1 : 50;
+  for (let i = 0; i < rows.length; i += size * per) {
     await db.transaction().execute(async (trx) => {
-      for (let j = i; j < Math.min(rows.length, i + size * 50); j += size) await insert(trx, rows.slice(j, j + size));
+      for (let j = i; j < Math.min(rows.length, i + size * per); j += size) await insert(trx, rows.slice(j, j + size));
     });
   }
 }
@@ -72,7 +94,6 @@ export async function seed(opts: SeedOptions): Promise<SeedResult> {
   const days = opts.days ?? 90;
   const correctShare = opts.correctShare ?? 0.3;
   const log = opts.log ?? (() => {});
-  const rnd = prng(opts.seed ?? 12);
   const database = databaseOf(opts.databaseUrl);
   const db = await openDatabase(database);
   try {
@@ -83,14 +104,19 @@ export async function seed(opts: SeedOptions): Promise<SeedResult> {
     const { challenges } = loadLibrary(CHALLENGES_DIR);
     if (!challenges.length) throw new Error(`no challenges found in ${CHALLENGES_DIR}`);
     const now = Math.floor(Date.now() / 1000);
-    const tag = now.toString(36).slice(-4);
+    // A database seeded before gets other names (the generator starts from how many players
+    // it holds) and none already taken.
+    const taken = new Set((await db.selectFrom("users").select("username").execute()).map((u) => u.username.toLowerCase()));
+    const rnd = prng((opts.seed ?? 12) + taken.size);
 
     const ids: string[] = [];
     const userRows = [];
     for (let i = 0; i < users; i++) {
       const id = randomUUID();
       ids.push(id);
-      const name = `${WORDS[Math.floor(rnd() * WORDS.length)]}${WORDS[Math.floor(rnd() * WORDS.length)]}_${tag}${i.toString(36)}`;
+      let name = nameOf(rnd);
+      while (taken.has(name)) name = nameOf(rnd);
+      taken.add(name);
       const created = now - Math.floor(rnd() * (days + 30) * 86400);
       userRows.push({
         id,
@@ -162,6 +188,13 @@ export async function seed(opts: SeedOptions): Promise<SeedResult> {
     await inChunks(db, deploymentRows, 500, (trx, chunk) => trx.insertInto("deployments").values(chunk).execute());
     await inChunks(db, solveRows, 500, (trx, chunk) => trx.insertInto("solves").values(chunk).execute());
     log(`solves: ${solveRows.length} in ${Math.round(performance.now() - t0)} ms`);
+    if (database.kind === "postgres") {
+      // The visibility map, as autovacuum keeps it on a running site (migration 0015 has it
+      // visit score_buckets every few hundred solves): without it the leaderboard's index-only
+      // reads would fetch table rows until autovacuum's next round, and the benches would measure
+      // a database a few minutes old that no deployment keeps for longer.
+      await sql`vacuum`.execute(db);
+    }
     await refreshStatistics(db, { full: true });
     return { users, submissions, solves: solveRows.length, seconds: (performance.now() - t0) / 1000 };
   } finally {
