@@ -17,9 +17,14 @@ const MAX_TRIGRAM_MATCHES = 1500;
 /** ...and one matching no more than this many always takes the trigram index (a small board is
  *  cheap either way; a name found among few is cheap on any board). */
 const MIN_TRIGRAM_MATCHES = 50;
-/** PostgreSQL: boards smaller than this are filtered whole without asking the trigram index
- *  (its lookup, a bitmap of every match, costs more than filtering a few hundred rows). */
-const PG_TRIGRAM_BOARD = 1000;
+/** How many searches' counts a process remembers (a few dozen bytes each). */
+const SEARCH_COUNTS = 2000;
+/** PostgreSQL: boards smaller than this are filtered whole without asking the trigram index.
+ *  Filtering the board index costs ~0.2 µs a player (under 1 ms at 5,000), a name's lookup
+ *  about as much (0.7 ms for a full username at 100,000 players), and a word's lookup reads
+ *  every name holding it (12 ms for one in 7,600 names): on a board this small the range is
+ *  never much dearer and often far cheaper. */
+export const PG_TRIGRAM_BOARD = 5000;
 
 export interface UserStats {
   total_points: number;
@@ -90,33 +95,57 @@ export function achievementsOf(solves: { points: number; solve_seconds: number; 
 export function createScoring({ db }: { db: Db }) {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
 
-  /** SQLite: the user_name_keys ids (FTS5 rowids) of the names holding `search`, at most
-   *  `most`, from the trigram index (the search as one quoted phrase: a substring, nothing in it
-   *  an operator). Stops at `most`, so a search found in every name costs no more than that. */
+  /** SQLite: the user_name_keys ids (FTS5 rowids) of the names that may hold `search`, at most
+   *  `most`, from the trigram index (the caller's LIKE keeps only those that do). Stops at
+   *  `most`, so a search found in every name costs no more than that. */
   async function trigramIds(search: string, most: number): Promise<number[]> {
-    const phrase = `"${search.toLowerCase().replace(/"/g, '""')}"`;
     const rows = await db
       .selectFrom("user_name_trigrams")
       .select("rowid")
-      .where(sql<SqlBool>`user_name_trigrams match ${phrase}`)
+      .where(sql<SqlBool>`user_name_trigrams match ${trigramQuery(search)}`)
       .limit(most)
       .execute();
     return rows.map((r) => Number(r.rowid));
   }
 
-  /** PostgreSQL: the ids of the users whose lower(username) matches `pattern`, through pg_trgm's
-   *  GIN index (a bitmap of the matches, their rows rechecked), at most `most`, and how many
-   *  match in all. The count beside each row makes the planner price reading every match, so it
-   *  does not prefer reading users in order until it has `most` of them (a whole-table scan
-   *  when they are few). */
+  /** PostgreSQL: how many users' lower(username) match `pattern`, and the ids of at most `most`
+   *  of them, through pg_trgm's GIN index (a bitmap of the candidates, their rows rechecked). All
+   *  the matches are read, with no LIMIT: under a LIMIT the planner prices a scan of users in
+   *  their order as stopping early once it has that many, and chose it for a word in many names
+   *  (a read of the whole table when its guess of how many match is too high). Without one it
+   *  weighs a full read of users against the bitmap of the matches, which wins unless a search is
+   *  in a large part of all names. */
   async function trigramUserIds(pattern: string, most: number): Promise<{ ids: string[]; matches: number }> {
-    const rows = await db
+    const r = await db
       .selectFrom("users as u")
-      .select(["u.id", sql<number>`count(*) over ()`.as("matches")])
+      .select([sql<number | string>`count(*)`.as("matches"), sql<string[] | null>`(array_agg(u.id))[1:cast(${most} as integer)]`.as("ids")])
       .where(sql<SqlBool>`lower(u.username) like ${pattern} escape '\\'`)
-      .limit(most)
-      .execute();
-    return { ids: rows.map((r) => r.id), matches: Number(rows[0]?.matches ?? 0) };
+      .executeTakeFirst();
+    return { ids: r?.ids ?? [], matches: Number(r?.matches ?? 0) };
+  }
+
+  /** The version of a board's players and their names (score_boards, migration 0015; 0 before
+   *  its first change). Solves by players already on the board leave it as it is. */
+  async function boardVersion(period: Period, start: number): Promise<number> {
+    const r = await db.selectFrom("score_boards").select("version").where("period", "=", period).where("start", "=", start).executeTakeFirst();
+    return Number(r?.version ?? 0);
+  }
+
+  /**
+   * Counts of searches that filtered a board's range (a word in many names, 1-2 characters), by
+   * board and search, with the board's version they were counted at. Counting such a search walks
+   * the whole board (13 ms of CPU for a word in 7 % of 95,000 names), and its count depends only
+   * on who is on the board under which name, so it holds until the version moves: a solve by a
+   * player on the board costs the next read only its page (the first rows of the range that
+   * match). A process's own memory, checked against the database on every read like the public
+   * cache: right on every replica whoever wrote the change.
+   */
+  const searchCounts = new Map<string, { version: number; total: number }>();
+  function rememberCount(key: string, version: number, total: number) {
+    searchCounts.delete(key);
+    // Past the cap the oldest goes (a Map keeps insertion order).
+    if (searchCounts.size >= SEARCH_COUNTS) searchCounts.delete(searchCounts.keys().next().value!);
+    searchCounts.set(key, { version, total });
   }
 
   async function userIdOf(username: string): Promise<{ id: string; created_at: number }> {
@@ -156,6 +185,12 @@ export function createScoring({ db }: { db: Db }) {
       .execute();
 
   return {
+    /** Forgets the remembered search counts (a bench measuring what a search costs when its
+     *  count is not known; tests). */
+    forgetSearchCounts() {
+      searchCounts.clear();
+    },
+
     /**
      * One user's points, rank, level and achievements: two small queries (the user's solves,
      * and one aggregate for the rank). Grading calls it right after a correct submission.
@@ -194,15 +229,13 @@ export function createScoring({ db }: { db: Db }) {
       // The bucket's points levels, highest first (a few hundred rows at most): a total's dense
       // rank is its position here, the board's size their sum, and a deep page starts inside the
       // level that holds its first row, so the index range it skips stays within that level.
-      const levels = (
-        await db
-          .selectFrom("score_levels")
-          .select(["points", "users"])
-          .where("period", "=", period)
-          .where("start", "=", start)
-          .orderBy("points", "desc")
-          .execute()
-      ).map((l) => ({ points: Number(l.points), users: Number(l.users) }));
+      // A search also reads the board's version (migration 0015) first, before anything it
+      // counts: a change after this read can only make a count remembered now look older.
+      const [levelRows, version] = await Promise.all([
+        db.selectFrom("score_levels").select(["points", "users"]).where("period", "=", period).where("start", "=", start).orderBy("points", "desc").execute(),
+        search ? boardVersion(period, start) : null,
+      ]);
+      const levels = levelRows.map((l) => ({ points: Number(l.points), users: Number(l.users) }));
       const rankOf = new Map(levels.map((l, i) => [l.points, i + 1]));
       const ranked = levels.reduce((n, l) => n + l.users, 0);
       let skip = (page - 1) * limit;
@@ -233,17 +266,24 @@ export function createScoring({ db }: { db: Db }) {
       // a 64th of the board (within MIN_ and MAX_TRIGRAM_MATCHES); a search as common as a word in many names ("amber":
       // 7,500 names of 100,000) takes the range. PostgreSQL reads all the matches from pg_trgm's
       // index and decides by the same rule (left to choose within one query, its planner read
-      // the whole all-time bucket's rows for "amber": 0.8 s at 100,000 players). What both
-      // routes cost is what an uncached search costs; repeats come from the public cache.
+      // the whole all-time bucket's rows for "amber": 0.8 s at 100,000 players). A range's count
+      // is remembered against the board's version (searchCounts above): after a solve by a player
+      // already on the board, the next read of that search costs its page, not another count.
+      // Repeats of the same page come from the public cache.
       const pattern = likePattern(search);
-      let trigrams = search !== "" && trigramSearchable(search, postgres);
+      // A search that took the board's range before, on this board as it is now (the same players
+      // under the same names): its count is known, and its page is the range's.
+      const countKey = `${period}:${start}:${pattern}`;
+      const remembered = searchCounts.get(countKey);
+      const known = version !== null && remembered?.version === version ? remembered.total : null;
+      let trigrams = search !== "" && known === null && trigramSearchable(search, postgres);
       // The matches, when few enough: SQLite's FTS5 rowids, PostgreSQL's user ids.
       let ids: number[] | null = null;
       let userIds: string[] | null = null;
       if (trigrams) {
         const most = Math.min(MAX_TRIGRAM_MATCHES, Math.max(MIN_TRIGRAM_MATCHES, Math.floor(ranked / 64)));
         if (postgres) {
-          // A board of a few hundred is filtered whole for less than this lookup costs.
+          // A board of a few thousand is filtered whole for about what a name's lookup costs.
           const found = ranked >= PG_TRIGRAM_BOARD ? await trigramUserIds(pattern, most) : null;
           userIds = found?.ids ?? null;
           trigrams = found !== null && found.matches <= most;
@@ -302,7 +342,8 @@ export function createScoring({ db }: { db: Db }) {
         rows = found;
         total = found.length ? Number(found[0]!.matches) : skip > 0 ? await countOf() : 0;
       } else {
-        [rows, total] = await Promise.all([pageOf(board).execute(), countOf()]);
+        [rows, total] = await Promise.all([known !== null && skip >= known ? [] : pageOf(board).execute(), known ?? countOf()]);
+        if (known === null) rememberCount(countKey, version!, total);
       }
       return {
         entries: rows.map((r) => ({
@@ -409,6 +450,23 @@ export type Scoring = ReturnType<typeof createScoring>;
  */
 export function trigramSearchable(search: string, postgres: boolean): boolean {
   return postgres ? /[\p{L}\p{N}]{3}/u.test(search) : [...search].length >= 3;
+}
+
+/**
+ * SQLite FTS5 query for the names that may contain `search` (3 characters or more): the search
+ * cut into pieces of 3 characters that cover it once (the last piece overlapping the one before
+ * when the length is not a multiple of 3), each a quoted trigram, all required. FTS5 reads the
+ * whole list of names holding each trigram it is given: the search as one phrase would read all
+ * n - 2 of its trigrams' lists (every list of a common word's trigrams: ~1 ms for a full
+ * username at 100,000 players), these pieces a third of them. A name holding every piece but not
+ * the search (pieces in another order) is dropped by the caller's LIKE, which stays the rule.
+ */
+export function trigramQuery(search: string): string {
+  const chars = [...search.toLowerCase()];
+  const pieces: string[] = [];
+  for (let i = 0; i + 3 <= chars.length; i += 3) pieces.push(chars.slice(i, i + 3).join(""));
+  if (chars.length % 3) pieces.push(chars.slice(-3).join(""));
+  return pieces.map((p) => `"${p.replace(/"/g, '""')}"`).join(" AND ");
 }
 
 /** completed / attempted as a whole percent; null ("–" on the profile) when nothing was attempted. */

@@ -9,6 +9,7 @@ import { recordings0011 } from "./migrations/0011_recordings.ts";
 import { hints as m0012 } from "./migrations/0012_hints.ts";
 import { accountBasics0013 } from "./migrations/0013_account_basics.ts";
 import { nameTrigrams0014 } from "./migrations/0014_name_trigrams.ts";
+import { boardVersions0015 } from "./migrations/0015_board_versions.ts";
 
 const now = sql`0`;
 
@@ -302,6 +303,7 @@ export const migrations: Record<string, Migration> = {
   "0012_hints": m0012,
   "0013_account_basics": accountBasics0013,
   "0014_name_trigrams": nameTrigrams0014,
+  "0015_board_versions": boardVersions0015,
 };
 
 export const migrationProvider: MigrationProvider = {

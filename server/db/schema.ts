@@ -319,6 +319,14 @@ export interface ScoreLevelsTable {
   users: number;
 }
 
+/** Per bucket, a version moved by every change of who is on its board or under which name
+ *  (migration 0015): a search's count is remembered against it. No row: version 0. */
+export interface ScoreBoardsTable {
+  period: ScoreBucketsTable["period"];
+  start: number;
+  version: number;
+}
+
 export interface ChallengeSolvesTable {
   challenge_id: string;
   solves: number;
@@ -364,6 +372,7 @@ export interface Database {
   hidden_challenges: HiddenChallengesTable;
   score_buckets: ScoreBucketsTable;
   score_levels: ScoreLevelsTable;
+  score_boards: ScoreBoardsTable;
   challenge_solves: ChallengeSolvesTable;
   score_counters: ScoreCountersTable;
   user_name_keys: UserNameKeysTable;

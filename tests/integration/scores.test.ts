@@ -5,7 +5,8 @@
 // points and in time, zero-point solves, a solve's points changed, a solve removed, a rename
 // and a deleted account; searches through the trigram index and the board's range alike, with
 // the user's own % _ \ taken literally; and the public cache, which serves every caller, follows
-// a change made behind its back, so a signed-in player sees their own solve at once.
+// a change made behind its back, so a signed-in player sees their own solve at once. A search's
+// count remembered against its board's version follows joins, leaves and renames.
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -210,6 +211,65 @@ describe.each(DATABASES)("scores on %s", (kind) => {
     expect(await found("nothing-like-it")).toEqual([]);
     // Ranks are the board's: the highest of these (7060 points) leads the whole board.
     expect((await t.platform.scoring.leaderboard({ search: "plain" })).entries[0]).toMatchObject({ rank: rankOf.get("plain"), points: 7060 });
+  });
+
+  it("a search's count follows players joining, leaving and renamed on its board, and holds across other solves", async () => {
+    // "qj" (2 characters) filters the board's range; its count is remembered against the board's
+    // version (migration 0015), which a solve by a player already on the board does not move.
+    const scoring = t.platform.scoring;
+    // Now: the oracle counts every solve since the period's start, and other tests solve now.
+    const now = Math.floor(Date.now() / 1000);
+    const first = ids.length;
+    await addUsers(4);
+    const rename = (i: number, name: string) => db().updateTable("users").set({ username: name }).where("id", "=", ids[first + i]!).execute();
+    for (const [i, name] of ["qja1", "qjb2", "zzc3", "qjd4"].entries()) await rename(i, name);
+    await solve(first, 0, 300, now - 60);
+    await solve(first + 1, 0, 200, now - 60);
+    await solve(first + 2, 0, 100, now - 60);
+    const version = async () =>
+      Number((await db().selectFrom("score_boards").select("version").where("period", "=", "all_time").where("start", "=", 0).executeTakeFirst())?.version ?? 0);
+    const expectSearch = async (step: string, names: string[]) => {
+      for (const period of ["all_time", "today"] as const) {
+        const res = await scoring.leaderboard({ period, search: "qj", limit: 100, now });
+        const want = await oracle(period, now, "qj");
+        expect(res.entries, `${step}, ${period}`).toEqual(want);
+        expect(res.total, `${step}, ${period}`).toBe(want.length);
+      }
+      expect((await scoring.leaderboard({ search: "qj", limit: 100, now })).entries.map((e) => e.username).filter((n) => n.startsWith("qj")).sort(), step).toEqual(names);
+    };
+    await expectSearch("two players", ["qja1", "qjb2"]);
+    // Solves by players on the board: ranks and points move, the board's players do not.
+    const before = await version();
+    await solve(first + 1, 1, 500, now - 30);
+    await solve(first + 2, 1, 500, now - 30);
+    expect(await version()).toBe(before);
+    await expectSearch("after solves by players on the board", ["qja1", "qjb2"]);
+    await rename(2, "qjc3");
+    await expectSearch("a player renamed into the search", ["qja1", "qjb2", "qjc3"]);
+    await solve(first + 3, 0, 50, now - 10);
+    await expectSearch("a new player's first solve", ["qja1", "qjb2", "qjc3", "qjd4"]);
+    await db().deleteFrom("solves").where("user_id", "=", ids[first]!).execute();
+    await expectSearch("a player's solves removed", ["qjb2", "qjc3", "qjd4"]);
+    await db().deleteFrom("users").where("id", "=", ids[first + 1]!).execute();
+    await expectSearch("an account deleted", ["qjc3", "qjd4"]);
+    await rename(3, "zzd4");
+    await expectSearch("a player renamed out of it", ["qjc3"]);
+    expect(await version()).toBeGreaterThan(before);
+  });
+
+  it("a name holding every 3-character piece of a search but not the search is not found", async () => {
+    // SQLite asks its trigram index for names holding the search's pieces ("abc", "def"); the
+    // substring match decides.
+    await addUsers(2);
+    await db().updateTable("users").set({ username: "defabc_q" }).where("id", "=", ids[ids.length - 2]!).execute();
+    await db().updateTable("users").set({ username: "abcdef_q" }).where("id", "=", ids[ids.length - 1]!).execute();
+    await solve(ids.length - 2, 0, 100, at("2026-06-17T11:00:00Z"));
+    await solve(ids.length - 1, 0, 100, at("2026-06-17T11:00:00Z"));
+    const names = async (search: string) => (await t.platform.scoring.leaderboard({ search, limit: 100 })).entries.map((e) => e.username);
+    expect(await names("abcdef")).toEqual(["abcdef_q"]);
+    expect(await names("DEFABC")).toEqual(["defabc_q"]);
+    expect(await names("cdef_")).toEqual(["abcdef_q"]);
+    expect(await names("abc")).toEqual(expect.arrayContaining(["abcdef_q", "defabc_q"]));
   });
 
   it("a signed-in player's board comes from the shared cache and shows their own solve at once", async () => {
