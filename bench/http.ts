@@ -112,7 +112,7 @@ async function signedInCookie(base: string): Promise<{ cookie: string }> {
   const cookie = set.map((c) => c.split(";")[0]!).join("; ");
   // The page names the account in its nav: the cookie signs in.
   const page = (await get(`${base}/`, { cookie })).body.toString();
-  if (!page.includes(`~${username}`)) throw new Error(`login did not sign in (${login.status})`);
+  if (!page.includes(`data-testid="nav-username"`) || !page.includes(username)) throw new Error(`login did not sign in (${login.status})`);
   return { cookie };
 }
 
