@@ -6,19 +6,31 @@
 // checked against the database's change counter on every request), so three kinds:
 //   uncached  signed in, the cache bypassed (header x-bench-uncached, honoured by this bench's
 //             server only): what a request costs when its answer is not cached, the first read
-//             after a solve; at 1 and 10 connections
+//             after a solve by a player already on the board; at 1 and 10 connections
+//   cold      (the word search only) uncached, and its count not remembered either
+//             (server/core/scoring.ts remembers it until the board's players change): the first
+//             read after a player joins the board, or the first time the word is searched
 //   signed-in signed in (a real access token), from the cache; 10 connections
 //   visitor   anonymous, from the cache; 10 connections
 // Prints p50 / p95 / req/s per case and size, then how p95 grows from the smallest board. The
 // server runs in a child process of its own, so autocannon does not share its event loop.
+// Then a mixed case, what players get on a busy site: 10 connections reading a mix like real
+// traffic (pages 1-3 mostly, some deep pages, some searches for names and words, every period,
+// signed in or not, through the cache) while solves land at 0, 1 and 5 per second (up to
+// 430,000 a day), each written as grading writes a passing check's (the submission and the solve
+// in one transaction, the player's stats read before and after; no container runs the check).
+// It prints p50 / p95 and the cache's hit ratio; the bench's solves are deleted afterwards, so
+// the seeded database stays as it was. These are not the uncached figures above: those say what
+// a read costs when it misses.
 //
 //   npm run bench:leaderboard -- [sizes=1000,10000,100000] [seconds=3]
 //   BENCH_POSTGRES_URL=postgres://user@host/postgres npm run bench:leaderboard   # PostgreSQL instead
 //
 // Seeded SQLite files are kept in $TMPDIR/faultline-bench/ and reused (delete them to reseed).
 import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { createInterface } from "node:readline";
 import { createServer } from "node:http";
@@ -26,10 +38,12 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
+import { sql } from "kysely";
 import pg from "pg";
 import { loadConfig } from "../server/config.ts";
 import { sendResponse, toRequest } from "../server/http.ts";
 import { createPlatform } from "../server/platform.ts";
+import { CHALLENGES_DIR, loadLibrary } from "../server/runtime/challenges.ts";
 import { PERIODS } from "../shared/contract/index.ts";
 import { seed } from "./seed.ts";
 
@@ -38,11 +52,17 @@ interface Tracker extends PromiseLike<{ requests: { average: number; total: numb
   on(event: "response", fn: (client: unknown, status: number, bytes: number, ms: number) => void): void;
 }
 const autocannon = createRequire(import.meta.url)("autocannon") as (opts: object) => Tracker;
+type Platform = Awaited<ReturnType<typeof createPlatform>>;
 
 const sizes = (process.argv[2] ?? "1000,10000,100000").split(",").map(Number);
 const seconds = Number(process.argv[3] ?? 3);
 const postgresAdmin = process.env.BENCH_POSTGRES_URL;
 const SEARCH = "amber";
+/** Solves per second landing during the mixed case. */
+const SOLVE_RATES = [0, 1, 5];
+const MIXED_SECONDS = Math.max(10, seconds * 3);
+/** Words the mixed case searches for (each in ~7 % of the seeded names, or part of a name). */
+const MIXED_WORDS = ["amber", "raven", "pixel", "onyx", "delta", "quartz", "ember", "willow"];
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -86,17 +106,38 @@ interface Figure {
   errors: number;
   /** The server process's CPU time per request (user + system): what a request costs, whatever else the machine runs. */
   cpuMs: number;
+  /** PostgreSQL's CPU time per request (its backends; 0 on SQLite, which runs in the server process). */
+  dbCpuMs: number;
 }
 
-/** CPU time (ms) a process has used so far, from /proc (clock ticks of 10 ms). */
-function cpuOf(pid: number): number {
+/** CPU time (ms) a process has used so far, from /proc (clock ticks of 10 ms), and its parent. */
+function statOf(pid: number): { cpu: number; ppid: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return { cpu: (Number(fields[11]) + Number(fields[12])) * 10, ppid: Number(fields[1]) };
+}
+const cpuOf = (pid: number) => statOf(pid).cpu;
+
+/** PostgreSQL's server process (the postmaster) when it runs on this machine: its CPU counts too. */
+let postmaster: number | null = null;
+/** CPU time (ms) of the postmaster and its live children (the backends serving the bench). */
+function databaseCpu(): number {
+  if (postmaster === null) return 0;
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const s = statOf(Number(entry));
+      if (Number(entry) === postmaster || s.ppid === postmaster) total += s.cpu;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
 }
 
 async function measure(pid: number, url: string, connections: number, headers: Record<string, string>): Promise<Figure> {
-  const cpu0 = cpuOf(pid);
+  const [cpu0, db0] = [cpuOf(pid), databaseCpu()];
   const times: number[] = [];
   let errors = 0;
   const instance = autocannon({ url, connections, duration: seconds, headers });
@@ -111,6 +152,58 @@ async function measure(pid: number, url: string, connections: number, headers: R
     rps: result.requests.average,
     errors: errors + result.errors + result.timeouts,
     cpuMs: (cpuOf(pid) - cpu0) / Math.max(1, result.requests.total),
+    dbCpuMs: (databaseCpu() - db0) / Math.max(1, result.requests.total),
+  };
+}
+
+/**
+ * The mixed case: each request picks a period (all time 40 %, the others 20 % each), then page 1
+ * (55 %), 2 (15 %) or 3 (10 %), a deep page (5 %, anywhere on the board), a name (8 %, a player
+ * of some board or one who never solved) or a word (7 %); half the requests are signed in. All
+ * through the cache, as served, while `rate` solves a second land.
+ */
+async function measureMixed(pid: number, origin: string, token: string, totals: Record<string, number>, names: string[], rate: number) {
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(Math.random() * xs.length)]!;
+  const path = () => {
+    const r = Math.random();
+    const period = r < 0.4 ? "all_time" : pick(PERIODS.filter((p) => p !== "all_time"));
+    const q = Math.random();
+    const last = Math.max(1, Math.ceil(totals[period]! / 15));
+    const page = q < 0.55 ? 1 : q < 0.7 ? 2 : q < 0.8 ? 3 : q < 0.85 ? 1 + Math.floor(Math.random() * last) : 0;
+    if (page) return `/api/v1/leaderboard?period=${period}&page=${page}`;
+    return `/api/v1/leaderboard?period=${period}&search=${encodeURIComponent(q < 0.93 ? pick(names) : pick(MIXED_WORDS))}`;
+  };
+  const signedIn = { authorization: `Bearer ${token}` };
+  await fetch(`${origin}/bench/solves?rate=${rate}`);
+  await fetch(`${origin}/bench/reads`);
+  const [cpu0, db0] = [cpuOf(pid), databaseCpu()];
+  const times: number[] = [];
+  let errors = 0;
+  const instance = autocannon({
+    url: origin,
+    connections: 10,
+    duration: MIXED_SECONDS,
+    requests: [{ method: "GET", setupRequest: (req: object) => ({ ...req, path: path(), headers: Math.random() < 0.5 ? signedIn : {} }) }],
+  });
+  instance.on("response", (_client, status, _bytes, ms) => {
+    if (status !== 200) errors++;
+    times.push(ms);
+  });
+  const result = await instance;
+  const { landed } = (await (await fetch(`${origin}/bench/solves?rate=0`)).json()) as { landed: number };
+  const reads = (await (await fetch(`${origin}/bench/reads`)).json()) as { gets: number; loads: number };
+  return {
+    landed,
+    hitRatio: reads.gets ? 1 - reads.loads / reads.gets : NaN,
+    p99: pct(times, 99),
+    figure: {
+      p50: pct(times, 50),
+      p95: pct(times, 95),
+      rps: result.requests.average,
+      errors: errors + result.errors + result.timeouts,
+      cpuMs: (cpuOf(pid) - cpu0) / Math.max(1, result.requests.total),
+      dbCpuMs: (databaseCpu() - db0) / Math.max(1, result.requests.total),
+    },
   };
 }
 
@@ -130,9 +223,31 @@ async function serve(databaseUrl: string): Promise<void> {
   const uncached = new AsyncLocalStorage<boolean>();
   const cache = platform.publicCache;
   const cachedGet = cache.get.bind(cache);
-  cache.get = <T>(key: string, load: () => Promise<T>) => (uncached.getStore() ? load() : cachedGet(key, load));
+  // Reads through the cache, and how many of them had to load (the mixed case's hit ratio).
+  const reads = { gets: 0, loads: 0 };
+  cache.get = <T>(key: string, load: () => Promise<T>) => {
+    if (uncached.getStore()) return load();
+    reads.gets++;
+    return cachedGet(key, () => {
+      reads.loads++;
+      return load();
+    });
+  };
+  const solver = solvesLanding(platform);
   const server = createServer(async (req, res) => {
+    // The bench's own controls (this server only): solves landing, the cache's counts.
+    if (req.url?.startsWith("/bench/")) {
+      const u = new URL(req.url, "http://127.0.0.1");
+      let body: unknown = null;
+      if (u.pathname === "/bench/solves") body = await solver.rate(Number(u.searchParams.get("rate") ?? 0));
+      if (u.pathname === "/bench/reads") [body, reads.gets, reads.loads] = [{ ...reads }, 0, 0];
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      return;
+    }
     const handle = () => platform.api.handle(toRequest(req, "http://127.0.0.1"), { clientIp: "127.0.0.1" });
+    // Cold: nor a search's count remembered from before (what a search costs the first time it is
+    // asked since its board's players changed).
+    if (req.headers["x-bench-uncached"] === "cold") platform.scoring.forgetSearchCounts();
     await sendResponse(res, await (req.headers["x-bench-uncached"] ? uncached.run(true, handle) : handle()));
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -140,14 +255,87 @@ async function serve(databaseUrl: string): Promise<void> {
   const totals = Object.fromEntries(await Promise.all(PERIODS.map(async (p) => [p, (await platform.scoring.leaderboard({ period: p })).total] as const)));
   // A player on today's board (so on every board): the name search finds them everywhere.
   const name = (await platform.scoring.leaderboard({ period: "today" })).entries[0]?.username ?? someone.username;
-  console.log(JSON.stringify({ port: (server.address() as AddressInfo).port, token: (await platform.tokens.issue(someone)).access_token, totals, name }));
+  // Names the mixed case searches for: a few players of each board's first pages and some who
+  // never solved anything (a search that finds no one).
+  const names = [
+    ...(await Promise.all(PERIODS.map(async (p) => (await platform.scoring.leaderboard({ period: p, page: 2 })).entries.slice(0, 4).map((e) => e.username)))).flat(),
+    ...(await platform.db.selectFrom("users").select("username").orderBy("id").limit(8).execute()).map((u) => u.username),
+  ];
+  // PostgreSQL on this machine: its server process, whose CPU the parent counts beside ours.
+  let pgServer: number | null = null;
+  if (/^postgres/.test(databaseUrl)) {
+    const backend = Number((await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(platform.db)).rows[0]?.pid);
+    try {
+      pgServer = statOf(backend).ppid;
+    } catch {
+      // Another machine's: its CPU is not ours to see.
+    }
+  }
+  console.log(JSON.stringify({ port: (server.address() as AddressInfo).port, token: (await platform.tokens.issue(someone)).access_token, totals, name, names, pgServer }));
   process.on("SIGTERM", () => {
     server.close();
-    void platform.close().then(() => {
+    void solver.clear().then(() => platform.close()).then(() => {
       rmSync(dataDir, { recursive: true, force: true });
       process.exit(0);
     });
   });
+}
+
+/**
+ * Solves landing at a steady rate, each written as grading writes a passing check's
+ * (server/core/grading.ts): the player's stats read, the submission and the solve inserted in
+ * one transaction (the score triggers then move the boards and the change counter), the stats
+ * read again. A random seeded player and challenge; a pair already solved inserts no solve, as
+ * in grading. `clear()` deletes the bench's solves and submissions (the triggers take the
+ * points back off the boards).
+ */
+function solvesLanding(platform: Platform) {
+  const { db, scoring } = platform;
+  const challenges = loadLibrary(CHALLENGES_DIR).challenges;
+  const made: { user_id: string; challenge_id: string; submission: string }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let landed = 0;
+  let users: string[] = [];
+  async function solveOne() {
+    if (!users.length) users = (await db.selectFrom("users").select("id").execute()).map((u) => u.id);
+    const userId = users[Math.floor(Math.random() * users.length)]!;
+    const challenge = challenges[Math.floor(Math.random() * challenges.length)]!;
+    await scoring.userStats(userId);
+    const now = Math.floor(Date.now() / 1000);
+    const submission = randomUUID();
+    const inserted = await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto("submissions")
+        .values({ id: submission, user_id: userId, challenge_id: challenge.id, deployment_id: randomUUID(), solution: "bench", is_correct: 1, feedback: "Correct!", created_at: now })
+        .execute();
+      return trx
+        .insertInto("solves")
+        .values({ user_id: userId, challenge_id: challenge.id, deployment_id: randomUUID(), points: challenge.points, solve_seconds: 600, solved_at: now })
+        .onConflict((oc) => oc.columns(["user_id", "challenge_id"]).doNothing())
+        .executeTakeFirst();
+    });
+    const solved = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+    made.push({ user_id: userId, challenge_id: challenge.id, submission: solved ? submission : "" });
+    if (!solved) await db.deleteFrom("submissions").where("id", "=", submission).execute();
+    else landed++;
+    await scoring.userStats(userId);
+  }
+  return {
+    async rate(perSecond: number) {
+      clearInterval(timer);
+      const before = landed;
+      landed = 0;
+      if (perSecond > 0) timer = setInterval(() => void solveOne().catch((e) => console.error("bench solve", e)), 1000 / perSecond);
+      return { landed: before };
+    },
+    async clear() {
+      clearInterval(timer);
+      for (const m of made.filter((m) => m.submission)) {
+        await db.deleteFrom("solves").where("user_id", "=", m.user_id).where("challenge_id", "=", m.challenge_id).execute();
+        await db.deleteFrom("submissions").where("id", "=", m.submission).execute();
+      }
+    },
+  };
 }
 
 if (process.argv[2] === "--serve") {
@@ -157,7 +345,7 @@ if (process.argv[2] === "--serve") {
 }
 
 async function main() {
-  type Row = { case: string; kind: "uncached" | "signed-in" | "visitor"; connections: number; figure: Figure };
+  type Row = { case: string; kind: "uncached" | "cold" | "signed-in" | "visitor"; connections: number; figure: Figure };
   const results = new Map<number, Row[]>();
 
   for (const users of sizes) {
@@ -168,7 +356,15 @@ async function main() {
       createInterface({ input: child.stdout! }).once("line", resolve);
       child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
     });
-    const { port, token, totals, name } = JSON.parse(first) as { port: number; token: string; totals: Record<string, number>; name: string };
+    const { port, token, totals, name, names, pgServer } = JSON.parse(first) as {
+      port: number;
+      token: string;
+      totals: Record<string, number>;
+      name: string;
+      names: string[];
+      pgServer: number | null;
+    };
+    postmaster = pgServer;
     const base = `http://127.0.0.1:${port}/api/v1/leaderboard`;
     const signedIn = { authorization: `Bearer ${token}` };
     const rows: Row[] = [];
@@ -184,6 +380,12 @@ async function main() {
         for (const connections of [1, 10]) {
           rows.push({ case: label, kind: "uncached", connections, figure: await measure(child.pid!, base + query, connections, { ...signedIn, "x-bench-uncached": "1" }) });
         }
+        // A word's search remembers its count until its board's players change: cold, counted each time.
+        if (label.endsWith(" search") && !label.endsWith("name search")) {
+          for (const connections of [1, 10]) {
+            rows.push({ case: label, kind: "cold", connections, figure: await measure(child.pid!, base + query, connections, { ...signedIn, "x-bench-uncached": "cold" }) });
+          }
+        }
         rows.push({ case: label, kind: "signed-in", connections: 10, figure: await measure(child.pid!, base + query, 10, signedIn) });
         rows.push({ case: label, kind: "visitor", connections: 10, figure: await measure(child.pid!, base + query, 10, {}) });
       }
@@ -192,10 +394,23 @@ async function main() {
     console.log(
       `\n${users.toLocaleString("en")} players (${postgresAdmin ? "PostgreSQL" : "SQLite"}; board sizes: ${PERIODS.map((p) => `${p} ${totals[p]}`).join(", ")}; name searched: ${name}; load average 1/5/15 min before ${loadBefore}, after ${loadavg().map((l) => l.toFixed(1)).join(" ")})`,
     );
-    console.log("| case | caller | connections | p50 ms | p95 ms | req/s | server CPU ms/req | errors |\n|---|---|---|---|---|---|---|---|");
+    console.log("| case | caller | connections | p50 ms | p95 ms | req/s | server CPU ms/req | PostgreSQL CPU ms/req | errors |\n|---|---|---|---|---|---|---|---|---|");
     for (const r of rows) {
       console.log(
-        `| ${r.case} | ${r.kind} | ${r.connections} | ${r.figure.p50.toFixed(1)} | ${r.figure.p95.toFixed(1)} | ${Math.round(r.figure.rps)} | ${r.figure.cpuMs.toFixed(2)} | ${r.figure.errors} |`,
+        `| ${r.case} | ${r.kind} | ${r.connections} | ${r.figure.p50.toFixed(1)} | ${r.figure.p95.toFixed(1)} | ${Math.round(r.figure.rps)} | ${r.figure.cpuMs.toFixed(2)} | ${postmaster ? r.figure.dbCpuMs.toFixed(2) : "–"} | ${r.figure.errors} |`,
+      );
+    }
+    const mixed = [];
+    for (const rate of SOLVE_RATES) mixed.push({ rate, ...(await measureMixed(child.pid!, `http://127.0.0.1:${port}`, token, totals, names, rate)) });
+    console.log(
+      `\nMixed reads as players get them (${users.toLocaleString("en")} players, 10 connections, ${MIXED_SECONDS} s each; load average after ${loadavg().map((l) => l.toFixed(1)).join(" ")})`,
+    );
+    console.log(
+      "| solves landing | solves landed | req/s | p50 ms | p95 ms | p99 ms | cache hit ratio | server CPU ms/req | PostgreSQL CPU ms/req | errors |\n|---|---|---|---|---|---|---|---|---|---|",
+    );
+    for (const m of mixed) {
+      console.log(
+        `| ${m.rate}/s (${(m.rate * 86400).toLocaleString("en")}/day) | ${m.landed} | ${Math.round(m.figure.rps)} | ${m.figure.p50.toFixed(1)} | ${m.figure.p95.toFixed(1)} | ${m.p99.toFixed(1)} | ${(m.hitRatio * 100).toFixed(1)} % | ${m.figure.cpuMs.toFixed(2)} | ${postmaster ? m.figure.dbCpuMs.toFixed(2) : "–"} | ${m.figure.errors} |`,
       );
     }
     child.kill("SIGTERM");
