@@ -64,7 +64,10 @@ export function createWebSessions({ db, sessionSecret, secureCookies }: WebSessi
   });
   // The Cookie header's session id as the signature check found it, per header
   // (server/core/verified-memo.ts): a browser sends the same header on each of its requests.
-  const ids = verifiedMemo<string>();
+  // Keyed by the whole header, which the holder of a valid cookie can vary at will (other
+  // cookies): hence a small bound, at most 5,000 headers of up to 1 KiB (5 MiB); flooding it only
+  // evicts entries, which are then checked again.
+  const ids = verifiedMemo<string>(5_000, 1024);
   const cookie: Cookie = {
     name: signed.name,
     isSigned: signed.isSigned,
