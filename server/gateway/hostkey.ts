@@ -1,6 +1,7 @@
 // The gateway's host key: an ed25519 key made once (OpenSSH format, mode 0600) and reused at every
 // start, so users' known_hosts entries stay valid across restarts.
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import ssh2 from "ssh2";
 import { sshFingerprint } from "../core/sshkeys.ts";
@@ -26,14 +27,21 @@ export function loadOrCreateHostKey(path: string, warn: (message: string) => voi
   if (text === null) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const pair = ssh2.utils.generateKeyPairSync("ed25519", { comment: "faultline-gateway" });
+    // Written whole under a name of its own, then linked into place: a link fails if the name
+    // exists, so two processes starting at once never overwrite each other's key, and neither
+    // reads the other's file half written (writing the final name with "wx" let the second one
+    // read it empty: "Malformed OpenSSH private key").
+    const draft = `${path}.${process.pid}.${randomBytes(4).toString("hex")}`;
+    writeFileSync(draft, pair.private, { mode: 0o600, flag: "wx" });
     try {
-      // "wx": two processes starting at once must not overwrite each other's key.
-      writeFileSync(path, pair.private, { mode: 0o600, flag: "wx" });
+      linkSync(draft, path);
       created = true;
       text = pair.private;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
       text = readFileSync(path, "utf8");
+    } finally {
+      unlinkSync(draft);
     }
   } else {
     const mode = statSync(path).mode & 0o777;
