@@ -58,6 +58,9 @@ export const challengeYaml = z.strictObject({
   /** Names of the faults setup.sh can pick (FAULTLINE_FAULT forces one): the tests run each. */
   variants: z.array(z.string().regex(/^[a-z0-9_]+$/, "lower-case words and underscores")).default([]),
   setup: z.strictObject({ timeout_seconds: z.number().int().positive().max(600).default(60) }).default({ timeout_seconds: 60 }),
+  /** The boot of a copy of the deployment's disk that grading checks after the live system
+   *  (server/runtime/grader/boot.sh): how long every start-up script together may take. */
+  boot: z.strictObject({ timeout_seconds: z.number().int().positive().max(120).default(30) }).default({ timeout_seconds: 30 }),
   /** Warm deployments of this challenge kept made and set up ahead of any start (the warm pool,
    *  docs/decisions/011-warm-pool.md); overrides WARM_POOL_SIZE for this challenge, 0 opts out. */
   pool: z.number().int().min(0).max(10).optional(),
@@ -93,6 +96,10 @@ export interface Challenge {
   /** Faults setup.sh can be forced to pick (FAULTLINE_FAULT), each proven by the tests. */
   variants: string[];
   setup: { timeoutSeconds: number; script: string };
+  boot: { timeoutSeconds: number };
+  /** inspect.sh (optional): asks the image's programs about the configuration of a copy of the
+   *  deployment's disk before it boots; check.sh gets its output as FL_INSPECTION (boot phase). */
+  inspect: string;
   /** Size of its warm pool from challenge.yaml `pool:`; undefined: the platform's WARM_POOL_SIZE. */
   pool?: number;
   solution: { script: string };
@@ -175,6 +182,8 @@ export function loadChallenge(dir: string, id: string): Challenge {
     asksForAnswer: y.check.written_answer,
     variants: y.variants,
     setup: { timeoutSeconds: y.setup.timeout_seconds, script: script("setup.sh", false) },
+    boot: { timeoutSeconds: y.boot.timeout_seconds },
+    inspect: script("inspect.sh", false),
     ...(y.pool !== undefined ? { pool: y.pool } : {}),
     solution: { script: script("solution.sh", true) },
     fakes: existsSync(join(dir, "fakes"))
