@@ -103,6 +103,8 @@ export interface ChallengesTable {
   tags: string;
   badge: "trending" | "new" | "popular" | null;
   incident_note: string | null;
+  /** JSON ChallengeGrading: how the challenge is graded, shown before a start. */
+  grading: string | null;
   is_approved: Generated<Flag>;
   votes: Generated<number>;
   created_at: number;
@@ -142,6 +144,9 @@ export interface SubmissionsTable {
   solution: string;
   is_correct: Flag;
   feedback: string;
+  /** What the platform made of the written answer (server/core/answers.ts): "right", "wrong",
+   *  "ambiguous" (named more than one candidate); null when the challenge asks no question. */
+  answer_verdict: "right" | "wrong" | "ambiguous" | null;
   created_at: number;
 }
 

@@ -12,6 +12,27 @@ import type { Limits, WritableDir } from "./types.ts";
 
 const size = z.union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*[kmgKMG]?i?[bB]?$/, "must be a size like 64m")]);
 
+/** Kinds of words an answer part's candidates may be told by, when setup.sh cannot list them. */
+export const CANDIDATE_PATTERNS = ["number", "ipv4", "cidr", "path"] as const;
+
+/** One thing the written answer must name (server/core/answers.ts judges it). */
+const answerPart = z.strictObject({
+  name: z.string().regex(/^[a-z0-9_]+$/, "lower-case words and underscores"),
+  /** What it names, as feedback and the catalogue say it: "the account whose token leaked". */
+  says: z.string().min(5).max(120),
+  /** What its candidates are, in one word or two: "account" ("names more than one account"). */
+  kind: z.string().min(2).max(40),
+  /** setup.sh's value(s) holding the right one; with several, naming any one of them is right
+   *  (a program's name or its path). */
+  value: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  /** Where the other candidates come from: a value of setup.sh listing every candidate (JSON
+   *  array or words), or a kind of word (every such word of the answer is a candidate). */
+  candidates: z.union([z.strictObject({ values: z.string().min(1) }), z.strictObject({ pattern: z.enum(CANDIDATE_PATTERNS) })]),
+  /** How a candidate may be written: as it is, and/or (paths) its last part. */
+  forms: z.array(z.enum(["as_is", "basename"])).min(1).default(["as_is"]),
+});
+export type AnswerPart = Omit<z.infer<typeof answerPart>, "value"> & { values: string[] };
+
 export const challengeYaml = z.strictObject({
   title: z.string().min(3).max(120),
   category: z.enum(CATEGORIES),
@@ -55,6 +76,9 @@ export const challengeYaml = z.strictObject({
       written_answer: z.boolean().default(false),
     })
     .default({ timeout_seconds: 30, written_answer: false }),
+  /** The written answer's parts (a story that asks a question): judged by the platform before
+   *  the check runs (server/core/answers.ts), the same rule for every challenge. */
+  answer: z.array(answerPart).max(4).default([]),
   /** Names of the faults setup.sh can pick (FAULTLINE_FAULT forces one): the tests run each. */
   variants: z.array(z.string().regex(/^[a-z0-9_]+$/, "lower-case words and underscores")).default([]),
   setup: z.strictObject({ timeout_seconds: z.number().int().positive().max(600).default(60) }).default({ timeout_seconds: 60 }),
@@ -91,8 +115,10 @@ export interface Challenge {
   writable: WritableDir[];
   capabilities: string[];
   check: { timeoutSeconds: number; script: string };
-  /** The check grades the written answer (challenge.yaml check.written_answer). */
+  /** The check grades the written answer (challenge.yaml check.written_answer, or answer:). */
   asksForAnswer: boolean;
+  /** What the written answer must name (challenge.yaml answer:), judged by the platform. */
+  answer: AnswerPart[];
   /** Faults setup.sh can be forced to pick (FAULTLINE_FAULT), each proven by the tests. */
   variants: string[];
   setup: { timeoutSeconds: number; script: string };
@@ -179,7 +205,8 @@ export function loadChallenge(dir: string, id: string): Challenge {
     writable,
     capabilities: y.runtime.capabilities,
     check: { timeoutSeconds: y.check.timeout_seconds, script: script("check.sh", true) },
-    asksForAnswer: y.check.written_answer,
+    asksForAnswer: y.check.written_answer || y.answer.length > 0,
+    answer: y.answer.map(({ value, ...part }) => ({ ...part, values: typeof value === "string" ? [value] : value })),
     variants: y.variants,
     setup: { timeoutSeconds: y.setup.timeout_seconds, script: script("setup.sh", false) },
     boot: { timeoutSeconds: y.boot.timeout_seconds },

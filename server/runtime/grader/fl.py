@@ -658,10 +658,17 @@ def _nginx(text):
 FORMATS = {"lines": _lines, "crontab": _lines, "iptables": _lines, "ini": _ini, "nginx": _nginx}
 
 
-def normalized(path, fmt):
+def normalized(path, fmt, image=False):
+    """The target's file (or, with image=True, the image's original that the grader has at the
+    same path) as its program reads it."""
     if fmt not in FORMATS:
         raise Refused(f"internal: no format {fmt!r} (one of {', '.join(sorted(FORMATS))})")
-    return FORMATS[fmt](read_file(path).decode("utf-8", "replace"))
+    if image:
+        with open(path, "rb") as f:
+            data = f.read(MAX_READ)
+    else:
+        data = read_file(path)
+    return FORMATS[fmt](data.decode("utf-8", "replace"))
 
 
 # ------------------------------------------------------------------ who may do what
@@ -914,10 +921,13 @@ def main(args):
         for path in rest:
             pristine(path)
     elif cmd == "normalized":
-        # normalized --format F PATH: the file as its program reads it (see FORMATS).
+        # normalized --format F [--image] PATH: the file as its program reads it (see FORMATS);
+        # --image: the image's original, which the grader has at the same path.
+        image = "--image" in rest
+        rest = [a for a in rest if a != "--image"]
         if len(rest) != 3 or rest[0] != "--format":
-            raise Refused("internal: normalized --format FORMAT PATH")
-        out.write((normalized(rest[2], rest[1]) + "\n").encode())
+            raise Refused("internal: normalized --format FORMAT [--image] PATH")
+        out.write((normalized(rest[2], rest[1], image) + "\n").encode())
     elif cmd == "tcp":
         # tcp HOST PORT [--send TEXT]: "closed" (refused), or "open" and the answer's first line.
         send = rest[3] if len(rest) > 3 and rest[2] == "--send" else None
