@@ -31,6 +31,13 @@ const answerPart = z.strictObject({
   /** How a candidate may be written: as it is, and/or (paths) its last part. */
   forms: z.array(z.enum(["as_is", "basename"])).min(1).default(["as_is"]),
 });
+/** Classes of fake every challenge is proven against where they apply (decision 008): hidden
+ *  text where the program reads it but a naive comparison skips it as a comment; an ACL that
+ *  grants what the mode bits deny; a sparse oversize copy of what must not be readable; a fix
+ *  of the live system only, which a boot undoes; an answer only the grader gets. */
+export const FAKE_CLASSES = ["comment", "acl", "sparse", "boot", "grader-only"] as const;
+export type FakeClass = (typeof FAKE_CLASSES)[number];
+
 export type AnswerPart = Omit<z.infer<typeof answerPart>, "value"> & { values: string[] };
 
 export const challengeYaml = z.strictObject({
@@ -76,6 +83,10 @@ export const challengeYaml = z.strictObject({
       written_answer: z.boolean().default(false),
     })
     .default({ timeout_seconds: 30, written_answer: false }),
+  /** Classes of fake (docs/decisions/008-grading-threat-model.md, "Fakes by class") that cannot
+   *  apply to this challenge, each with the reason; every other class needs a fake of its own in
+   *  fakes/<class>-*.sh (tests/runtime/proofs.test.ts). */
+  not_applicable_fakes: z.partialRecord(z.enum(FAKE_CLASSES), z.string().min(10)).default({}),
   /** The written answer's parts (a story that asks a question): judged by the platform before
    *  the check runs (server/core/answers.ts), the same rule for every challenge. */
   answer: z.array(answerPart).max(4).default([]),
@@ -119,6 +130,8 @@ export interface Challenge {
   asksForAnswer: boolean;
   /** What the written answer must name (challenge.yaml answer:), judged by the platform. */
   answer: AnswerPart[];
+  /** Classes of fake that cannot apply, with the reason (challenge.yaml not_applicable_fakes). */
+  notApplicableFakes: Partial<Record<FakeClass, string>>;
   /** Faults setup.sh can be forced to pick (FAULTLINE_FAULT), each proven by the tests. */
   variants: string[];
   setup: { timeoutSeconds: number; script: string };
@@ -206,6 +219,7 @@ export function loadChallenge(dir: string, id: string): Challenge {
     capabilities: y.runtime.capabilities,
     check: { timeoutSeconds: y.check.timeout_seconds, script: script("check.sh", true) },
     asksForAnswer: y.check.written_answer || y.answer.length > 0,
+    notApplicableFakes: y.not_applicable_fakes,
     answer: y.answer.map(({ value, ...part }) => ({ ...part, values: typeof value === "string" ? [value] : value })),
     variants: y.variants,
     setup: { timeoutSeconds: y.setup.timeout_seconds, script: script("setup.sh", false) },

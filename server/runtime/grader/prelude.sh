@@ -32,6 +32,13 @@ for fl_tool in awk cat comm curl cut dig getent grep head host md5sum nc openssl
   eval "$fl_tool() { command $fl_tool \"\$@\"; fl_status \$?; }"
 done
 unset fl_tool
+# fetch URL [CURL OPTIONS...]: curl with the URL in its configuration, never in its command line
+# (a URL often holds a deployment's values).
+fetch() {
+  local url=$1
+  shift
+  curl -K - "$@" <<<"url = \"${url//\"/\\\"}\""
+}
 # refuse MESSAGE: the check's answer is "not fixed", with MESSAGE as the feedback.
 refuse() { printf '%s\n' "$@"; exit 1; }
 # The grader's HTTP client looks like one of the story's clients, another one at each check
