@@ -123,9 +123,13 @@ const CLIENT_AGENTS = [
 export async function runCheck(runtime: Runtime, challenge: Challenge, env: Environment, values: ScenarioValues, submission = ""): Promise<CheckOutcome> {
   const started = performance.now();
   const timings: Record<string, number> = {};
-  const live = await gradeOn(runtime, challenge, env, env.target.id, env.network.name, values, submission, "live");
+  // The copy's network is made while the live check runs (it costs the engine little): a
+  // passing check does not wait for it, a failing one removes it unused.
+  const network = runtime.createNetwork(env.owner, `b${randomBytes(3).toString("hex")}`);
+  network.catch(() => {});
+  const live = await gradeOn(runtime, challenge, env, await makeGrader(runtime, challenge, env, env.target.id, env.network.name), values, submission, "live");
   timings.live = live.durationMs;
-  const done = (r: RunResult & { durationMs: number }, phase: "live" | "boot", prefix = ""): CheckOutcome => ({
+  const done = (r: Graded, phase: "live" | "boot", prefix = ""): CheckOutcome => ({
     passed: r.exitCode === 0 && !r.timedOut,
     feedback: r.timedOut ? `${prefix}The check did not finish within ${challenge.check.timeoutSeconds}s.` : prefix + tail(r.stdout.trim() || r.stderr.trim(), 2000),
     timedOut: r.timedOut,
@@ -133,16 +137,35 @@ export async function runCheck(runtime: Runtime, challenge: Challenge, env: Envi
     phase,
     timings,
   });
-  if (live.exitCode !== 0 || live.timedOut) return done(live, "live");
-  const booted = await bootCopy(runtime, challenge, env, timings, (copyId, network, inspection) =>
-    gradeOn(runtime, challenge, env, copyId, network, { ...values }, submission, "boot", inspection),
-  );
+  if (live.exitCode !== 0 || live.timedOut) {
+    void network.then((n) => runtime.removeNetwork(n.id)).catch(() => {});
+    return done(live, "live");
+  }
+  const booted = await bootCopy(runtime, challenge, env, network, values, submission, timings);
   return done(booted, "boot", booted.exitCode === 0 ? "" : "After a reboot: ");
 }
 
 type Graded = RunResult & { durationMs: number };
+type Grader = { id: string; createdMs: number };
 
-async function gradeOn(runtime: Runtime, challenge: Challenge, env: Environment, targetId: string, network: string, values: ScenarioValues, submission: string, phase: "live" | "boot", inspection?: string): Promise<Graded> {
+/** A grader beside `targetId` (the deployment's target or its copy), watching it from outside. */
+async function makeGrader(runtime: Runtime, challenge: Challenge, env: Environment, targetId: string, network: string): Promise<Grader> {
+  const t0 = performance.now();
+  const grader = await runtime.createContainer({
+    owner: env.owner,
+    role: "grader",
+    image: challenge.image,
+    hostname: `h${randomBytes(3).toString("hex")}`,
+    network,
+    expiresAt: new Date(Date.now() + (challenge.boot.timeoutSeconds + challenge.check.timeoutSeconds + 60) * 1000),
+    inspects: targetId,
+    extraCapabilities: graderCapabilities,
+  });
+  return { id: grader.id, createdMs: Math.round(performance.now() - t0) };
+}
+
+/** Runs check.sh in the grader, then removes it (in the background: nothing waits for that). */
+async function gradeOn(runtime: Runtime, challenge: Challenge, env: Environment, grader: Grader, values: ScenarioValues, submission: string, phase: "live" | "boot", inspection?: string): Promise<Graded> {
   const started = performance.now();
   const scriptEnv: Record<string, string> = {
     ...valueEnv(values),
@@ -153,39 +176,38 @@ async function gradeOn(runtime: Runtime, challenge: Challenge, env: Environment,
     FL_CLIENT_AGENT: CLIENT_AGENTS[randomInt(CLIENT_AGENTS.length)]!,
     ...(inspection !== undefined ? { FL_INSPECTION: inspection } : {}),
   };
-  const grader = await runtime.createContainer({
-    owner: env.owner,
-    role: "grader",
-    image: challenge.image,
-    hostname: `h${randomBytes(3).toString("hex")}`,
-    network,
-    expiresAt: new Date(Date.now() + (challenge.check.timeoutSeconds + 30) * 1000),
-    inspects: targetId,
-    extraCapabilities: graderCapabilities,
-  });
   try {
     const result = await runScript(runtime, grader.id, graderScript(challenge.check.script), challenge.check.timeoutSeconds, scriptEnv);
-    return { ...result, durationMs: Math.round(performance.now() - started) };
+    return { ...result, durationMs: Math.round(performance.now() - started) + grader.createdMs };
   } finally {
-    await runtime.remove(grader.id);
+    void runtime.remove(grader.id).catch(() => {});
   }
 }
 
 /** The copy: the target's writable directories as they are now (but /run and /tmp, empty as
  *  after a boot) in a container of the same image, limits and capabilities, on a network of its
  *  own where it has the target's name; inspect.sh asks the image's programs about its files
- *  before anything of the player's runs there; then it boots (boot.sh) and is checked. */
+ *  before anything of the player's runs there; then it boots (boot.sh) and is checked by a
+ *  grader made while it boots. */
 async function bootCopy(
   runtime: Runtime,
   challenge: Challenge,
   env: Environment,
+  networkMade: Promise<NetworkInfo>,
+  values: ScenarioValues,
+  submission: string,
   timings: Record<string, number>,
-  check: (copyId: string, network: string, inspection?: string) => Promise<Graded>,
 ): Promise<Graded> {
   const t0 = performance.now();
   const failed = (message: string): Graded => ({ exitCode: 1, stdout: message, stderr: "", timedOut: false, durationMs: Math.round(performance.now() - t0) });
-  const network = await runtime.createNetwork(env.owner, `b${randomBytes(3).toString("hex")}`);
+  let network: NetworkInfo;
+  try {
+    network = await networkMade;
+  } catch (e) {
+    return failed(`The grader could not make a network to boot a copy of the deployment (${(e as Error).message}): not graded.`);
+  }
   let copyId: string | undefined;
+  let grader: Promise<Grader> | undefined;
   try {
     try {
       const copy = await runtime.createContainer({
@@ -206,6 +228,8 @@ async function bootCopy(
       return failed(`The grader could not copy the deployment's disk to boot it (${(e as Error).message}): not graded.`);
     }
     timings.copy = Math.round(performance.now() - t0);
+    grader = makeGrader(runtime, challenge, env, copyId, network.name);
+    grader.catch(() => {});
     let inspection: string | undefined;
     if (challenge.inspect) {
       const t1 = performance.now();
@@ -233,12 +257,24 @@ async function bootCopy(
     });
     timings.boot = Math.round(performance.now() - t2);
     if (boot.timedOut) return failed(`The deployment did not finish booting within ${challenge.boot.timeoutSeconds}s: a start-up script hangs.`);
-    const result = await check(copyId, network.name, inspection);
+    let made: Grader;
+    try {
+      made = await grader;
+    } catch (e) {
+      return failed(`The grader could not start beside the booted copy (${(e as Error).message}): not graded.`);
+    }
+    grader = undefined;
+    const result = await gradeOn(runtime, challenge, env, made, values, submission, "boot", inspection);
     timings.bootCheck = result.durationMs;
     return result;
   } finally {
-    await Promise.all([copyId ? runtime.remove(copyId) : null]).catch(() => {});
-    await runtime.removeNetwork(network.id).catch(() => {});
+    // Gone in the background, the network once nothing is attached to it any more.
+    const copy = copyId;
+    void (async () => {
+      const g = await grader?.catch(() => null);
+      await Promise.all([copy ? runtime.remove(copy) : null, g ? runtime.remove(g.id) : null]).catch(() => {});
+      await runtime.removeNetwork(network.id).catch(() => {});
+    })();
   }
 }
 
