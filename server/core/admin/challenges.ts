@@ -167,7 +167,7 @@ export function createAdminChallenges(deps: AdminChallengesDeps) {
       } else {
         await db.deleteFrom("hidden_challenges").where("challenge_id", "=", id).execute();
       }
-      await audit.record({ action: hide ? "admin.challenge_hide" : "admin.challenge_show", actorId: actor.id, actorName: actor.username, target: c.id });
+      await audit.record({ action: hide ? "admin.challenge_hide" : "admin.challenge_show", actorId: actor.id, target: { type: "challenge", id: c.id } });
       return { id: c.id, hidden: hide };
     },
 
@@ -192,7 +192,6 @@ export function createAdminChallenges(deps: AdminChallengesDeps) {
       await audit.record({
         action: "admin.content_reload",
         actorId: actor.id,
-        actorName: actor.username,
         detail: { loaded: report.loaded.length, added: report.added, removed: report.removed, problems: report.problems.length },
       });
       return report;

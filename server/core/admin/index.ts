@@ -46,7 +46,7 @@ export function createAdmin(deps: AdminDeps) {
         const changed = Object.fromEntries(
           (Object.keys(after) as (keyof SystemSettings)[]).filter((k) => after[k] !== before[k]).map((k) => [k, { from: before[k], to: after[k] }]),
         );
-        await audit.record({ action: "admin.settings", actorId: actor.id, actorName: actor.username, detail: changed });
+        await audit.record({ action: "admin.settings", actorId: actor.id, detail: changed });
         return after;
       },
     },
