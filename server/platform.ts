@@ -125,6 +125,7 @@ export async function createPlatform(config: Config) {
     maxConcurrentPerUser: config.deployments.maxConcurrentPerUser,
     capacityBytes: config.deployments.capacityBytes,
     pool: config.deployments.pool,
+    poolHold: consoleRules.poolHold,
     // The admin console's rules first (maintenance, hidden challenges: server/core/admin), then
     // the user's plan: what they may start and how many at once (server/core/plans.ts); the
     // platform-wide cap last, under the start locks.

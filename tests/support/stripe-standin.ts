@@ -273,7 +273,7 @@ export async function startStripeStandin(opts: StandinOptions) {
       s.items.data[0].current_period_end = periodEnd;
       const invoice = bill(s, start, periodEnd, paid, "subscription_cycle");
       s.status = paid ? "active" : "past_due";
-      return [event(paid ? "invoice.paid" : "invoice.payment_failed", invoice), event("customer.subscription.updated", s)];
+      return [event(paid ? "invoice.paid" : "invoice.payment_failed", invoice), event("customer.subscription.updated", s)] as [Obj, Obj];
     },
 
     /** The subscription changed at Stripe (the period ended, dunning gave up...): the new state

@@ -220,3 +220,11 @@ export async function isHidden(db: Db, challengeId: string): Promise<boolean> {
   const row = await db.selectFrom("hidden_challenges").select("challenge_id").where("challenge_id", "=", challengeId).executeTakeFirst();
   return row !== undefined;
 }
+
+/** May this user have anything of this challenge (start it, its hints, its debrief)? A hidden one
+ *  is for admins only: to anyone else it does not exist (each caller answers 404). */
+export async function visibleTo(db: Db, userId: string, challengeId: string): Promise<boolean> {
+  if (!(await isHidden(db, challengeId))) return true;
+  const u = await db.selectFrom("users").select("is_admin").where("id", "=", userId).executeTakeFirst();
+  return u?.is_admin === 1;
+}

@@ -4,6 +4,7 @@
 // so ids cannot be probed.
 import type { PublishedSolution, RecordingView } from "../../../shared/contract/index.ts";
 import type { Db } from "../../db/index.ts";
+import { isDisabled } from "../admin/users.ts";
 import type { Audit } from "../audit.ts";
 import { conflict, notFound } from "../errors.ts";
 import type { RecordingRow, RecordingStore } from "./store.ts";
@@ -65,7 +66,7 @@ export function createRecordingAccess({ db, store, audit, titleOf }: RecordingAc
     /** The asciicast text for the owner, or for anyone when it is published. */
     async content(userId: string | null, id: string): Promise<string> {
       const row = await store.get(id);
-      if (!row || (row.user_id !== userId && Number(row.published) !== 1)) throw notFound(RECORDING_NOT_FOUND);
+      if (!row || (row.user_id !== userId && (Number(row.published) !== 1 || (await isDisabled(db, row.user_id))))) throw notFound(RECORDING_NOT_FOUND);
       return text(id);
     },
 
@@ -81,7 +82,7 @@ export function createRecordingAccess({ db, store, audit, titleOf }: RecordingAc
     /** A user's published solutions, newest solve first (a public profile's Solutions tab). */
     async published(username: string): Promise<PublishedSolution[]> {
       const user = await db.selectFrom("users").select("id").where("username", "=", username).executeTakeFirst();
-      if (!user) throw notFound("User not found");
+      if (!user || (await isDisabled(db, user.id))) throw notFound("User not found");
       const rows = await db
         .selectFrom("recordings as r")
         .innerJoin("solves as s", (j) => j.onRef("s.user_id", "=", "r.user_id").onRef("s.challenge_id", "=", "r.challenge_id"))
