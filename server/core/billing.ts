@@ -361,10 +361,9 @@ export function createBilling({ db, plans, config, publicUrl, log, installation 
       } else if (event.type === "invoice.paid") {
         const invoice = event.data.object;
         const subId = invoiceSubscription(invoice);
-        if (subId) {
-          sub = await provider("reading a subscription", () => s.subscriptions.retrieve(subId));
-          paidEnd = paidThrough(invoice);
-        }
+        paidEnd = paidThrough(invoice);
+        // An invoice that pays for no Pro period (another product) needs no look at its subscription.
+        if (subId && paidEnd !== null) sub = await provider("reading a subscription", () => s.subscriptions.retrieve(subId));
       } else if (event.type === "customer.subscription.updated" || event.type === "customer.subscription.deleted" || event.type === "customer.subscription.created") {
         sub = event.data.object;
       }
