@@ -142,7 +142,7 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
           .executeTakeFirst();
       });
       log.info(`submission for ${challengeId} by ${userId} on ${row.id}: ${outcome.passed ? "correct" : "not correct"} (check ${outcome.durationMs} ms)`);
-      await audit?.record({ action: "submission", actorId: userId, target: challengeId, detail: { deployment_id: row.id, correct: outcome.passed } });
+      await audit?.record({ action: "submission", actorId: userId, target: { type: "challenge", id: challengeId }, detail: { deployment_id: row.id, correct: outcome.passed } });
       if (!outcome.passed || !inserted) {
         return { is_correct: false, feedback, points_awarded: 0, already_solved: false, solve_time_seconds: null, rank: before.rank, ranked_users: before.ranked_users, total_points: before.total_points, achievements_unlocked: [] };
       }

@@ -32,6 +32,8 @@ export interface AccountsDeps {
   webSessions?: Pick<WebSessions, "destroyAllForUser">;
   /** The audit log (server/core/audit.ts): sign-ins and their failures, 2FA and key changes. */
   audit?: Pick<Audit, "record">;
+  /** The challenge ids loaded now (the admin console's reload changes them): no username may equal one. */
+  challengeIds?: () => Iterable<string>;
 }
 
 export function createContext(deps: AccountsDeps) {

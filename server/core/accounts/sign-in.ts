@@ -20,7 +20,7 @@ export function createSignIn(ctx: AccountsContext) {
   const { byId, view, requireUser, isKnownAddress, rememberAddress, acceptTotp } = ctx;
 
   async function issueLogin(u: UserRow): Promise<LoginResult> {
-    await audit?.record({ action: "auth.login", actorId: u.id, actorName: u.username, target: u.username });
+    await audit?.record({ action: "auth.login", actorId: u.id, target: { type: "user", id: u.id } });
     return { mfa_required: false, ...(await tokens.issue(u)), user: await view(u) };
   }
 
@@ -28,7 +28,7 @@ export function createSignIn(ctx: AccountsContext) {
   async function startLogin(u: UserRow): Promise<LoginResult> {
     // Every way in (password, OAuth) passes here: a disabled account stops at the door.
     if (await isDisabled(db, u.id)) {
-      await audit?.record({ action: "auth.login_failed", actorId: u.id, actorName: u.username, target: u.username, detail: { reason: "disabled" } });
+      await audit?.record({ action: "auth.login_failed", actorId: u.id, target: { type: "user", id: u.id }, detail: { reason: "disabled" } });
       throw forbidden(ACCOUNT_DISABLED);
     }
     if (u.totp_enabled !== 1) return issueLogin(u);
@@ -69,7 +69,7 @@ export function createSignIn(ctx: AccountsContext) {
     await limiter.consumeAll(limits);
     const ok = await verifyPassword(u?.password_hash ?? null, input.password);
     if (!u || !ok) {
-      await audit?.record({ action: "auth.login_failed", actorId: u?.id ?? null, actorName: input.username_or_email.trim().slice(0, 100), target: u?.username ?? null, detail: { reason: "password" } });
+      await audit?.record({ action: "auth.login_failed", actorId: u?.id ?? null, target: u ? { type: "user", id: u.id } : null, typed: u ? undefined : input.username_or_email, detail: { reason: "password" } });
       throw unauthorized("Incorrect username or password");
     }
     // The right password: not a failure. Its counts go back and the address's typos are forgiven.
@@ -105,7 +105,7 @@ export function createSignIn(ctx: AccountsContext) {
     const addr = addressKey(ip);
     const known = await isKnownAddress(u.id, addr);
     if (!(await acceptTotp(u, input.code, addr))) {
-      await audit?.record({ action: "auth.login_failed", actorId: u.id, actorName: u.username, target: u.username, detail: { reason: "2fa code" } });
+      await audit?.record({ action: "auth.login_failed", actorId: u.id, target: { type: "user", id: u.id }, detail: { reason: "2fa code" } });
       throw unauthorized("Invalid verification code");
     }
     // The right code is not a failure: its counts go back.
