@@ -63,14 +63,16 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
     return Number(res.numUpdatedRows) === 1;
   }
 
-  /** Wrong answers given on this deployment since its last reset (which drew new values). */
+  /** Wrong answers given on this deployment since its last reset (which drew new values). A reset
+   *  is claimed while the deployment is ready, after every answer of the incident it replaces,
+   *  and the next incident is ready seconds later: answers of the claim's second are the old one's. */
   async function wrongAnswers(deploymentId: string): Promise<number> {
     const reset = await db.selectFrom("deployment_resets").select("updated_at").where("deployment_id", "=", deploymentId).executeTakeFirst();
     const row = await db
       .selectFrom("submissions")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("deployment_id", "=", deploymentId)
-      .where("created_at", ">=", Number(reset?.updated_at ?? 0))
+      .where("created_at", ">", Number(reset?.updated_at ?? -1))
       .where("answer_verdict", "=", "wrong")
       .executeTakeFirstOrThrow();
     return Number(row.n);
