@@ -56,6 +56,9 @@ export function createDiskSpace({ dir, floorBytes, free = freeBytes, maxAgeMs = 
     dir,
     floorBytes,
     async check() {
+      // A reading under way may have started before the latest change: wait for it, then read
+      // again if it is already too old.
+      if (pending) await pending;
       if (Date.now() - readAt >= maxAgeMs) await refresh();
       return above();
     },

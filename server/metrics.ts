@@ -135,15 +135,10 @@ export function createMetrics({ db, log }: { db: Kysely<Database>; log: Logger }
     },
   });
 
-  // Disk used by what players make us write (docs/decisions/016-per-user-bounds.md): one reading
-  // per scrape serves the three gauges.
+  // Disk used by what players make us write (docs/decisions/016-per-user-bounds.md): a reading
+  // costs one row of the database and the free space kept for a second.
   let diskUsage: (() => Promise<DiskUsageReport[]>) | null = null;
-  let diskReading: { at: number; value: Promise<DiskUsageReport[]> } | null = null;
-  const readDisk = () => {
-    if (!diskUsage) return Promise.resolve([]);
-    if (!diskReading || Date.now() - diskReading.at > 1000) diskReading = { at: Date.now(), value: diskUsage().catch((e) => (log.warn("metrics: reading disk usage failed", e), [])) };
-    return diskReading.value;
-  };
+  const readDisk = () => (diskUsage ? diskUsage().catch((e) => (log.warn("metrics: reading disk usage failed", e), [])) : Promise.resolve([]));
   const diskGauge = (name: string, help: string, pick: (r: DiskUsageReport) => number | null) =>
     new Gauge({
       name,

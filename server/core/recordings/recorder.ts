@@ -16,7 +16,7 @@
 // making room by removing the oldest private recordings) must allow it, or the shell runs
 // unrecorded. While it runs, recording stops (the shell does not) if free space falls below the
 // floor. When it ends, the commands typed in it are extracted once and stored (commands.ts).
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -35,6 +35,20 @@ export const RECORDING_MAX_BYTES = 1024 * 1024;
 export const INPUT_RESERVE = 64 * 1024;
 export const TRUNCATED_MARKER = "output truncated: the recording reached its size limit";
 export const DISK_LOW_MARKER = "recording stopped: the server's disk is nearly full";
+
+let lastMs = 0;
+let sameMs = 0;
+/** A UUID in the version 7 layout (the time in ms, a counter, random bits): ids sort in the order
+ *  the shells started, so lists by (started_at, id) keep that order within a second, and the
+ *  quota removes the oldest first. */
+export function timeOrderedId(now = Date.now()): string {
+  if (now <= lastMs) sameMs += 1;
+  else [lastMs, sameMs] = [now, 0];
+  const hex = lastMs.toString(16).padStart(12, "0") + "7" + (sameMs & 0xfff).toString(16).padStart(3, "0");
+  const rnd = randomBytes(8).toString("hex");
+  const variant = (8 | (parseInt(rnd[0]!, 16) & 3)).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${variant}${rnd.slice(1, 4)}-${rnd.slice(4, 16)}`;
+}
 
 /** Why a shell was not recorded (counted in /metrics). */
 export type RefusedReason = "rate" | "disk" | "quota" | "error";
@@ -108,7 +122,7 @@ export function createRecorder({ db, store, log, limiter, quota, disk, commands,
       }
       if (refused) return refuse(refused);
 
-      const id = randomUUID();
+      const id = timeOrderedId();
       const path = join(userFolder(start.userId), `${id}.cast`);
       const full = join(store.root, path);
       let file: WriteStream;
