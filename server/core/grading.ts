@@ -15,6 +15,7 @@ import { RUNTIME_UNAVAILABLE } from "./deployments/admission.ts";
 import { badRequest, conflict, notFound, unavailable } from "./errors.ts";
 import type { Audit } from "./audit.ts";
 import { hintChargeOnSolve } from "./hints.ts";
+import { pruneSubmissions } from "./submissions.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import { NO_ACTIVE_DEPLOYMENT, VALIDATION_FAILED_DEFAULT } from "../../shared/rules.ts";
 
@@ -108,6 +109,7 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
             created_at: now,
           })
           .execute();
+        await pruneSubmissions(trx, userId);
         if (!outcome.passed) return null;
         // Revealed hints cost points only here, at the solve (server/core/hints.ts).
         charge = await hintChargeOnSolve(trx, userId, challenge);

@@ -5,7 +5,8 @@
 // shell counts whole), recorded shells per minute, the free-space floor; the commands extracted
 // once when a shell ends and the debrief reading the stored list (older recordings extracted on
 // first read, an open shell's list so far, at most 2,000); the bytes in /metrics; migration 0016
-// moving the rows' paths; the sign-up notice capped per address and the outbox bounded.
+// moving the rows' paths; the sign-up notice capped per address, the outbox bounded, and the
+// answers kept per player.
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +16,7 @@ import { DEBRIEF_COMMANDS } from "../../server/core/recordings/commands.ts";
 import { createRecordingQuota } from "../../server/core/recordings/quota.ts";
 import { DISK_LOW_MARKER, createRecorder, type ShellRecording } from "../../server/core/recordings/recorder.ts";
 import { createRateLimiter } from "../../server/core/ratelimit.ts";
+import { pruneSubmissions, SUBMISSIONS_KEPT } from "../../server/core/submissions.ts";
 import { createDiskSpace } from "../../server/disk-space.ts";
 import { nowSeconds } from "../../server/db/index.ts";
 import { migrationProvider } from "../../server/db/migrations.ts";
@@ -232,6 +234,22 @@ describe.each(DATABASES)("recording bounds on %s", (kind) => {
       expect(res.status).toBe(201);
     }
     expect(t.mails(owner.email).filter((m) => /tried to sign up/.test(m.subject))).toHaveLength(3);
+  });
+
+  it("a player's stored answers: the newest SUBMISSIONS_KEPT are kept, solves stay", async () => {
+    const p = await player();
+    const dep = randomUUID();
+    const base = nowSeconds() - 10_000;
+    await db()
+      .insertInto("submissions")
+      .values(Array.from({ length: SUBMISSIONS_KEPT + 20 }, (_, i) => ({ id: randomUUID(), user_id: p.id, challenge_id: CHALLENGE, deployment_id: dep, solution: `answer ${i}`, is_correct: 0, feedback: "no", created_at: base + i })))
+      .execute();
+    await solve(p.id, dep);
+    await pruneSubmissions(db(), p.id);
+    const left = await db().selectFrom("submissions").select("solution").where("user_id", "=", p.id).orderBy("created_at").execute();
+    expect(left).toHaveLength(SUBMISSIONS_KEPT);
+    expect(left[0]!.solution).toBe("answer 20");
+    expect(await db().selectFrom("solves").select("user_id").where("user_id", "=", p.id).execute()).toHaveLength(1);
   });
 
   it("the outbox keeps at most OUTBOX_MAX_FILES mails, the oldest removed first", async () => {
