@@ -6,7 +6,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 
-export const SUBMISSIONS_KEPT = 500;
+export const SUBMISSIONS_KEPT = 200;
 
 /** Removes the player's submissions older than their newest `keep` (same-second ties kept). */
 export async function pruneSubmissions(db: Kysely<Database>, userId: string, keep = SUBMISSIONS_KEPT): Promise<void> {

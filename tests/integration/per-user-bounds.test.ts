@@ -5,26 +5,21 @@
 // shell counts whole), recorded shells per minute, the free-space floor; the commands extracted
 // once when a shell ends and the debrief reading the stored list (older recordings extracted on
 // first read, an open shell's list so far, at most 2,000); the bytes in /metrics; migration 0016
-// moving the rows' paths; the sign-up notice capped per address, the outbox bounded, and the
-// answers kept per player.
+// moving the rows' paths; the sign-up notice capped per address and the outbox bounded. The
+// free-space floor and the answers kept: bounded-writes.test.ts. (This file imports only what
+// existed before these bounds, so each test fails on that code by its assertion.)
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DEBRIEF_COMMANDS } from "../../server/core/recordings/commands.ts";
-import { createRecordingQuota } from "../../server/core/recordings/quota.ts";
-import { DISK_LOW_MARKER, createRecorder, type ShellRecording } from "../../server/core/recordings/recorder.ts";
-import { createRateLimiter } from "../../server/core/ratelimit.ts";
-import { pruneSubmissions, SUBMISSIONS_KEPT } from "../../server/core/submissions.ts";
-import { createDiskSpace } from "../../server/disk-space.ts";
+import type { ShellRecording } from "../../server/core/recordings/recorder.ts";
 import { nowSeconds } from "../../server/db/index.ts";
 import { migrationProvider } from "../../server/db/migrations.ts";
 import { challengesFixture, createTestPlatform, DATABASES, freshIp, type TestPlatform } from "../support/platform.ts";
 import { createDatabase } from "../support/postgres.ts";
 
 const CHALLENGE = "disk-full-deleted-log";
-const MIB = 1024 * 1024;
 
 describe.each(DATABASES)("recording bounds on %s", (kind) => {
   let t: TestPlatform;
@@ -188,33 +183,9 @@ describe.each(DATABASES)("recording bounds on %s", (kind) => {
     }
     await solve(p.id, dep);
     const body = (await t.call("GET", `/challenges/${CHALLENGE}/debrief`, { token: p.token })).body;
-    expect(body.commands).toHaveLength(DEBRIEF_COMMANDS);
+    expect(body.commands).toHaveLength(2000);
     expect(body.commands.at(-1)).toBe("echo 1-999");
     expect(body.commands_cut).toBe(true);
-  });
-
-  it("recording stops, the shell's recording marked, when free space falls below the floor", async () => {
-    const p = await player();
-    let free = 10 * MIB;
-    const disk = createDiskSpace({ dir: join(t.dataDir, "recordings"), floorBytes: 5 * MIB, free: async () => free, maxAgeMs: 0 });
-    // The platform's parts, but a disk whose free space the test says (the system call's answer).
-    const store = t.platform.recordingStore;
-    const limits = { perUser: { files: 9, bytes: 9 * MIB }, perDeployment: { files: 9, bytes: 9 * MIB }, perMinute: 9 };
-    const recorder = createRecorder({ db: db(), store, log: { warn: () => {} }, limiter: createRateLimiter(), quota: createRecordingQuota({ db: db(), store, limits, fileBytes: MIB }), disk });
-    const rec = (await recorder.begin({ userId: p.id, deploymentId: randomUUID(), challengeId: CHALLENGE, source: "ssh", cols: 80, rows: 24 }))!;
-    rec.input("before\r");
-    free = MIB;
-    await disk.check();
-    rec.input("after\r");
-    rec.output("more output");
-    await rec.finish();
-    const text = (await t.platform.recordingStore.open(rec.id))!;
-    expect(text).toContain("before");
-    expect(text).not.toContain("after");
-    expect(text).toContain(DISK_LOW_MARKER);
-    expect((await t.platform.recordingStore.get(rec.id))!.truncated).toBe(1);
-    // And below the floor a new shell is not recorded at all.
-    expect(await recorder.begin({ userId: p.id, deploymentId: randomUUID(), challengeId: CHALLENGE, source: "ssh", cols: 80, rows: 24 })).toBeNull();
   });
 
   it("/metrics says the bytes and files recordings use, kept by the database", async () => {
@@ -234,22 +205,6 @@ describe.each(DATABASES)("recording bounds on %s", (kind) => {
       expect(res.status).toBe(201);
     }
     expect(t.mails(owner.email).filter((m) => /tried to sign up/.test(m.subject))).toHaveLength(3);
-  });
-
-  it("a player's stored answers: the newest SUBMISSIONS_KEPT are kept, solves stay", async () => {
-    const p = await player();
-    const dep = randomUUID();
-    const base = nowSeconds() - 10_000;
-    await db()
-      .insertInto("submissions")
-      .values(Array.from({ length: SUBMISSIONS_KEPT + 20 }, (_, i) => ({ id: randomUUID(), user_id: p.id, challenge_id: CHALLENGE, deployment_id: dep, solution: `answer ${i}`, is_correct: 0, feedback: "no", created_at: base + i })))
-      .execute();
-    await solve(p.id, dep);
-    await pruneSubmissions(db(), p.id);
-    const left = await db().selectFrom("submissions").select("solution").where("user_id", "=", p.id).orderBy("created_at").execute();
-    expect(left).toHaveLength(SUBMISSIONS_KEPT);
-    expect(left[0]!.solution).toBe("answer 20");
-    expect(await db().selectFrom("solves").select("user_id").where("user_id", "=", p.id).execute()).toHaveLength(1);
   });
 
   it("the outbox keeps at most OUTBOX_MAX_FILES mails, the oldest removed first", async () => {
