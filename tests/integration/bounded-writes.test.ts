@@ -1,13 +1,13 @@
 // Writes a player causes, bounded (issue 20; docs/decisions/016-per-user-bounds.md), on SQLite
 // and PostgreSQL: recording stops at the free-space floor (the shell goes on), and only a player's
-// newest answers are kept. The recorder here is the platform's own parts around a disk whose free
+// newest answers are kept; one debrief read computes at most 4 open shells. The recorder here is the platform's own parts around a disk whose free
 // space the test sets (the answer of the statfs system call), so the floor can be crossed at will.
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRateLimiter } from "../../server/core/ratelimit.ts";
 import { createRecordingQuota } from "../../server/core/recordings/quota.ts";
-import { createRecorder, DISK_LOW_MARKER } from "../../server/core/recordings/recorder.ts";
+import { createRecorder, DISK_LOW_MARKER, type ShellRecording } from "../../server/core/recordings/recorder.ts";
 import { pruneSubmissions, SUBMISSIONS_KEPT } from "../../server/core/submissions.ts";
 import { nowSeconds } from "../../server/db/index.ts";
 import { createDiskSpace } from "../../server/disk-space.ts";
@@ -73,5 +73,27 @@ describe.each(DATABASES)("bounded writes on %s", (kind) => {
     expect(left).toHaveLength(SUBMISSIONS_KEPT);
     expect(left[0]!.solution).toBe("answer 20");
     expect(await db().selectFrom("solves").select("user_id").where("user_id", "=", p.id).execute()).toHaveLength(1);
+  });
+
+  it("one read computes at most 4 open shells; the others wait for their end and the list says it is cut", async () => {
+    const p = await player();
+    const token = (await t.login(p)).access_token as string;
+    const dep = randomUUID();
+    const open: ShellRecording[] = [];
+    for (let i = 0; i < 6; i++) {
+      const rec = (await t.platform.recorder.begin({ userId: p.id, deploymentId: dep, challengeId: CHALLENGE, source: "ssh", cols: 80, rows: 24 }))!;
+      rec.input(`echo open-${i}\r`);
+      open.push(rec);
+    }
+    await solve(p.id, dep);
+    await new Promise((r) => setTimeout(r, 50));
+    const body = (await t.call("GET", `/challenges/${CHALLENGE}/debrief`, { token })).body;
+    expect(body.commands).toEqual(["echo open-0", "echo open-1", "echo open-2", "echo open-3"]);
+    expect(body.commands_cut).toBe(true);
+    for (const r of open) await r.finish();
+    expect((await t.call("GET", `/challenges/${CHALLENGE}/debrief`, { token })).body).toMatchObject({
+      commands: Array.from({ length: 6 }, (_, i) => `echo open-${i}`),
+      commands_cut: false,
+    });
   });
 });

@@ -17,6 +17,9 @@ export const DEBRIEF_COMMANDS = 2000;
 export const LIVE_REUSE_MS = 10_000;
 /** Open shells' lists kept at once. */
 const LIVE_KEPT = 256;
+/** Open shells one read computes at most (a player may hold dozens open: the gateway allows 8
+ *  connections of 4 channels); the others wait for their end, and the list says it is cut. */
+export const LIVE_PER_READ = 4;
 
 /** A stored list as the row holds it; anything else (a hand-edited row) counts as not done. */
 function storedList(row: Pick<RecordingRow, "commands" | "commands_cut">): Extracted | null {
@@ -72,7 +75,6 @@ export function createRecordedCommands({ db, store, extractor }: { db: Db; store
     return result ?? kept?.result ?? null;
   }
 
-  const listOf = (row: RecordingRow) => storedList(row) ?? (row.ended_at === null ? sofar(row) : settle(row));
 
   return {
     /** After a shell ended (its row closed): extract and store its commands. */
@@ -85,12 +87,15 @@ export function createRecordedCommands({ db, store, extractor }: { db: Db; store
     async of(rows: RecordingRow[]): Promise<Extracted> {
       const commands: string[] = [];
       let cut = false;
+      let open = 0;
       for (const row of rows) {
         if (commands.length >= DEBRIEF_COMMANDS) {
           cut = true;
           break;
         }
-        const list = await listOf(row);
+        let list = storedList(row);
+        if (!list && row.ended_at !== null) list = await settle(row);
+        else if (!list && ++open <= LIVE_PER_READ) list = await sofar(row);
         if (!list) {
           cut = true;
           continue;
