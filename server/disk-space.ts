@@ -18,8 +18,6 @@ const freeBytes: FreeBytes = async (dir) => {
 };
 
 export interface DiskSpace {
-  readonly dir: string;
-  readonly floorBytes: number;
   /** Whether the free space is at or above the floor, read now unless read within a second. */
   check(): Promise<boolean>;
   /** The last reading's answer, at once (a stale reading is refreshed in the background). */
@@ -53,8 +51,6 @@ export function createDiskSpace({ dir, floorBytes, free = freeBytes, maxAgeMs = 
 
   const above = () => reading === null || reading >= floorBytes;
   return {
-    dir,
-    floorBytes,
     async check() {
       // A reading under way may have started before the latest change: wait for it, then read
       // again if it is already too old.

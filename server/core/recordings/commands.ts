@@ -75,7 +75,6 @@ export function createRecordedCommands({ db, store, extractor }: { db: Db; store
     return result ?? kept?.result ?? null;
   }
 
-
   return {
     /** After a shell ended (its row closed): extract and store its commands. */
     async afterFinish(id: string): Promise<void> {
