@@ -8,7 +8,7 @@
 //           seconds (default 300); the stall is the whole run (it never yields).
 //   after   the real platform (server/platform.ts, SQLite, no runtime) and GET
 //           /api/v1/challenges/{id}/debrief through the API's handler, as server.ts serves it:
-//           - the worker thread's first start, with its first recording (once per process);
+//           - the worker thread's start, with its first recording (once per process);
 //           - at shell end: the extraction and storing of the commands (worker thread), as the
 //             recorder does when a shell ends;
 //           - first read of an older recording (never extracted): extracted then, in the worker;
@@ -27,6 +27,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { loadConfig } from "../server/config.ts";
+import { createCommandExtractor } from "../server/core/recordings/extractor.ts";
 import { nowSeconds } from "../server/db/index.ts";
 import { createPlatform } from "../server/platform.ts";
 
@@ -149,8 +150,18 @@ async function after(cast: string): Promise<string[]> {
     const idle = await repeat(3, async () => {}, () => new Promise((r) => setTimeout(r, 1000)));
     lines.push(`idle event loop for 1 s (this machine's noise): longest stall ${fmt(Math.min(...idle.map((r) => r.stallMs)))} to ${fmt(Math.max(...idle.map((r) => r.stallMs)))}, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
 
-    // The worker thread starts on first use (once per process).
-    line("the worker's first start with its first recording", await repeat(1, () => solvedWith(true, false), (id) => platform.recordedCommands.afterFinish(id!)));
+    // The worker thread starts on first use (once per process): a fresh extractor each run.
+    const castFile = join(dataDir, "hostile.cast");
+    writeFileSync(castFile, cast);
+    line(
+      "the worker thread's start with its first recording (once per process)",
+      await repeat(RUNS, async () => {}, async () => {
+        const extractor = createCommandExtractor({ log: { warn: () => {} } });
+        await extractor.extract(castFile);
+        await extractor.close();
+      }),
+    );
+    await platform.recordedCommands.afterFinish(await solvedWith(true, false)); // the platform's own worker, started
     // At shell end (the recorder's finish): extraction in the worker, stored.
     line("at shell end (extract and store, once per recording)", await repeat(RUNS, () => solvedWith(true, false), (id) => platform.recordedCommands.afterFinish(id!)));
     line("first read of an older recording (extracted then, once)", await repeat(RUNS, () => solvedWith(true, false), () => debrief()));
