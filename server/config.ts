@@ -87,6 +87,19 @@ const envSchema = z.object({
   PREPARE_AT_BOOT: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
   WARM_POOL_IDLE_MINUTES: z.coerce.number({ error: "must be a number of minutes" }).positive("must be more than 0").max(24 * 60).default(60),
   CHALLENGES_DIR: optional,
+  // What players can make the platform keep (docs/decisions/016-per-user-bounds.md): recordings
+  // in a folder of their own (best a volume of its own), quotas per user and per deployment
+  // (oldest private recordings make room), recorded shells per user per minute, and the free
+  // space below which neither recordings nor the mail outbox are written.
+  RECORDINGS_DIR: optional,
+  RECORDINGS_MAX_MB_PER_USER: z.coerce.number({ error: "must be a number of MiB" }).int("must be a whole number").min(1, "must be at least 1").default(200),
+  RECORDINGS_MAX_FILES_PER_USER: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").default(500),
+  RECORDINGS_MAX_MB_PER_DEPLOYMENT: z.coerce.number({ error: "must be a number of MiB" }).int("must be a whole number").min(1, "must be at least 1").default(50),
+  RECORDINGS_MAX_FILES_PER_DEPLOYMENT: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").default(100),
+  RECORDINGS_PER_MINUTE: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").default(30),
+  MIN_FREE_DISK_MB: z.coerce.number({ error: "must be a number of MiB" }).int("must be a whole number").min(0, "must be at least 0").default(512),
+  OUTBOX_MAX_FILES: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").default(1000),
+  OUTBOX_MAX_MB: z.coerce.number({ error: "must be a number of MiB" }).int("must be a whole number").min(1, "must be at least 1").default(50),
   // The community's invite link, shown on /discord; without it the page says there is none yet.
   DISCORD_URL: optional.pipe(z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional()),
   // Payments (server/core/billing.ts): all three, or none (then payments are not enabled).
@@ -169,6 +182,17 @@ export interface Config {
   };
   /** Stripe for Pro upgrades; undefined: payments are not enabled on this installation. */
   billing?: BillingConfig;
+  /** Recordings of shells: where they live and what one player may keep (quota.ts). */
+  recordings: {
+    dir: string;
+    perUser: { files: number; bytes: number };
+    perDeployment: { files: number; bytes: number };
+    perMinute: number;
+  };
+  /** Below this many free bytes, recordings and the outbox stop being written. */
+  minFreeBytes: number;
+  /** The mail outbox (no SMTP_URL): at most this many files and bytes, the oldest go first. */
+  outbox: { maxFiles: number; maxBytes: number };
 }
 
 export class ConfigError extends Error {}
@@ -252,8 +276,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       prepareAtBoot: e.PREPARE_AT_BOOT ? e.PREPARE_AT_BOOT === "true" : e.NODE_ENV !== "test",
     },
     billing,
+    recordings: {
+      dir: e.RECORDINGS_DIR ? resolve(e.RECORDINGS_DIR) : join(dataDir, "recordings"),
+      perUser: { files: e.RECORDINGS_MAX_FILES_PER_USER, bytes: e.RECORDINGS_MAX_MB_PER_USER * MIB },
+      perDeployment: { files: e.RECORDINGS_MAX_FILES_PER_DEPLOYMENT, bytes: e.RECORDINGS_MAX_MB_PER_DEPLOYMENT * MIB },
+      perMinute: e.RECORDINGS_PER_MINUTE,
+    },
+    minFreeBytes: e.MIN_FREE_DISK_MB * MIB,
+    outbox: { maxFiles: e.OUTBOX_MAX_FILES, maxBytes: e.OUTBOX_MAX_MB * MIB },
   };
 }
+
+const MIB = 1024 * 1024;
 
 /** Stripe's settings: all three or none; half a configuration would take money it cannot honour. */
 function billingConfig(e: z.output<typeof envSchema>): BillingConfig | undefined {

@@ -22,6 +22,15 @@ export interface PoolSizeReport {
   target: number;
 }
 
+/** What players make the platform keep on disk (server/platform.ts reports it): recordings and
+ *  the mail outbox, with the free space where each lives. */
+export interface DiskUsageReport {
+  what: string;
+  bytes: number;
+  files: number;
+  free: number | null;
+}
+
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 export function createMetrics({ db, log }: { db: Kysely<Database>; log: Logger }) {
@@ -126,8 +135,41 @@ export function createMetrics({ db, log }: { db: Kysely<Database>; log: Logger }
     },
   });
 
+  // Disk used by what players make us write (docs/decisions/016-per-user-bounds.md): a reading
+  // costs one row of the database and the free space kept for a second.
+  let diskUsage: (() => Promise<DiskUsageReport[]>) | null = null;
+  const readDisk = () => (diskUsage ? diskUsage().catch((e) => (log.warn("metrics: reading disk usage failed", e), [])) : Promise.resolve([]));
+  const diskGauge = (name: string, help: string, pick: (r: DiskUsageReport) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["what"] as const,
+      registers,
+      async collect() {
+        this.reset();
+        for (const r of await readDisk()) {
+          const v = pick(r);
+          if (v !== null) this.set({ what: r.what }, v);
+        }
+      },
+    });
+  diskGauge("faultline_disk_used_bytes", "Bytes kept of what players make the platform write: recordings (all replicas') and this process's mail outbox", (r) => r.bytes);
+  diskGauge("faultline_disk_files", "Files kept of what players make the platform write: recordings and the mail outbox", (r) => r.files);
+  diskGauge("faultline_disk_free_bytes", "Free bytes on the file system of each; below MIN_FREE_DISK_MB nothing more is written there", (r) => r.free);
+  const recordingsRefused = new Counter({
+    name: "faultline_recordings_refused_total",
+    help: "Shells run without a recording, by reason: rate (per user per minute), disk (free space below the floor), quota (nothing private left to remove), error",
+    labelNames: ["reason"] as const,
+    registers,
+  });
+
   return {
     registry,
+    /** What players make us keep on disk (server/platform.ts wires it). */
+    setDiskUsage(fn: () => Promise<DiskUsageReport[]>) {
+      diskUsage = fn;
+    },
+    recordingRefused: (reason: string) => recordingsRefused.inc({ reason }),
     /** The page cache's figures (server.ts wires it when it serves the web). */
     setPageCache(fn: () => { pages: number; bytes: number; hits: number; misses: number }) {
       pageCache = fn;

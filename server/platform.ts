@@ -24,8 +24,12 @@ import { createDebriefs } from "./core/debrief.ts";
 import { createGrading } from "./core/grading.ts";
 import { createHints } from "./core/hints.ts";
 import { createRecordingAccess } from "./core/recordings/access.ts";
-import { createRecorder } from "./core/recordings/recorder.ts";
+import { createRecordedCommands } from "./core/recordings/commands.ts";
+import { createCommandExtractor } from "./core/recordings/extractor.ts";
+import { createRecordingQuota } from "./core/recordings/quota.ts";
+import { createRecorder, RECORDING_MAX_BYTES } from "./core/recordings/recorder.ts";
 import { createRecordingStore } from "./core/recordings/store.ts";
+import { createDiskSpace } from "./disk-space.ts";
 import { createHealth } from "./core/health.ts";
 import { createOAuth } from "./core/oauth.ts";
 import { createPlans } from "./core/plans.ts";
@@ -51,7 +55,11 @@ export async function createPlatform(config: Config) {
   const db = await openDatabase(config.database);
   // Prometheus metrics (server/metrics.ts); server.ts serves them at /metrics.
   const metrics = createMetrics({ db, log });
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log, env: config.env });
+  // What players make us write stops at the free-space floor (server/disk-space.ts), measured
+  // where it lives: recordings (RECORDINGS_DIR) and the outbox (DATA_DIR).
+  const recordingsDisk = createDiskSpace({ dir: config.recordings.dir, floorBytes: config.minFreeBytes });
+  const dataDisk = createDiskSpace({ dir: config.dataDir, floorBytes: config.minFreeBytes });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log, env: config.env, outbox: config.outbox, disk: dataDisk });
   // The other replicas on this database, if any (server/db/cluster.ts; on SQLite: none).
   const cluster = await createCluster(config.database, db, log);
   // Rate limits every replica shares on PostgreSQL; in this process on SQLite (one process).
@@ -136,11 +144,32 @@ export async function createPlatform(config: Config) {
   });
   // Costed hints, the debrief after solving, recordings' owners and publishing (issue 10).
   const hints = createHints({ db, challenges });
-  const recordingStore = createRecordingStore({ db, dataDir: config.dataDir });
-  // Every shell (the SSH gateway's and the browser terminal's) is recorded through this.
-  const recorder = createRecorder({ db, dataDir: config.dataDir, log });
+  const recordingStore = createRecordingStore({ db, root: config.recordings.dir, staleOpenSeconds: config.deployments.maxLifetimeSeconds + 600 });
+  // The commands typed in each shell: extracted once when it ends, in a worker thread (T3-05).
+  const extractor = createCommandExtractor({ log });
+  const recordedCommands = createRecordedCommands({ db, store: recordingStore, extractor });
+  // Every shell (the SSH gateway's and the browser terminal's) is recorded through this, within
+  // the rate, the free-space floor and the quotas (T3-04; docs/decisions/016-per-user-bounds.md).
+  const recorder = createRecorder({
+    db,
+    store: recordingStore,
+    log,
+    limiter,
+    quota: createRecordingQuota({ db, store: recordingStore, limits: config.recordings, fileBytes: RECORDING_MAX_BYTES }),
+    disk: recordingsDisk,
+    commands: recordedCommands,
+    onRefused: (reason) => metrics.recordingRefused(reason),
+  });
   const recordings = createRecordingAccess({ db, store: recordingStore, audit, titleOf: (id) => challenges.get(id)?.title });
-  const debriefs = createDebriefs({ db, challenges, store: recordingStore });
+  const debriefs = createDebriefs({ db, challenges, store: recordingStore, commands: recordedCommands });
+  metrics.setDiskUsage(async () => {
+    const usage = await db.selectFrom("recording_usage").select(["bytes", "files"]).where("scope", "=", "all").executeTakeFirst();
+    const outbox = await mailer.outboxUsage();
+    return [
+      { what: "recordings", bytes: Number(usage?.bytes ?? 0), files: Number(usage?.files ?? 0), free: (await recordingsDisk.check(), recordingsDisk.lastFree()) },
+      { what: "outbox", bytes: outbox.bytes, files: outbox.files, free: (await dataDisk.check(), dataDisk.lastFree()) },
+    ];
+  });
   // The account basics (issue 10): notification mails (feedback after grading, the daily digest
   // of new challenges, unsubscribe links signed with a key derived from SESSION_SECRET), forgot
   // password, e-mail change, export, deletion.
@@ -254,6 +283,7 @@ export async function createPlatform(config: Config) {
     hints,
     recordings,
     recordingStore,
+    recordedCommands,
     recorder,
     health,
     plans,
@@ -266,12 +296,18 @@ export async function createPlatform(config: Config) {
     notice: () => publicNotice(settings),
     /** Reconciles with the engine, then expires deployments on time (server.ts starts it). */
     async startWorker() {
-      worker ??= await startWorker({ deployments, log, runtime, leadership: cluster, prepare: config.deployments.prepareAtBoot, digest: () => notifications.sendDigests(), sweepRecordings: () => recordingStore.sweep() });
+      worker ??= await startWorker({ deployments, log, runtime, leadership: cluster, prepare: config.deployments.prepareAtBoot, digest: () => notifications.sendDigests(), sweepRecordings: async () => {
+        const removed = await recordingStore.sweep();
+        // Recordings that ended without their commands (older deployments, a process that died).
+        await recordedCommands.backfill();
+        return removed;
+      } });
     },
     async close() {
       clearInterval(statistics);
       await worker?.stop();
       await deployments.settled();
+      await extractor.close();
       dbLimiter?.close();
       await cluster.close();
       await db.destroy();

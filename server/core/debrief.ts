@@ -1,25 +1,32 @@
 // The debrief (issue 10): once a challenge is solved, and only then, its root cause
 // (challenge.yaml `debrief`), the reference fix step by step (`solution_steps`), what the solve
 // earned and what hints took, and the solving deployment's recordings with the commands typed in
-// them (recordings/compare.ts), so the player can set their own session beside a good fix.
+// them, so the player can set their own session beside a good fix. The commands are the lists
+// stored when each shell ended (recordings/commands.ts): reading a debrief computes nothing in
+// proportion to what the player typed on the main thread (review T3-05), and it holds at most
+// DEBRIEF_RECORDINGS shells and DEBRIEF_COMMANDS commands.
 import type { Debrief } from "../../shared/contract/index.ts";
 import type { Db } from "../db/index.ts";
 import type { Challenge } from "../runtime/challenges.ts";
 import { visibleTo } from "./admin/challenges.ts";
 import { forbidden, notFound } from "./errors.ts";
 import { recordingView } from "./recordings/access.ts";
-import { commandsFromCast } from "./recordings/compare.ts";
+import type { RecordedCommands } from "./recordings/commands.ts";
 import type { RecordingStore } from "./recordings/store.ts";
 
 export const DEBRIEF_NEEDS_SOLVE = "Solve this challenge first: its debrief opens once your solution is accepted.";
+/** Shells of the solving deployment a debrief lists, oldest first (the deployment quota keeps a
+ *  new deployment's within it; older deployments may hold more). */
+export const DEBRIEF_RECORDINGS = 200;
 
 export interface DebriefDeps {
   db: Db;
   challenges: ReadonlyMap<string, Challenge>;
   store: RecordingStore;
+  commands: Pick<RecordedCommands, "of">;
 }
 
-export function createDebriefs({ db, challenges, store }: DebriefDeps) {
+export function createDebriefs({ db, challenges, store, commands }: DebriefDeps) {
   return {
     async get(userId: string, challengeId: string): Promise<Debrief> {
       const challenge = challenges.get(challengeId);
@@ -32,12 +39,8 @@ export function createDebriefs({ db, challenges, store }: DebriefDeps) {
         .where("challenge_id", "=", challengeId)
         .executeTakeFirst();
       if (!solve) throw forbidden(DEBRIEF_NEEDS_SOLVE);
-      const rows = (await store.listByDeployment(solve.deployment_id)).filter((r) => r.user_id === userId);
-      const commands: string[] = [];
-      for (const r of rows) {
-        const cast = await store.open(r.id);
-        if (cast) commands.push(...commandsFromCast(cast));
-      }
+      const rows = (await store.listByDeployment(solve.deployment_id, DEBRIEF_RECORDINGS)).filter((r) => r.user_id === userId);
+      const typed = await commands.of(rows);
       return {
         challenge_id: challengeId,
         title: challenge.title,
@@ -49,7 +52,8 @@ export function createDebriefs({ db, challenges, store }: DebriefDeps) {
         // (grading wrote the points with them deducted); later reveals are free.
         hints_cost: Math.max(0, challenge.points - Number(solve.points)),
         recordings: rows.map(recordingView),
-        commands,
+        commands: typed.commands,
+        commands_cut: typed.cut,
       };
     },
   };

@@ -16,6 +16,7 @@ import { badRequest, conflict, limitReached, notFound, unavailable } from "./err
 import type { Audit } from "./audit.ts";
 import { hintChargeOnSolve } from "./hints.ts";
 import { judgeAnswer, WRONG_ANSWERS_PER_DEPLOYMENT, WRONG_ANSWERS_USED_UP, type AnswerVerdict } from "./answers.ts";
+import { pruneSubmissions } from "./submissions.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import { NO_ACTIVE_DEPLOYMENT, VALIDATION_FAILED_DEFAULT } from "../../shared/rules.ts";
 
@@ -134,6 +135,7 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
             created_at: now,
           })
           .execute();
+        await pruneSubmissions(trx, userId);
         if (!outcome.passed) return null;
         // Revealed hints cost points only here, at the solve (server/core/hints.ts).
         charge = await hintChargeOnSolve(trx, userId, challenge);

@@ -10,6 +10,7 @@ import { hints as m0012 } from "./migrations/0012_hints.ts";
 import { accountBasics0013 } from "./migrations/0013_account_basics.ts";
 import { nameTrigrams0014 } from "./migrations/0014_name_trigrams.ts";
 import { boardVersions0015 } from "./migrations/0015_board_versions.ts";
+import { recordingBounds0016 } from "./migrations/0016_recording_bounds.ts";
 import { typedAuditAndCheckouts0018 } from "./migrations/0018_typed_audit_and_checkouts.ts";
 import { answers0020 } from "./migrations/0020_answers.ts";
 
@@ -306,6 +307,7 @@ export const migrations: Record<string, Migration> = {
   "0013_account_basics": accountBasics0013,
   "0014_name_trigrams": nameTrigrams0014,
   "0015_board_versions": boardVersions0015,
+  "0016_recording_bounds": recordingBounds0016,
   "0018_typed_audit_and_checkouts": typedAuditAndCheckouts0018,
   "0020_answers": answers0020,
 };

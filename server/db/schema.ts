@@ -238,8 +238,9 @@ export interface SettingsTable {
   updated_at: number;
 }
 
-/** One recorded shell (server/core/recordings/): an asciicast v2 file under DATA_DIR. Times are
- *  epoch seconds; `path` is relative to DATA_DIR; `truncated` 1 when output was cut at the bound. */
+/** One recorded shell (server/core/recordings/): an asciicast v2 file under RECORDINGS_DIR. Times
+ *  are epoch seconds; `path` is relative to RECORDINGS_DIR (migration 0016); `truncated` 1 when
+ *  output was cut at the bound (or recording stopped at the free-space floor). */
 export interface RecordingsTable {
   id: string;
   user_id: string;
@@ -252,6 +253,17 @@ export interface RecordingsTable {
   truncated: number;
   path: string;
   published: Generated<number>;
+  /** The commands typed, as a JSON array of strings, once extracted (migration 0016); null until. */
+  commands: string | null;
+  /** 1 when a bound stopped the extraction (server/core/recordings/compare.ts). */
+  commands_cut: Generated<number>;
+}
+
+/** The bytes and files of all recordings, kept by triggers (migration 0016): one row, 'all'. */
+export interface RecordingUsageTable {
+  scope: string;
+  bytes: number;
+  files: number;
 }
 
 /** Hints a user revealed (migration 0012_hints); the cost as it was shown at the reveal. */
@@ -398,6 +410,7 @@ export interface Database {
   pool_deployments: PoolDeploymentsTable;
   rate_limits: RateLimitsTable;
   recordings: RecordingsTable;
+  recording_usage: RecordingUsageTable;
   hint_reveals: HintRevealsTable;
   password_resets: PasswordResetsTable;
   email_changes: EmailChangesTable;

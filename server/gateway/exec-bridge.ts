@@ -80,8 +80,14 @@ export function createExecBridge({ runtime, log, hangUp, recorder }: ExecBridgeD
       hangUp(exec);
       return;
     }
-    const rec = s.kind === "sftp" ? null : beginRecording(recorder, t, opts, s.pty ?? null);
+    // Recording may be refused (rate, free space, quota: recorder.ts); the shell runs either way.
+    const rec = s.kind === "sftp" ? null : await beginRecording(recorder, t, opts, s.pty ?? null);
     s.recording = rec;
+    if (channelClosed || conn.closed) {
+      hangUp(exec);
+      void rec?.finish();
+      return;
+    }
     try {
       if (tty && s.pty && (s.pty.cols !== execOptions.cols || s.pty.rows !== execOptions.rows)) {
         // The window changed while the exec was starting.
@@ -187,10 +193,10 @@ export function createExecBridge({ runtime, log, hangUp, recorder }: ExecBridgeD
     }
   };
 
-  function beginRecording(recorder: ShellRecorder | undefined, t: Target, opts: StartOptions, pty: ShellState["pty"] | null): ShellRecording | null {
+  async function beginRecording(recorder: ShellRecorder | undefined, t: Target, opts: StartOptions, pty: ShellState["pty"] | null): Promise<ShellRecording | null> {
     if (!recorder || !t.userId || !t.challengeId) return null;
     try {
-      return recorder.begin({
+      return await recorder.begin({
         userId: t.userId,
         deploymentId: t.deploymentId,
         challengeId: t.challengeId,

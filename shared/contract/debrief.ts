@@ -60,8 +60,11 @@ export interface Debrief {
   hints_cost: number;
   /** Recordings of the solving deployment's shells, oldest first. */
   recordings: RecordingView[];
-  /** The commands typed in those shells, in order (from the recordings' input). */
+  /** The commands typed in those shells, in order (from the recordings' input; at most 2,000,
+   *  each at most 500 characters). */
   commands: string[];
+  /** True when the list stops short: a bound was reached, or a shell's list is not ready yet. */
+  commands_cut: boolean;
 }
 
 /** A published solution as a public profile shows it. */

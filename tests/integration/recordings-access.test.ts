@@ -31,12 +31,13 @@ describe.each(DATABASES)("recordings access on %s", (kind) => {
     return { ...u, token, id };
   }
 
-  /** A recorded shell of `userId`'s deployment, as the recorder leaves it. */
+  /** A recorded shell of `userId`'s deployment, as the recorder leaves it (the commands not
+   *  extracted yet, as for a recording of an older deployment: the debrief does it on first read). */
   async function recording(userId: string, deploymentId = randomUUID(), cast = FIXTURE) {
     const id = randomUUID();
-    const path = join("recordings", userId, `${id}.cast`);
+    const path = join(userId, `${id}.cast`);
     mkdirSync(join(t.dataDir, "recordings", userId), { recursive: true });
-    writeFileSync(join(t.dataDir, path), cast);
+    writeFileSync(join(t.dataDir, "recordings", path), cast);
     await t.platform.db
       .insertInto("recordings")
       .values({ id, user_id: userId, deployment_id: deploymentId, challenge_id: CHALLENGE, source: "ssh", started_at: nowSeconds() - 60, ended_at: nowSeconds(), bytes: cast.length, truncated: 0, path })

@@ -13,6 +13,9 @@ import type { AccountsContext } from "./context.ts";
 import { REGISTER_PER_IP, RESEND_PER_USER } from "./limits.ts";
 
 const USERNAME_OR_EMAIL_TAKEN = "Username or email already exists";
+/** "Someone tried to sign up with your address" mails per address (review T3-19): a stranger
+ *  can trigger them, so after these a day the owner hears nothing more of it until the window ends. */
+export const SIGNUP_NOTICES_PER_ADDRESS = { max: 3, windowSeconds: 24 * 3600 };
 
 export function createRegistration(ctx: AccountsContext) {
   const { db, mailer, limiter, publicUrl } = ctx.deps;
@@ -53,20 +56,29 @@ export function createRegistration(ctx: AccountsContext) {
   /**
    * The answer to a registration with an address that already has an account: what a new
    * account would get (the row as it would have been stored, with the database's defaults), and
-   * a mail to the address's owner instead of a verification link. Nothing is stored.
+   * a mail to the address's owner instead of a verification link (at most
+   * SIGNUP_NOTICES_PER_ADDRESS). Nothing is stored.
    */
   async function registeredAgain(owner: UserRow, row: Omit<UserRow, "is_admin" | "is_verified" | "theme" | "totp_enabled" | "notify_new_challenges" | "notify_solution_feedback" | "notify_leaderboard_updates" | "notify_marketing" | "plan" | "plan_until">): Promise<OwnUser> {
-    await mailer.send({
-      to: owner.email,
-      subject: "Someone tried to sign up to faultline with your e-mail address",
-      text: [
-        `Hello ${owner.username},`,
-        "",
-        `Someone just tried to create a faultline account with this e-mail address. Your account (${owner.username}) already uses it, so nothing was created and nothing about your account changed.`,
-        "",
-        `If it was you: sign in at ${new URL("/login", publicUrl).toString()} instead. Otherwise, you can ignore this message.`,
-      ].join("\n"),
-    });
+    // Anyone can make us mail the owner this way: a few a day per address, then silence (the
+    // answer stays the same either way).
+    const noticeDue = await limiter.consume(`signup-notice:${owner.email.toLowerCase()}`, SIGNUP_NOTICES_PER_ADDRESS).then(
+      () => true,
+      () => false,
+    );
+    if (noticeDue) {
+      await mailer.send({
+        to: owner.email,
+        subject: "Someone tried to sign up to faultline with your e-mail address",
+        text: [
+          `Hello ${owner.username},`,
+          "",
+          `Someone just tried to create a faultline account with this e-mail address. Your account (${owner.username}) already uses it, so nothing was created and nothing about your account changed.`,
+          "",
+          `If it was you: sign in at ${new URL("/login", publicUrl).toString()} instead. Otherwise, you can ignore this message.`,
+        ].join("\n"),
+      });
+    }
     return view({
       ...row,
       is_admin: 0,

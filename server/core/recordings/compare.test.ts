@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { commandsFromCast, commandsFromEvents, LineEditor, parseCast } from "./compare.ts";
+import { COMMAND_LIMITS, commandsFromCast, commandsFromEvents, extractCommands, LineEditor, parseCast } from "./compare.ts";
 
 const typed = (...chunks: string[]) => {
   const e = new LineEditor();
@@ -84,5 +84,77 @@ describe("commands from a recording", () => {
 
   it("unknown control characters and escape sequences edit nothing; tab is left to the shell", () => {
     expect(typed("l\x00s\x1b[15~\x1b[I\t -a\r")).toEqual(["ls -a"]);
+  });
+});
+
+// What a player typed is hostile input (review T3-05): the work is bounded by the input's length
+// (never by what the keys ask for), and so is what comes out. The work counter counts every
+// character the editor moves or copies: the bound is checked on it, not on a clock.
+describe("hostile input", () => {
+  const { workBase, workPerChar, commandChars, maxCommands, lineChars } = COMMAND_LIMITS;
+  const cast = (...inputs: string[]) => ['{"version":2}', ...inputs.map((i) => JSON.stringify([0.1, "i", i]))].join("\n");
+  const feed = (...inputs: string[]) => {
+    const e = new LineEditor();
+    for (const i of inputs) e.feed(i);
+    return e;
+  };
+  const withinBound = (e: LineEditor) => expect(e.work).toBeLessThanOrEqual(workBase + workPerChar * e.fed + lineChars);
+
+  it("the review's payload (a 300,000-character command, then 40,000 Up/Down pairs) costs work linear in it, and the command is cut", () => {
+    const e = feed("a".repeat(300_000) + "\r", ..."x".repeat(400).split("").map(() => "\x1b[A\x1b[B".repeat(100)));
+    withinBound(e);
+    // Up/Down copy nothing: the 80,000 recalls cost a few units each (a copy each would be
+    // 4,096 units: 3·10^8 in all).
+    expect(e.work).toBeLessThan(2 * e.fed);
+    const out = extractCommands(cast("a".repeat(300_000) + "\r", "\x1b[A\x1b[B".repeat(1000)));
+    expect(out.commands).toEqual([`${"a".repeat(commandChars - 1)}…`]);
+  });
+
+  it("typing with the cursor at the start (Ctrl-A before each key) costs O(1) per key, not a move of the line", () => {
+    const e = feed(Array.from({ length: 3000 }, (_, i) => `\x01${i % 10}`).join("") + "\r");
+    withinBound(e);
+    expect(e.commands[0]).toHaveLength(3000);
+    expect(e.commands[0]!.startsWith("9876543210")).toBe(true);
+  });
+
+  it("Home/End over a long line, again and again: the rebuilding stops at the work bound and says so", () => {
+    const e = feed("b".repeat(4000), ..."x".repeat(300).split("").map(() => "\x01\x05".repeat(200)));
+    expect(e.cut).toBe(true);
+    withinBound(e);
+    const out = extractCommands(cast("ls\r", "b".repeat(4000), ..."x".repeat(300).split("").map(() => "\x01\x05".repeat(200)), "\rpwd\r"));
+    expect(out).toEqual({ commands: ["ls"], cut: true });
+  });
+
+  it("recalling a long command and editing it, again and again, is bounded too", () => {
+    const e = feed("c".repeat(4000) + "\r", ..."x".repeat(300).split("").map(() => "\x1b[Ax\x03".repeat(100)));
+    withinBound(e);
+    expect(e.cut).toBe(true);
+  });
+
+  it("word moves over a long word are bounded", () => {
+    const e = feed("d".repeat(4000), ..."x".repeat(300).split("").map(() => "\x1bb\x1bf".repeat(100)));
+    withinBound(e);
+    expect(e.cut).toBe(true);
+  });
+
+  it("the line holds at most LINE_CHARS characters; a command comes out with at most COMMAND_CHARS", () => {
+    const e = feed("e".repeat(lineChars + 500) + "\x01#\r");
+    expect(e.commands[0]).toHaveLength(lineChars);
+    expect(extractCommands(cast("f".repeat(2000) + "\r")).commands[0]).toHaveLength(commandChars);
+  });
+
+  it("at most MAX_COMMANDS commands come out of one recording", () => {
+    const out = extractCommands(cast(Array.from({ length: maxCommands + 50 }, (_, i) => `echo ${i}\r`).join("")));
+    expect(out.commands).toHaveLength(maxCommands);
+    expect(out.commands.at(-1)).toBe(`echo ${maxCommands - 1}`);
+    expect(out.cut).toBe(true);
+  });
+
+  it("an ordinary session costs a few units of work per character", () => {
+    const text = readFileSync(join(import.meta.dirname, "fixtures", "ledger-session.cast"), "utf8");
+    const e = new LineEditor();
+    for (const [, kind, data] of parseCast(text)) if (kind === "i") e.feed(data);
+    expect(e.work).toBeLessThan(4 * e.fed);
+    expect(extractCommands(text).cut).toBe(false);
   });
 });

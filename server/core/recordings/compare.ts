@@ -6,8 +6,41 @@
 // (vim, less, top: the output switched to the alternate screen) are not commands and are skipped.
 // Tab completion happens in the shell, not in the keys: the completed part is not in the input,
 // so a completed word shows as typed.
+//
+// What a player typed is hostile input (review T3-05), so the cost is bounded by the input, not
+// by what the keys ask for (docs/decisions/016-per-user-bounds.md):
+// - the line is a gap buffer (the characters before the cursor, and those after it in reverse),
+//   so typing and deleting at the cursor cost O(1) wherever the cursor is: never a splice;
+// - a recalled command is not copied until it is edited: Up/Down cost O(1);
+// - the line holds at most LINE_CHARS characters (more is dropped, as a terminal's own line
+//   buffer would), so a jump (Home, End, a word move) or the first edit of a recalled line
+//   moves at most that many;
+// - every character moved counts as work, and the work may not pass WORK_BASE + WORK_PER_CHAR
+//   per input character: keys whose only point is to cost (Home/End over a long line, again and
+//   again) stop the rebuilding, which keeps the commands found so far and says it was cut;
+// - at most MAX_COMMANDS commands, each at most COMMAND_CHARS characters, come out.
+// This runs once per recording, in a worker thread (extract-thread.ts), never per request.
 
 export type CastEvent = [time: number, kind: string, data: string];
+
+/** What comes out of one recording: bounded whatever went in. */
+export const COMMAND_LIMITS = {
+  /** Commands kept per recording. */
+  maxCommands: 1000,
+  /** Characters kept per command (a longer one ends with "…"). */
+  commandChars: 500,
+  /** Characters the line being typed may hold. */
+  lineChars: 4096,
+  /** Work allowed per input character, and once for any input. */
+  workPerChar: 16,
+  workBase: 1_000_000,
+} as const;
+
+export interface Extracted {
+  commands: string[];
+  /** True when the commands stop short: a bound was reached (count, work) or time ran out. */
+  cut: boolean;
+}
 
 /** The events of an asciicast v2 text: a JSON header line, then one JSON array per line. Lines
  *  that do not parse (a recording cut at its size bound mid-line) are skipped. */
@@ -37,103 +70,179 @@ function altScreenAfter(was: boolean, output: string): boolean {
   return on;
 }
 
+/** [A-Za-z0-9_], without a regular expression per character. */
+function isWordChar(c: string | undefined): boolean {
+  if (c === undefined) return false;
+  const k = c.charCodeAt(0);
+  return (k >= 48 && k <= 57) || (k >= 65 && k <= 90) || (k >= 97 && k <= 122) || k === 95;
+}
+
 /** A line editor fed key by key; `commands` collects each line ended by Enter. */
 export class LineEditor {
   readonly commands: string[] = [];
-  private line: string[] = [];
-  private cursor = 0;
+  /** Characters moved or copied so far: the measure the work bound applies to. */
+  work = 0;
+  /** Input characters fed so far. */
+  fed = 0;
+  /** Set once a bound stopped the rebuilding; later input is ignored. */
+  cut = false;
+  /** Before the cursor, in order. */
+  private left: string[] = [];
+  /** After the cursor, in reverse order (the character under the cursor is last). */
+  private right: string[] = [];
+  /** A recalled command not edited yet: the line is exactly this, the cursor at its end. */
+  private recalled: string | null = null;
   /** Position in `commands` while browsing history with Up/Down (commands.length = the new line). */
   private browsing = 0;
   private pasting = false;
 
+  constructor(private readonly limits: typeof COMMAND_LIMITS = COMMAND_LIMITS) {}
+
   /** Feeds raw input (as the terminal sent it). */
   feed(input: string): void {
+    if (this.cut) return;
+    this.fed += input.length;
     let i = 0;
-    while (i < input.length) {
+    while (i < input.length && !this.cut) {
       const ch = input[i]!;
       if (ch === "\x1b") {
         i = this.escape(input, i);
+        this.checkWork();
         continue;
       }
       i += 1;
-      if (this.pasting) {
-        if (ch === "\r" || ch === "\n") this.enter();
-        else if ((ch >= " " && ch !== "\x7f") || ch === "\t") this.insert(ch);
-        continue;
-      }
-      switch (ch) {
-        case "\r":
-        case "\n":
-          this.enter();
-          break;
-        case "\x7f":
-        case "\b":
-          if (this.cursor > 0) {
-            this.line.splice(this.cursor - 1, 1);
-            this.cursor -= 1;
-          }
-          break;
-        case "\x03": // Ctrl-C: the line is abandoned.
-          this.reset();
-          break;
-        case "\x15": // Ctrl-U: kill to the start.
-          this.line.splice(0, this.cursor);
-          this.cursor = 0;
-          break;
-        case "\x0b": // Ctrl-K: kill to the end.
-          this.line.splice(this.cursor);
-          break;
-        case "\x17": // Ctrl-W: the word before the cursor.
-          this.killWordBack();
-          break;
-        case "\x01": // Ctrl-A
-          this.cursor = 0;
-          break;
-        case "\x05": // Ctrl-E
-          this.cursor = this.line.length;
-          break;
-        case "\x02": // Ctrl-B
-          this.cursor = Math.max(0, this.cursor - 1);
-          break;
-        case "\x06": // Ctrl-F
-          this.cursor = Math.min(this.line.length, this.cursor + 1);
-          break;
-        case "\x04": // Ctrl-D: delete under the cursor (on an empty line the shell exits).
-          this.line.splice(this.cursor, 1);
-          break;
-        case "\x10": // Ctrl-P / Ctrl-N: history, like the arrows.
-          this.history(-1);
-          break;
-        case "\x0e":
-          this.history(1);
-          break;
-        case "\t": // Completion happens in the shell; the keys do not carry its result.
-          break;
-        default:
-          if (ch >= " ") this.insert(ch);
-      }
+      this.key(ch);
+      this.checkWork();
     }
   }
 
   /** A line still being typed when the recording ended (never ended by Enter). */
   get pending(): string {
-    return this.line.join("");
+    return this.text();
   }
 
-  private insert(text: string) {
-    this.line.splice(this.cursor, 0, ...text);
-    this.cursor += text.length;
+  private key(ch: string) {
+    if (this.pasting) {
+      if (ch === "\r" || ch === "\n") this.enter();
+      else if ((ch >= " " && ch !== "\x7f") || ch === "\t") this.insert(ch);
+      return;
+    }
+    switch (ch) {
+      case "\r":
+      case "\n":
+        this.enter();
+        break;
+      case "\x7f":
+      case "\b":
+        this.edit().left.pop();
+        break;
+      case "\x03": // Ctrl-C: the line is abandoned.
+        this.reset();
+        break;
+      case "\x15": // Ctrl-U: kill to the start.
+        this.edit().left.length = 0;
+        break;
+      case "\x0b": // Ctrl-K: kill to the end.
+        this.edit().right.length = 0;
+        break;
+      case "\x17": // Ctrl-W: the word before the cursor.
+        this.killWordBack();
+        break;
+      case "\x01": // Ctrl-A
+        this.home();
+        break;
+      case "\x05": // Ctrl-E
+        this.end();
+        break;
+      case "\x02": // Ctrl-B
+        this.back();
+        break;
+      case "\x06": // Ctrl-F
+        this.forward();
+        break;
+      case "\x04": // Ctrl-D: delete under the cursor (on an empty line the shell exits).
+        this.edit().right.pop();
+        break;
+      case "\x10": // Ctrl-P / Ctrl-N: history, like the arrows.
+        this.history(-1);
+        break;
+      case "\x0e":
+        this.history(1);
+        break;
+      case "\t": // Completion happens in the shell; the keys do not carry its result.
+        break;
+      default:
+        if (ch >= " ") this.insert(ch);
+    }
+  }
+
+  private checkWork() {
+    if (this.work > this.limits.workBase + this.limits.workPerChar * this.fed) this.cut = true;
+  }
+
+  /** The line made editable: a recalled command becomes characters (once, at most LINE_CHARS). */
+  private edit(): this {
+    if (this.recalled !== null) {
+      this.left = Array.from(this.recalled.slice(0, this.limits.lineChars));
+      this.right = [];
+      this.work += this.left.length;
+      this.recalled = null;
+    }
+    this.work += 1;
+    return this;
+  }
+
+  private text(): string {
+    if (this.recalled !== null) return this.recalled;
+    let after = "";
+    for (let j = this.right.length - 1; j >= 0; j--) after += this.right[j];
+    this.work += this.left.length + this.right.length;
+    return this.left.join("") + after;
+  }
+
+  private insert(ch: string) {
+    this.edit();
+    if (this.left.length + this.right.length < this.limits.lineChars) this.left.push(ch);
+  }
+
+  private home() {
+    this.edit();
+    this.work += this.left.length;
+    while (this.left.length) this.right.push(this.left.pop()!);
+  }
+
+  private end() {
+    this.edit();
+    this.work += this.right.length;
+    while (this.right.length) this.left.push(this.right.pop()!);
+  }
+
+  private back() {
+    this.edit();
+    if (this.left.length) this.right.push(this.left.pop()!);
+  }
+
+  private forward() {
+    this.edit();
+    if (this.right.length) this.left.push(this.right.pop()!);
   }
 
   private enter() {
-    const cmd = this.line.join("").trim();
-    if (cmd) this.commands.push(cmd);
+    const cmd = this.text().trim();
+    if (cmd) {
+      if (this.commands.length >= this.limits.maxCommands) {
+        this.cut = true;
+        return;
+      }
+      this.commands.push(cmd);
+    }
     this.reset();
   }
 
   private reset() {
-    this.line = [];
-    this.cursor = 0;
+    this.left = [];
+    this.right = [];
+    this.recalled = null;
     this.browsing = this.commands.length;
   }
 
@@ -141,29 +250,32 @@ export class LineEditor {
     const to = Math.min(this.commands.length, Math.max(0, this.browsing + step));
     if (to === this.browsing) return;
     this.browsing = to;
-    this.line = [...(this.commands[to] ?? "")];
-    this.cursor = this.line.length;
+    this.left = [];
+    this.right = [];
+    this.recalled = this.commands[to] ?? "";
+    this.work += 1;
   }
 
   private killWordBack() {
-    let j = this.cursor;
-    while (j > 0 && this.line[j - 1] === " ") j -= 1;
-    while (j > 0 && this.line[j - 1] !== " ") j -= 1;
-    this.line.splice(j, this.cursor - j);
-    this.cursor = j;
+    const { left } = this.edit();
+    while (left.length && left[left.length - 1] === " ") left.pop();
+    while (left.length && left[left.length - 1] !== " ") left.pop();
+    // Each character popped was pushed once: paid for by its insertion.
   }
 
   private wordMove(dir: -1 | 1) {
-    const isWord = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_]/.test(c);
-    let j = this.cursor;
-    if (dir < 0) {
-      while (j > 0 && !isWord(this.line[j - 1])) j -= 1;
-      while (j > 0 && isWord(this.line[j - 1])) j -= 1;
-    } else {
-      while (j < this.line.length && !isWord(this.line[j])) j += 1;
-      while (j < this.line.length && isWord(this.line[j])) j += 1;
+    const { left, right } = this.edit();
+    const [from, to] = dir < 0 ? [left, right] : [right, left];
+    let moved = 0;
+    while (from.length && !isWordChar(from[from.length - 1])) {
+      to.push(from.pop()!);
+      moved += 1;
     }
-    this.cursor = j;
+    while (from.length && isWordChar(from[from.length - 1])) {
+      to.push(from.pop()!);
+      moved += 1;
+    }
+    this.work += moved;
   }
 
   /** Handles the escape sequence starting at `i`; returns the index after it. */
@@ -173,10 +285,10 @@ export class LineEditor {
       // CSI (ESC [ params final) or SS3 (ESC O final).
       let j = i + 2;
       while (j < s.length && /[0-9;?]/.test(s[j]!)) j += 1;
-      const params = s.slice(i + 2, j);
+      this.work += j - i;
       const final = s[j];
       if (final === undefined) return s.length;
-      this.csi(params, final);
+      this.csi(s.slice(i + 2, Math.min(j, i + 34)), final);
       return j + 1;
     }
     if (next === "b") this.wordMove(-1); // Alt-B / Alt-F
@@ -189,9 +301,9 @@ export class LineEditor {
     if (final === "~") {
       if (params === "200") this.pasting = true;
       else if (params === "201") this.pasting = false;
-      else if (params === "3") this.line.splice(this.cursor, 1); // Delete
-      else if (params === "1" || params === "7") this.cursor = 0; // Home
-      else if (params === "4" || params === "8") this.cursor = this.line.length; // End
+      else if (params === "3") this.edit().right.pop(); // Delete
+      else if (params === "1" || params === "7") this.home();
+      else if (params === "4" || params === "8") this.end();
       return;
     }
     // Ctrl-Left / Ctrl-Right arrive as ESC [ 1 ; 5 D / C.
@@ -199,17 +311,17 @@ export class LineEditor {
     switch (final) {
       case "D":
         if (word) this.wordMove(-1);
-        else this.cursor = Math.max(0, this.cursor - 1);
+        else this.back();
         break;
       case "C":
         if (word) this.wordMove(1);
-        else this.cursor = Math.min(this.line.length, this.cursor + 1);
+        else this.forward();
         break;
       case "H":
-        this.cursor = 0;
+        this.home();
         break;
       case "F":
-        this.cursor = this.line.length;
+        this.end();
         break;
       case "A":
         this.history(-1);
@@ -223,15 +335,24 @@ export class LineEditor {
   }
 }
 
-/** The commands typed in one recording, in order. */
-export function commandsFromEvents(events: CastEvent[]): string[] {
-  const editor = new LineEditor();
+/** A command as stored and shown: at most COMMAND_CHARS characters. */
+const shown = (cmd: string, max: number) => (cmd.length > max ? `${cmd.slice(0, max - 1)}…` : cmd);
+
+/** The commands typed in one recording's events, in order, within COMMAND_LIMITS. */
+export function extractFromEvents(events: CastEvent[], limits: typeof COMMAND_LIMITS = COMMAND_LIMITS): Extracted {
+  const editor = new LineEditor(limits);
   let fullScreen = false;
   for (const [, kind, data] of events) {
+    if (editor.cut) break;
     if (kind === "o") fullScreen = altScreenAfter(fullScreen, data);
     else if (kind === "i" && !fullScreen) editor.feed(data);
   }
-  return editor.commands;
+  return { commands: editor.commands.map((c) => shown(c, limits.commandChars)), cut: editor.cut };
 }
 
-export const commandsFromCast = (text: string): string[] => commandsFromEvents(parseCast(text));
+/** The commands typed in one recording (asciicast v2 text), in order, within COMMAND_LIMITS. */
+export const extractCommands = (text: string, limits: typeof COMMAND_LIMITS = COMMAND_LIMITS): Extracted => extractFromEvents(parseCast(text), limits);
+
+/** The commands alone (tests and the fixture's reading). */
+export const commandsFromEvents = (events: CastEvent[]): string[] => extractFromEvents(events).commands;
+export const commandsFromCast = (text: string): string[] => extractCommands(text).commands;

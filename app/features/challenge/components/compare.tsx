@@ -33,6 +33,11 @@ export function DebriefPanel({ debrief, hydrated }: { debrief: Debrief; hydrated
               No recorded commands for this deployment.
             </p>
           )}
+          {debrief.commands_cut ? (
+            <p className="mt-1 text-xs text-zinc-500" data-testid="commands-cut">
+              Not every command is listed: the list stops at a limit, or a shell&apos;s commands are not read yet.
+            </p>
+          ) : null}
         </div>
         <div>
           <h3 className="label">the reference solution</h3>
