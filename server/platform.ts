@@ -79,7 +79,7 @@ export async function createPlatform(config: Config) {
   // Planner statistics stay current as tables grow (server/db/statistics.ts); the first ran at start.
   const statistics = setInterval(() => void refreshStatistics(db).catch((e) => log.error(`statistics refresh failed: ${String(e)}`)), STATISTICS_INTERVAL_MS);
   statistics.unref();
-  const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring, webSessions, audit });
+  const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring, webSessions, audit, log });
   const oauth = createOAuth({ db, tokens, accounts, providers: config.oauth, publicUrl: config.publicUrl, limiter });
 
   // A broken challenge folder is reported and left out; the rest of the library stays in service.
@@ -155,7 +155,7 @@ export async function createPlatform(config: Config) {
   const account = {
     notifications,
     passwordReset: createPasswordReset({ db, mailer, limiter, publicUrl: config.publicUrl, tokens, webSessions, audit, log }),
-    emailChange: createEmailChange({ db, mailer, limiter, publicUrl: config.publicUrl, accounts, audit }),
+    emailChange: createEmailChange({ db, mailer, limiter, publicUrl: config.publicUrl, accounts, audit, log }),
     exporter: createAccountExport({ db, scoring, audit }),
     deletion: createAccountDeletion({
       db, accounts, tokens, webSessions, audit,
@@ -185,6 +185,7 @@ export async function createPlatform(config: Config) {
       terminateAll: deployments.terminateAllForUser,
       sendVerification: accounts.sendVerification,
       setPlan: plans.setPlan,
+      resetTwoFactor: accounts.resetTwoFactorByAdmin,
     },
     challenges: {
       library: challenges,

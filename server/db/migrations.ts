@@ -10,6 +10,7 @@ import { hints as m0012 } from "./migrations/0012_hints.ts";
 import { accountBasics0013 } from "./migrations/0013_account_basics.ts";
 import { nameTrigrams0014 } from "./migrations/0014_name_trigrams.ts";
 import { boardVersions0015 } from "./migrations/0015_board_versions.ts";
+import { stepUp0017 } from "./migrations/0017_step_up.ts";
 
 const now = sql`0`;
 
@@ -304,6 +305,7 @@ export const migrations: Record<string, Migration> = {
   "0013_account_basics": accountBasics0013,
   "0014_name_trigrams": nameTrigrams0014,
   "0015_board_versions": boardVersions0015,
+  "0017_step_up": stepUp0017,
 };
 
 export const migrationProvider: MigrationProvider = {

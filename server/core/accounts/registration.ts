@@ -51,7 +51,7 @@ export function createRegistration(ctx: AccountsContext) {
    * account would get (the row as it would have been stored, with the database's defaults), and
    * a mail to the address's owner instead of a verification link. Nothing is stored.
    */
-  async function registeredAgain(owner: UserRow, row: Omit<UserRow, "is_admin" | "is_verified" | "theme" | "totp_enabled" | "notify_new_challenges" | "notify_solution_feedback" | "notify_leaderboard_updates" | "notify_marketing" | "plan" | "plan_until">): Promise<OwnUser> {
+  async function registeredAgain(owner: UserRow, row: Omit<UserRow, "is_admin" | "is_verified" | "theme" | "totp_enabled" | "notify_new_challenges" | "notify_solution_feedback" | "notify_leaderboard_updates" | "notify_marketing" | "plan" | "plan_until" | "totp_enabled_at" | "totp_session" | "totp_removal_at">): Promise<OwnUser> {
     await mailer.send({
       to: owner.email,
       subject: "Someone tried to sign up to faultline with your e-mail address",
@@ -69,6 +69,9 @@ export function createRegistration(ctx: AccountsContext) {
       is_verified: 0,
       theme: "dark",
       totp_enabled: 0,
+      totp_enabled_at: null,
+      totp_session: null,
+      totp_removal_at: null,
       notify_new_challenges: 1,
       notify_solution_feedback: 1,
       notify_leaderboard_updates: 0,

@@ -39,6 +39,8 @@ export interface AdminUsersDeps {
   sendVerification(u: UserRow): Promise<void>;
   /** The plans service's setter (server/core/plans.ts), when plans exist. */
   setPlan?: (userId: string, plan: Plan, until: number | null) => Promise<unknown>;
+  /** Turns the user's 2FA off and mails them (accounts' resetTwoFactorByAdmin); false when off. */
+  resetTwoFactor?: (userId: string) => Promise<boolean>;
 }
 
 export function createAdminUsers(deps: AdminUsersDeps) {
@@ -73,7 +75,7 @@ export function createAdminUsers(deps: AdminUsersDeps) {
     if (q.id) base = base.where("u.id", "=", q.id);
     const [rows, count] = await Promise.all([
       base
-        .select(["u.id", "u.username", "u.email", "u.is_admin", "u.is_verified", "u.oauth_provider", "u.plan", "u.plan_until", "u.created_at"])
+        .select(["u.id", "u.username", "u.email", "u.is_admin", "u.is_verified", "u.totp_enabled", "u.oauth_provider", "u.plan", "u.plan_until", "u.created_at"])
         .select((eb) => [
           eb.selectFrom("disabled_users as d").whereRef("d.user_id", "=", "u.id").select("d.disabled_at").as("disabled_at"),
           eb
@@ -100,6 +102,7 @@ export function createAdminUsers(deps: AdminUsersDeps) {
           is_admin: r.is_admin === 1,
           is_verified: r.is_verified === 1,
           disabled: r.disabled_at !== null && r.disabled_at !== undefined,
+          totp_enabled: r.totp_enabled === 1,
           oauth_provider: r.oauth_provider,
           plan: r.plan,
           plan_until: r.plan_until,
@@ -205,6 +208,15 @@ export function createAdminUsers(deps: AdminUsersDeps) {
       await deps.webSessions.destroyAllForUser(id);
       const terminated = await deps.terminateAll(id, "The account was disabled by an administrator.");
       await audit.record({ action: "admin.user_disable", actorId: actor.id, actorName: actor.username, target: u.username, detail: { deployments_terminated: terminated } });
+      return viewOf(id);
+    },
+
+    /** For a user who lost their authenticator and recovery codes: 2FA off at once, audited. */
+    async resetTwoFactor(actor: Actor, id: string) {
+      const u = await mustExist(id);
+      if (!deps.resetTwoFactor) throw badRequest("Two-factor resets are not available on this installation.");
+      if (!(await deps.resetTwoFactor(id))) throw conflict("Two-factor authentication is not enabled for this user.");
+      await audit.record({ action: "admin.user_2fa_reset", actorId: actor.id, actorName: actor.username, target: u.username });
       return viewOf(id);
     },
 
