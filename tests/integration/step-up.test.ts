@@ -132,6 +132,8 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       clock(step + 1);
       const newEmail = `thief_${step}@example.test`;
       expectError(await t.call("POST", "/users/me/email", { token, body: { new_email: newEmail, code: code(secret, step + 1) } }), 400, FRESH_USE_PASSWORD);
+      // The sign-in comes from the access token, never from the body.
+      expectError(await t.call("POST", "/users/me/email", { token, body: { new_email: newEmail, code: code(secret, step + 1), session: "another-sign-in", sid: "x" } }), 400, FRESH_USE_PASSWORD);
       const other = makeSshKey(`k${++keys}`, "ed25519", { dir: keyDir });
       expectError(await putSshKey((m, p, b) => t.call(m, p, { token, body: b }), other.file, { extra: { code: code(secret, step + 1) } }), 400, FRESH_USE_PASSWORD);
       expectError(await t.call("DELETE", "/users/me/ssh-key", { token, body: { code: code(secret, step + 1) } }), 400, FRESH_USE_PASSWORD);
@@ -208,6 +210,20 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       clock(step + 2);
       expect((await t.call("POST", "/auth/2fa/disable", { token, body: { code: code(secret, step + 2) } })).status).toBe(200);
     });
+  });
+
+  it("two parallel verifies turn 2FA on once: one set of recovery codes, and it works", async () => {
+    freezeNow();
+    const u = await t.registerVerified();
+    const { access_token: token } = await t.login(u);
+    const { secret } = (await t.call("POST", "/auth/2fa/setup", { token, body: { current_password: u.password } })).body;
+    const answers = await Promise.all([step - 1, step, step + 1].map((s) => t.call("POST", "/auth/2fa/verify", { token, body: { token: code(secret, s), secret } })));
+    const won = answers.filter((a) => a.status === 200);
+    expect(won).toHaveLength(1);
+    for (const a of answers.filter((x) => x.status !== 200)) expect([400, 409]).toContain(a.status);
+    expect(await t.platform.db.selectFrom("recovery_codes").selectAll().where("user_id", "=", await idOf(u)).execute()).toHaveLength(10);
+    const res = await secondStep({ mfa_token: await mfaToken(u), recovery_code: won[0]!.body.recovery_codes[0] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
 
   describe("recovery codes", () => {
