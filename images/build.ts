@@ -19,7 +19,7 @@ const baseDir = join(root, "images", "base");
 // The same content folder the server reads (CHALLENGES_DIR, default this checkout's challenges/).
 const challengesDir = process.env.CHALLENGES_DIR ? resolve(process.env.CHALLENGES_DIR) : join(root, "challenges");
 /** Files of a challenge folder that never go into its image (the user must not read them). */
-const NOT_IN_IMAGE = new Set(["challenge.yaml", "setup.sh", "check.sh", "solution.sh", "README.md", ".dockerignore"]);
+const NOT_IN_IMAGE = new Set(["challenge.yaml", "setup.sh", "check.sh", "inspect.sh", "solution.sh", "README.md", ".dockerignore"]);
 /** Folders of a challenge that never go into its image either (the fakes suite's scripts). */
 const NOT_IN_IMAGE_DIRS = ["fakes/"];
 const SUITE = process.env.FAULTLINE_BASE_SUITE ?? "bookworm";

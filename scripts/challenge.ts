@@ -45,14 +45,26 @@ runtime:
   hostname: box
 check:
   timeout_seconds: 20
-  written_answer: false    # true when the story asks a question the check reads from the answer
 variants: []               # the faults setup.sh can pick (FAULTLINE_FAULT forces one)
+# When the story asks a question, what the written answer must name (judged by the platform):
+# answer:
+#   - name: culprit
+#     says: the process that held the port
+#     kind: process
+#     value: culprit           # the value of setup.sh holding the right one
+#     candidates: {values: processes}   # a value listing every candidate (or {pattern: number})
+# Classes of fake that cannot apply here, each with the reason (the others need fakes/<class>-*.sh):
+not_applicable_fakes:
+  acl: "no file's permissions are judged: the fault is in a configuration's content"
+  sparse: "nothing must stay unreadable: there is no secret in this story"
 `,
   Dockerfile: `FROM faultline/base:latest
 # Programs the check trusts live in the read-only system (/usr/sbin, /usr/bin, /usr/lib), never /usr/local.
+# Services start at boot (the grader boots a copy of the deployment: rcS.d, rc2.d, rc.local).
 RUN apt-get update -qq \\
  && apt-get install -y -qq --no-install-recommends nginx-light >/dev/null \\
- && apt-get clean && rm -rf /var/lib/apt/lists/* /var/log/apt/* /var/log/dpkg.log
+ && apt-get clean && rm -rf /var/lib/apt/lists/* /var/log/apt/* /var/log/dpkg.log \\
+ && update-rc.d nginx defaults
 `,
   "setup.sh": `#!/bin/bash
 # Injects the fault when a deployment starts (root, inside the deployment, fed on stdin: never
@@ -63,9 +75,11 @@ printf '{"secret":"%s"}\\n' "$secret"
 `,
   "check.sh": `#!/bin/bash
 # Grading: runs in the grader beside the target (docs/decisions/008-grading-threat-model.md),
-# never inside it. What the clients see (from the grader), who answers (fl service), what was
-# repaired (fl read / fl pristine). Exit 0 = fixed; stdout = feedback. See challenges/README.md.
-body=$(curl -sS --max-time 5 "http://$FL_TARGET/" 2>&1) || refuse "Nothing answers at http://$FL_TARGET/ yet."
+# never inside it, live (FL_PHASE=live) and on a booted copy of its disk (FL_PHASE=boot). What
+# the clients see (from the grader), who answers (fl service), what was repaired (fl pristine,
+# inspect.sh). No value of the deployment in a command line: fl takes @NAME, curl takes fetch.
+# Exit 0 = fixed; stdout = feedback. See challenges/README.md.
+body=$(fetch "http://$FL_TARGET/" -sS --max-time 5 2>&1) || refuse "Nothing answers at http://$FL_TARGET/ yet."
 pids=$(fl service 80 /usr/sbin/nginx --argv '["nginx: master process /usr/sbin/nginx"]' --argv '["nginx: worker process"]') || refuse "$pids"
 echo "It works."
 `,
@@ -79,6 +93,18 @@ service nginx start
 # Fake: a stand-in answering on the port the check observes, while the fault stays.
 setsid python3 -m http.server 80 </dev/null >/dev/null 2>&1 &
 sleep 1
+`,
+  "fakes/boot-live-only.sh": `#!/bin/bash
+# Fake (class boot): the running system fixed by hand, the boot configuration left as it was.
+nginx -c /etc/nginx/nginx.conf
+`,
+  "fakes/comment-hidden.sh": `#!/bin/bash
+# Fake (class comment): what the program obeys, hidden where a naive comparison sees a comment.
+sed -i 's/^\\(\\s*\\)root /\\1root #/' /etc/nginx/sites-available/default
+`,
+  "fakes/grader-only-answer.sh": `#!/bin/bash
+# Fake (class grader-only): a stand-in that answers curl one way and browsers another.
+true
 `,
 };
 

@@ -59,7 +59,8 @@ export async function createPlatform(config: Config) {
   const limiter = dbLimiter ?? createRateLimiter();
   const tokens = createTokenService(db, config.sessionSecret);
   const webSessions = createWebSessions({ db, sessionSecret: config.sessionSecret, secureCookies: config.secureCookies });
-  const audit = createAudit({ db, log });
+  // Typed text in the log (a failed sign-in naming no account) is kept only as a hash keyed from SESSION_SECRET.
+  const audit = createAudit({ db, log, secret: createHmac("sha256", config.sessionSecret).update("faultline audit typed identifiers").digest("hex") });
   // What an admin changes while the platform runs (session timeout, cap, maintenance mode).
   const settings = await createSettings({
     db,
@@ -79,7 +80,8 @@ export async function createPlatform(config: Config) {
   // Planner statistics stay current as tables grow (server/db/statistics.ts); the first ran at start.
   const statistics = setInterval(() => void refreshStatistics(db).catch((e) => log.error(`statistics refresh failed: ${String(e)}`)), STATISTICS_INTERVAL_MS);
   statistics.unref();
-  const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring, webSessions, audit, log });
+  // No username may equal a challenge id (the library as loaded now: reloads change it).
+  const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring, webSessions, audit, challengeIds: () => challenges.keys(), log });
   const oauth = createOAuth({ db, tokens, accounts, providers: config.oauth, publicUrl: config.publicUrl, limiter });
 
   // A broken challenge folder is reported and left out; the rest of the library stays in service.
@@ -105,14 +107,15 @@ export async function createPlatform(config: Config) {
         })
       : null;
   const plans = createPlans({ db, titleOf: (id) => challenges.get(id)?.title });
-  const billing = createBilling({ db, plans, config: config.billing, publicUrl: config.publicUrl, log });
+  const instance = await installationId(db, config.dataDir);
+  const billing = createBilling({ db, plans, config: config.billing, publicUrl: config.publicUrl, log, installation: instance });
   const deployments = createDeployments({
     db,
     runtime,
     challenges,
     log,
     limiter,
-    instance: await installationId(db, config.dataDir),
+    instance,
     replica: { id: cluster.replicaId, alive: cluster.alive, publish: cluster.publish, on: cluster.on },
     ssh: config.ssh,
     durationSeconds: config.deployments.durationSeconds,
@@ -122,6 +125,7 @@ export async function createPlatform(config: Config) {
     maxConcurrentPerUser: config.deployments.maxConcurrentPerUser,
     capacityBytes: config.deployments.capacityBytes,
     pool: config.deployments.pool,
+    poolHold: consoleRules.poolHold,
     // The admin console's rules first (maintenance, hidden challenges: server/core/admin), then
     // the user's plan: what they may start and how many at once (server/core/plans.ts); the
     // platform-wide cap last, under the start locks.
@@ -161,6 +165,7 @@ export async function createPlatform(config: Config) {
       db, accounts, tokens, webSessions, audit,
       terminateAll: deployments.terminateAllForUser,
       deleteRecordings: (userId) => recordingStore.deleteUserRecordings(userId),
+      endBilling: (userId) => billing.endFor(userId, { now: true }),
     }),
   };
 
@@ -185,6 +190,8 @@ export async function createPlatform(config: Config) {
       terminateAll: deployments.terminateAllForUser,
       sendVerification: accounts.sendVerification,
       setPlan: plans.setPlan,
+      usernameReserved: accounts.usernameReserved,
+      endBilling: (userId) => billing.endFor(userId, { now: false }),
       resetTwoFactor: accounts.resetTwoFactorByAdmin,
     },
     challenges: {

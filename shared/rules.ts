@@ -3,6 +3,25 @@
 // docs/architecture.md), so the browser bundle may take it too.
 export const USERNAME_PATTERN = /^[A-Za-z0-9_-]{3,32}$/;
 export const USERNAME_RULE = "Usernames are 3 to 32 letters, digits, _ or -";
+/**
+ * Names no account may take, now or by any later rename: names that would pass for the platform
+ * or its staff in the audit log, on the board or in a mail, and names of pages under /profile/.
+ * Challenge ids are refused too (isReservedUsername takes them: they are known at run time).
+ */
+export const RESERVED_USERNAMES: readonly string[] = [
+  "abuse", "admin", "administrator", "admins", "api", "billing", "docs", "export", "faultline",
+  "help", "hostmaster", "info", "mail", "moderator", "no-reply", "noreply", "official", "owner",
+  "pool", "postmaster", "root", "security", "settings", "staff", "status", "superuser", "support",
+  "sysadmin", "system", "webmaster",
+];
+
+/** Whether `name` is reserved: a word above, or the id of a challenge (any case either way). */
+export function isReservedUsername(name: string, challengeIds: Iterable<string> = []): boolean {
+  const n = name.trim().toLowerCase();
+  if (RESERVED_USERNAMES.includes(n)) return true;
+  for (const id of challengeIds) if (id.toLowerCase() === n) return true;
+  return false;
+}
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;
 export const BIO_MAX = 500;

@@ -19,7 +19,7 @@ import { platformContext } from "./context.ts";
 
 const BASE = "http://internal/api/v1";
 
-export type AuditQuery = Partial<Record<"action" | "actor" | "from" | "to" | "page", string>>;
+export type AuditQuery = Partial<Record<"action" | "actor" | "user" | "from" | "to" | "page", string>>;
 
 const qs = (params: Record<string, string | number | undefined | null>) => {
   const q = new URLSearchParams();

@@ -42,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     tab === "users" ? api.users({ search: q, page: param("page") }) : null,
     tab === "challenges" ? api.challenges() : null,
     tab === "system" ? api.settings() : null,
-    tab === "logs" ? api.audit({ action: param("action"), actor: param("actor"), from: param("from"), to: param("to"), page: param("page") }) : null,
+    tab === "logs" ? api.audit({ action: param("action"), actor: param("actor"), user: param("user"), from: param("from"), to: param("to"), page: param("page") }) : null,
     tab === "recordings" ? player.adminRecordings({ username: recordingsUser || undefined, limit: 100 }) : null,
   ]);
   const needle = q.toLowerCase();

@@ -27,12 +27,12 @@ who=$(fl service 80 /usr/sbin/nginx \
 same=$(fl pristine /etc/nginx/nginx.conf /etc/nginx/mime.types /etc/nginx/conf.d /etc/nginx/modules-enabled) || refuse "$same"
 enabled=$(fl ls /etc/nginx/sites-enabled) || refuse "$enabled"
 [ "$enabled" = shop ] || refuse "/etc/nginx/sites-enabled should enable the shop's site, and only it."
-site=$(fl normalized /etc/nginx/sites-enabled/shop) || refuse "$site"
-original=$(sed 's/#.*//' /etc/nginx/sites-available/shop | tr -s ' \t\n' ' ' | sed 's/^ //; s/ $//')
+site=$(fl normalized --format nginx /etc/nginx/sites-enabled/shop) || refuse "$site"
+original=$(fl normalized --format nginx --image /etc/nginx/sites-available/shop)
 if [ "$site" != "$original" ]; then
   # Giving the site the snippet it asks for is a repair too, if the snippet only sets caching.
   with_snippet=${original/"index index.html;"/"index index.html; include /etc/nginx/snippets/shop-cache.conf;"}
-  snippet=$(fl normalized /etc/nginx/snippets/shop-cache.conf 2>/dev/null || true)
+  snippet=$(fl normalized --format nginx /etc/nginx/snippets/shop-cache.conf 2>/dev/null || true)
   if [ "$site" != "$with_snippet" ] || ! grep -Eqx '( ?(expires|add_header|etag|open_file_cache[a-z_]*) [^;{}]*;)* ?' <<<"$snippet"; then
     refuse "nginx serves the page, but the shop's site configuration is not the shop's own any more: repair the fault in it rather than replacing it."
   fi

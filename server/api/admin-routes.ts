@@ -38,9 +38,14 @@ const when = (end: boolean) =>
       .optional(),
   );
 
+const userIdParam = z.string().regex(/^[0-9a-f-]{36}$/, "is not a user id");
+
 export const auditQuery = z.object({
   action: z.preprocess(blank, z.enum(AUDIT_ACTIONS, { error: `must be one of ${AUDIT_ACTIONS.join(", ")}` }).optional()),
+  /** A username: the entries that account made (matched by its id). */
   actor: text(100),
+  /** A user id: the entries that account made or that are about it. */
+  user: z.preprocess(blank, z.string().trim().pipe(userIdParam).optional()),
   from: when(false),
   to: when(true),
   page,
@@ -48,8 +53,6 @@ export const auditQuery = z.object({
 });
 
 export const usersQuery = z.object({ search: text(100), page, limit });
-
-const userIdParam = z.string().regex(/^[0-9a-f-]{36}$/, "is not a user id");
 const challengeIdParam = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "is not a challenge id");
 
 export const adminFlagBody = z.object({ is_admin: z.boolean({ error: "must be true or false" }) });
@@ -80,7 +83,7 @@ export function adminRoutes(r: Router, { admin, audit, notice, userId }: AdminRo
   const adminActor = async (c: Ctx): Promise<Actor> => admin.actor(await userId(c));
   const user = (c: Ctx) => parse(userIdParam, c.params.id);
   const challenge = (c: Ctx) => parse(challengeIdParam, c.params.id);
-  const auditFilter = (q: z.output<typeof auditQuery>): AuditFilter => ({ action: q.action, actor: q.actor, from: q.from, to: q.to });
+  const auditFilter = (q: z.output<typeof auditQuery>): AuditFilter => ({ action: q.action, actor: q.actor, user: q.user, from: q.from, to: q.to });
 
   r.get("/system/notice", { summary: "The public notice for the global banner (maintenance mode)", tags: ["System"], access: "public" }, async () => notice());
 

@@ -2,7 +2,8 @@
 // table at start, so search, filters, ordering and joins with solves happen in the database.
 // No HTTP here: callers pass plain values and get plain values or a DomainError.
 import { type Expression, type SqlBool, sql } from "kysely";
-import type { ChallengeView, ListQuery } from "../../shared/contract/index.ts";
+import type { ChallengeGrading, ChallengeView, ListQuery } from "../../shared/contract/index.ts";
+import { answerRules } from "./answers.ts";
 import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
 import type { ChallengesTable } from "../db/schema.ts";
@@ -43,6 +44,15 @@ const jsonCount = (text: string): number => {
   }
 };
 
+function gradingOf(json: string | null): ChallengeGrading {
+  try {
+    if (json) return JSON.parse(json) as ChallengeGrading;
+  } catch {
+    // Written by sync; a row from before it says nothing yet.
+  }
+  return { after_reboot: true, answer: null };
+}
+
 type Row = ChallengesTable & { is_approved: 0 | 1; votes: number; solves: number | string };
 
 function view(r: Row): ChallengeView {
@@ -63,6 +73,7 @@ function view(r: Row): ChallengeView {
     tags: jsonList(r.tags),
     badge: r.badge,
     incident_note: r.incident_note,
+    grading: gradingOf(r.grading),
     is_approved: r.is_approved === 1,
     votes: r.votes,
     solves: Number(r.solves),
@@ -112,6 +123,7 @@ export function createCatalogue({ db, challenges }: CatalogueDeps) {
             tags: JSON.stringify(c.tags),
             badge: c.badge ?? null,
             incident_note: c.incidentNote ?? null,
+            grading: JSON.stringify({ after_reboot: true, answer: answerRules(c.answer) } satisfies ChallengeGrading),
             is_approved: 1 as const,
             updated_at: now,
           };

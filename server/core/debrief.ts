@@ -5,6 +5,7 @@
 import type { Debrief } from "../../shared/contract/index.ts";
 import type { Db } from "../db/index.ts";
 import type { Challenge } from "../runtime/challenges.ts";
+import { visibleTo } from "./admin/challenges.ts";
 import { forbidden, notFound } from "./errors.ts";
 import { recordingView } from "./recordings/access.ts";
 import { commandsFromCast } from "./recordings/compare.ts";
@@ -22,7 +23,8 @@ export function createDebriefs({ db, challenges, store }: DebriefDeps) {
   return {
     async get(userId: string, challengeId: string): Promise<Debrief> {
       const challenge = challenges.get(challengeId);
-      if (!challenge) throw notFound("Challenge not found");
+      // A hidden challenge's debrief is for admins only, as its start and hints are.
+      if (!challenge || !(await visibleTo(db, userId, challengeId))) throw notFound("Challenge not found");
       const solve = await db
         .selectFrom("solves")
         .select(["deployment_id", "points", "solved_at"])

@@ -12,9 +12,10 @@ import { runCheck } from "../runtime/scenario.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { Deployments } from "./deployments/index.ts";
 import { RUNTIME_UNAVAILABLE } from "./deployments/admission.ts";
-import { badRequest, conflict, notFound, unavailable } from "./errors.ts";
+import { badRequest, conflict, limitReached, notFound, unavailable } from "./errors.ts";
 import type { Audit } from "./audit.ts";
 import { hintChargeOnSolve } from "./hints.ts";
+import { judgeAnswer, WRONG_ANSWERS_PER_DEPLOYMENT, WRONG_ANSWERS_USED_UP, type AnswerVerdict } from "./answers.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import { NO_ACTIVE_DEPLOYMENT, VALIDATION_FAILED_DEFAULT } from "../../shared/rules.ts";
 
@@ -62,6 +63,19 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
     return Number(res.numUpdatedRows) === 1;
   }
 
+  /** Wrong answers given on this deployment since its last reset (which drew new values). */
+  async function wrongAnswers(deploymentId: string): Promise<number> {
+    const reset = await db.selectFrom("deployment_resets").select("updated_at").where("deployment_id", "=", deploymentId).executeTakeFirst();
+    const row = await db
+      .selectFrom("submissions")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("deployment_id", "=", deploymentId)
+      .where("created_at", ">=", Number(reset?.updated_at ?? 0))
+      .where("answer_verdict", "=", "wrong")
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** Grades, then tells onGraded (a graded submission only: refusals throw before). */
   async function submit(userId: string, challengeId: string, input: { solution: string; deployment_uid?: string | null }): Promise<SubmissionResult> {
     const result = await grade(userId, challengeId, input);
@@ -87,7 +101,16 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
       if (!leased) throw conflict(CHECK_RUNNING);
       const { env, values } = await deployments.environment(row);
       const before = await scoring.userStats(userId);
-      const outcome = await runCheck(runtime, challenge, env, values, input.solution);
+      // The written answer first, by the platform (answers.ts): a wrong one costs no container.
+      let answer: AnswerVerdict | null = null;
+      if (challenge.answer.length) {
+        if ((await wrongAnswers(row.id)) >= WRONG_ANSWERS_PER_DEPLOYMENT) throw limitReached(WRONG_ANSWERS_USED_UP);
+        answer = judgeAnswer(challenge.answer, values, input.solution);
+      }
+      const outcome =
+        answer && answer.verdict !== "right"
+          ? { passed: false, feedback: answer.feedback, durationMs: 0 }
+          : await runCheck(runtime, challenge, env, values, input.solution);
       const now = nowSeconds();
       const feedback = outcome.feedback.trim() || (outcome.passed ? "Correct!" : VALIDATION_FAILED_DEFAULT);
       const solveSeconds = Math.max(0, now - row.created_at);
@@ -105,6 +128,7 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
             solution: input.solution,
             is_correct: outcome.passed ? 1 : 0,
             feedback,
+            answer_verdict: answer?.verdict ?? null,
             created_at: now,
           })
           .execute();
@@ -118,7 +142,7 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
           .executeTakeFirst();
       });
       log.info(`submission for ${challengeId} by ${userId} on ${row.id}: ${outcome.passed ? "correct" : "not correct"} (check ${outcome.durationMs} ms)`);
-      await audit?.record({ action: "submission", actorId: userId, target: challengeId, detail: { deployment_id: row.id, correct: outcome.passed } });
+      await audit?.record({ action: "submission", actorId: userId, target: { type: "challenge", id: challengeId }, detail: { deployment_id: row.id, correct: outcome.passed } });
       if (!outcome.passed || !inserted) {
         return { is_correct: false, feedback, points_awarded: 0, already_solved: false, solve_time_seconds: null, rank: before.rank, ranked_users: before.ranked_users, total_points: before.total_points, achievements_unlocked: [] };
       }

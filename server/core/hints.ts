@@ -6,6 +6,7 @@ import type { HintsState } from "../../shared/contract/index.ts";
 import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
 import type { Challenge } from "../runtime/challenges.ts";
+import { visibleTo } from "./admin/challenges.ts";
 import { badRequest, conflict, notFound } from "./errors.ts";
 
 /** Anything that runs queries: the database or a transaction of it. */
@@ -44,14 +45,15 @@ export interface HintsDeps {
 }
 
 export function createHints({ db, challenges }: HintsDeps) {
-  function challengeOf(id: string): Challenge {
+  /** The challenge, if this user may have it: a hidden one's hints are for admins only. */
+  async function challengeOf(userId: string, id: string): Promise<Challenge> {
     const c = challenges.get(id);
-    if (!c) throw notFound("Challenge not found");
+    if (!c || !(await visibleTo(db, userId, id))) throw notFound("Challenge not found");
     return c;
   }
 
   async function state(userId: string, challengeId: string): Promise<HintsState> {
-    const challenge = challengeOf(challengeId);
+    const challenge = await challengeOf(userId, challengeId);
     const [rows, solve] = await Promise.all([
       db
         .selectFrom("hint_reveals")
@@ -82,7 +84,7 @@ export function createHints({ db, challenges }: HintsDeps) {
    * double click, a reload of the form) changes nothing; skipping ahead is refused.
    */
   async function reveal(userId: string, challengeId: string, number: number): Promise<HintsState> {
-    const challenge = challengeOf(challengeId);
+    const challenge = await challengeOf(userId, challengeId);
     if (!challenge.hints.length) throw conflict("This challenge has no hints.");
     if (number > challenge.hints.length) throw badRequest(`This challenge has ${challenge.hints.length} hints.`);
     const revealed = (await revealedCosts(db, userId, challengeId)).length;

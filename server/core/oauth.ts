@@ -129,7 +129,7 @@ export function createOAuth(deps: {
         .select("id")
         .where(({ eb, fn }) => eb(fn("lower", ["username"]), "=", candidate.toLowerCase()))
         .executeTakeFirst();
-      if (!taken) return candidate;
+      if (!taken && !accounts.usernameReserved(candidate)) return candidate;
     }
     return `${base.slice(0, 20)}-${randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
   }

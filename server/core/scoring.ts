@@ -7,6 +7,7 @@ import type { Achievement, Activity, HomeStats, LeaderboardPage, Period, SolvedC
 import type { Db } from "../db/index.ts";
 import type { Database } from "../db/schema.ts";
 import { nowSeconds } from "../db/index.ts";
+import { isDisabled } from "./admin/users.ts";
 import { likePattern } from "./catalogue.ts";
 import { notFound } from "./errors.ts";
 
@@ -154,8 +155,9 @@ export function createScoring({ db }: { db: Db }) {
       .select(["id", "created_at"])
       .where(({ eb, fn }) => eb(fn("lower", ["username"]), "=", username.toLowerCase()))
       .executeTakeFirst();
-    if (!u) throw notFound("User not found");
-    return u;
+    // Public pages of a user: none for a disabled account (profile.ts says the same).
+    if (!u || (await isDisabled(db, u.id))) throw notFound("User not found");
+    return { id: u.id, created_at: u.created_at };
   }
 
   /**

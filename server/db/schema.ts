@@ -118,6 +118,8 @@ export interface ChallengesTable {
   tags: string;
   badge: "trending" | "new" | "popular" | null;
   incident_note: string | null;
+  /** JSON ChallengeGrading: how the challenge is graded, shown before a start. */
+  grading: string | null;
   is_approved: Generated<Flag>;
   votes: Generated<number>;
   created_at: number;
@@ -157,6 +159,9 @@ export interface SubmissionsTable {
   solution: string;
   is_correct: Flag;
   feedback: string;
+  /** What the platform made of the written answer (server/core/answers.ts): "right", "wrong",
+   *  "ambiguous" (named more than one candidate); null when the challenge asks no question. */
+  answer_verdict: "right" | "wrong" | "ambiguous" | null;
   created_at: number;
 }
 
@@ -194,6 +199,17 @@ export interface BillingSubscriptionsTable {
   updated_at: number;
 }
 
+/** Checkout Sessions this installation opened (server/core/billing.ts): only these count when
+ *  completed, and a user has at most one open (a partial unique index). */
+export interface BillingCheckoutsTable {
+  /** The provider's session id (`pending:<uuid>` until the provider answered). */
+  session_id: string;
+  user_id: string;
+  status: "open" | "complete" | "expired";
+  created_at: number;
+  expires_at: number;
+}
+
 /** Webhook events processed once (their id is the provider's). */
 export interface BillingEventsTable {
   id: string;
@@ -206,12 +222,13 @@ export interface AuditLogTable {
   /** Sortable by time: 11 base-36 digits of milliseconds, then random. */
   id: string;
   at: number;
-  /** The acting user's id, null for the platform itself (expiry) or an unknown name. */
+  /** The acting user's id, null for the platform itself (expiry) or a sign-in naming no account.
+   *  Names are never stored: they are read from users by id (migration 0018). */
   actor_id: string | null;
-  /** The acting user's name at the time (or the name typed at a failed sign-in). */
-  actor_name: string | null;
   action: string;
-  target: string | null;
+  /** What the entry is about: "user", "challenge" or "recording" (AuditTargetType), and its id. */
+  target_type: string | null;
+  target_id: string | null;
   ip: string | null;
   /** JSON object with whatever else the action needs said. */
   detail: string | null;
@@ -382,6 +399,7 @@ export interface Database {
   ssh_key_nonces: SshKeyNoncesTable;
   billing_subscriptions: BillingSubscriptionsTable;
   billing_events: BillingEventsTable;
+  billing_checkouts: BillingCheckoutsTable;
   audit_log: AuditLogTable;
   settings: SettingsTable;
   disabled_users: DisabledUsersTable;

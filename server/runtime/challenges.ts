@@ -12,6 +12,34 @@ import type { Limits, WritableDir } from "./types.ts";
 
 const size = z.union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*[kmgKMG]?i?[bB]?$/, "must be a size like 64m")]);
 
+/** Kinds of words an answer part's candidates may be told by, when setup.sh cannot list them. */
+export const CANDIDATE_PATTERNS = ["number", "ipv4", "cidr", "path"] as const;
+
+/** One thing the written answer must name (server/core/answers.ts judges it). */
+const answerPart = z.strictObject({
+  name: z.string().regex(/^[a-z0-9_]+$/, "lower-case words and underscores"),
+  /** What it names, as feedback and the catalogue say it: "the account whose token leaked". */
+  says: z.string().min(5).max(120),
+  /** What its candidates are, in one word or two: "account" ("names more than one account"). */
+  kind: z.string().min(2).max(40),
+  /** setup.sh's value(s) holding the right one; with several, naming any one of them is right
+   *  (a program's name or its path). */
+  value: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  /** Where the other candidates come from: a value of setup.sh listing every candidate (JSON
+   *  array or words), or a kind of word (every such word of the answer is a candidate). */
+  candidates: z.union([z.strictObject({ values: z.string().min(1) }), z.strictObject({ pattern: z.enum(CANDIDATE_PATTERNS) })]),
+  /** How a candidate may be written: as it is, and/or (paths) its last part. */
+  forms: z.array(z.enum(["as_is", "basename"])).min(1).default(["as_is"]),
+});
+/** Classes of fake every challenge is proven against where they apply (decision 008): hidden
+ *  text where the program reads it but a naive comparison skips it as a comment; an ACL that
+ *  grants what the mode bits deny; a sparse oversize copy of what must not be readable; a fix
+ *  of the live system only, which a boot undoes; an answer only the grader gets. */
+export const FAKE_CLASSES = ["comment", "acl", "sparse", "boot", "grader-only"] as const;
+export type FakeClass = (typeof FAKE_CLASSES)[number];
+
+export type AnswerPart = Omit<z.infer<typeof answerPart>, "value"> & { values: string[] };
+
 export const challengeYaml = z.strictObject({
   title: z.string().min(3).max(120),
   category: z.enum(CATEGORIES),
@@ -55,9 +83,19 @@ export const challengeYaml = z.strictObject({
       written_answer: z.boolean().default(false),
     })
     .default({ timeout_seconds: 30, written_answer: false }),
+  /** Classes of fake (docs/decisions/008-grading-threat-model.md, "Fakes by class") that cannot
+   *  apply to this challenge, each with the reason; every other class needs a fake of its own in
+   *  fakes/<class>-*.sh (tests/runtime/proofs.test.ts). */
+  not_applicable_fakes: z.partialRecord(z.enum(FAKE_CLASSES), z.string().min(10)).default({}),
+  /** The written answer's parts (a story that asks a question): judged by the platform before
+   *  the check runs (server/core/answers.ts), the same rule for every challenge. */
+  answer: z.array(answerPart).max(4).default([]),
   /** Names of the faults setup.sh can pick (FAULTLINE_FAULT forces one): the tests run each. */
   variants: z.array(z.string().regex(/^[a-z0-9_]+$/, "lower-case words and underscores")).default([]),
   setup: z.strictObject({ timeout_seconds: z.number().int().positive().max(600).default(60) }).default({ timeout_seconds: 60 }),
+  /** The boot of a copy of the deployment's disk that grading checks after the live system
+   *  (server/runtime/grader/boot.sh): how long every start-up script together may take. */
+  boot: z.strictObject({ timeout_seconds: z.number().int().positive().max(120).default(30) }).default({ timeout_seconds: 30 }),
   /** Warm deployments of this challenge kept made and set up ahead of any start (the warm pool,
    *  docs/decisions/011-warm-pool.md); overrides WARM_POOL_SIZE for this challenge, 0 opts out. */
   pool: z.number().int().min(0).max(10).optional(),
@@ -88,11 +126,19 @@ export interface Challenge {
   writable: WritableDir[];
   capabilities: string[];
   check: { timeoutSeconds: number; script: string };
-  /** The check grades the written answer (challenge.yaml check.written_answer). */
+  /** The check grades the written answer (challenge.yaml check.written_answer, or answer:). */
   asksForAnswer: boolean;
+  /** What the written answer must name (challenge.yaml answer:), judged by the platform. */
+  answer: AnswerPart[];
+  /** Classes of fake that cannot apply, with the reason (challenge.yaml not_applicable_fakes). */
+  notApplicableFakes: Partial<Record<FakeClass, string>>;
   /** Faults setup.sh can be forced to pick (FAULTLINE_FAULT), each proven by the tests. */
   variants: string[];
   setup: { timeoutSeconds: number; script: string };
+  boot: { timeoutSeconds: number };
+  /** inspect.sh (optional): asks the image's programs about the configuration of a copy of the
+   *  deployment's disk before it boots; check.sh gets its output as FL_INSPECTION (boot phase). */
+  inspect: string;
   /** Size of its warm pool from challenge.yaml `pool:`; undefined: the platform's WARM_POOL_SIZE. */
   pool?: number;
   solution: { script: string };
@@ -172,9 +218,13 @@ export function loadChallenge(dir: string, id: string): Challenge {
     writable,
     capabilities: y.runtime.capabilities,
     check: { timeoutSeconds: y.check.timeout_seconds, script: script("check.sh", true) },
-    asksForAnswer: y.check.written_answer,
+    asksForAnswer: y.check.written_answer || y.answer.length > 0,
+    notApplicableFakes: y.not_applicable_fakes,
+    answer: y.answer.map(({ value, ...part }) => ({ ...part, values: typeof value === "string" ? [value] : value })),
     variants: y.variants,
     setup: { timeoutSeconds: y.setup.timeout_seconds, script: script("setup.sh", false) },
+    boot: { timeoutSeconds: y.boot.timeout_seconds },
+    inspect: script("inspect.sh", false),
     ...(y.pool !== undefined ? { pool: y.pool } : {}),
     solution: { script: script("solution.sh", true) },
     fakes: existsSync(join(dir, "fakes"))

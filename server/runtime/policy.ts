@@ -43,15 +43,16 @@ export const baseCapabilities = ["CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "K
 /** What a challenge may add, named in its challenge.yaml. NET_ADMIN and NET_RAW let a root user
  *  change routes or forge frames, so they are only granted while the host guard (the firewall
  *  rule that drops everything arriving from deployment bridges) is in place. */
-/** Never SYS_PTRACE: the grader joins the target's PID namespace, and a target allowed to ptrace
- *  could attach to the grader's processes and change its verdict
+/** Never SYS_PTRACE (nor the ptrace call, seccomp/README.md): a traced service can run other code
+ *  while it looks unchanged, and grading judges processes by how they look
  *  (docs/decisions/008-grading-threat-model.md). */
 export const extraCapabilities = ["SYS_CHROOT", "AUDIT_WRITE", "NET_RAW", "NET_ADMIN"];
 export const networkCapabilities = ["NET_RAW", "NET_ADMIN"];
 /** What a grader container (role "grader", the platform's own code, never the user's) may add:
- *  reading /proc/<pid>/{exe,fd,maps,environ} of the target's processes (SYS_PTRACE: the target's
- *  processes hold capabilities the grader lacks, and services that switched users are not
- *  dumpable) and any file below /target whatever its mode (DAC_READ_SEARCH). */
+ *  reading /proc/<pid>/{exe,fd,maps,environ} of the target's processes, which it sees from the
+ *  host's PID namespace (SYS_PTRACE: the target's processes hold capabilities the grader lacks,
+ *  and services that switched users are not dumpable), and any file of the target whatever its
+ *  mode (DAC_READ_SEARCH). Graders drop KILL: they look, never act. */
 export const graderCapabilities = ["SYS_PTRACE", "DAC_READ_SEARCH"];
 
 /** The root filesystem is read-only; these directories are writable, each a size-bounded tmpfs

@@ -4,10 +4,12 @@
 //
 // Scripts are fed to bash on stdin: they are never written into the user's container. check.sh
 // runs in a short-lived grader container (docs/decisions/008-grading-threat-model.md): the
-// challenge's read-only image, in the target's PID namespace (it sees the target's processes and
-// reads its files and sockets through /proc with the `fl` inspector), on the deployment's network
-// as another host (it calls the target's services as a client would). Nothing the user can write
-// is executed while grading.
+// challenge's read-only image, in the host's PID namespace (it sees the target's processes by
+// their host PIDs and reads its files and sockets through /proc with the `fl` inspector; the
+// target cannot see it), on the deployment's network as another host (it calls the target's
+// services as a client would). Nothing the user can write is executed while grading. When the
+// live system passes, a copy of its disk is booted and checked the same way.
+import { randomBytes, randomInt } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SOLUTION_MAX } from "../../shared/rules.ts";
@@ -74,38 +76,206 @@ export interface CheckOutcome {
   feedback: string;
   timedOut: boolean;
   durationMs: number;
+  /** Which system the verdict is about: the deployment as it is, or a copy of its disk after a
+   *  boot (only judged when the live one passes). */
+  phase: "live" | "boot";
+  /** Milliseconds of each part: the live check, making the copy, inspect.sh, the boot, the
+   *  copy's check (the bench's breakdown). */
+  timings: Record<string, number>;
 }
 
-/** The grader's prelude (the `fl` inspector and the preload gate), put before every check.sh. */
 const GRADER_DIR = join(import.meta.dirname, "grader");
-export const graderPrelude = readFileSync(join(GRADER_DIR, "prelude.sh"), "utf8").replace(
-  "@FL_PY@",
-  readFileSync(join(GRADER_DIR, "fl.py"), "utf8").trimEnd(),
-);
+const graderFile = (name: string) => readFileSync(join(GRADER_DIR, name), "utf8");
+/** The grader's prelude (the `fl` inspector, the preload gate, fail-closed wrappers) around a check. */
+export function graderScript(check: string) {
+  const [head, tail] = graderFile("prelude.sh").replace("@FL_PY@", () => graderFile("fl.py").trimEnd()).split("@CHECK@");
+  return `${head}${check}${tail}`;
+}
+const bootScript = graderFile("boot.sh");
+const inspectPrelude = graderFile("inspect-prelude.sh");
+/** The longest inspect.sh output a check gets (it travels in the environment). */
+const INSPECTION_MAX = 64 * 1024;
 
-/** Runs check.sh in a grader container beside the target, with the deployment's values and the
- *  user's written solution. Fails closed: a grader that cannot start or finish is "not correct". */
+/** User agents of the story's clients: the grader's HTTP client takes one at random at every
+ *  check, so a stand-in cannot tell it from a customer by its name. */
+const CLIENT_AGENTS = [
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+  "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
+  "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0",
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+  "curl/7.88.1",
+  "curl/8.5.0",
+  "Wget/1.21.3",
+  "python-requests/2.31.0",
+  "Go-http-client/1.1",
+  "Prometheus/2.45.3",
+  "kube-probe/1.29",
+  "ELB-HealthChecker/2.0",
+];
+
+/**
+ * Grades a deployment with check.sh in a grader container beside it, with the deployment's values
+ * and the user's written solution. When the live system passes, a copy of its disk is booted and
+ * checked too (decision 008, "after a reboot"): stand-ins, hand-started processes and one-off
+ * runtime fixes are gone there, and a fault kept in boot files comes back. Fails closed: a grader
+ * or copy that cannot start or finish is "not correct".
+ */
 export async function runCheck(runtime: Runtime, challenge: Challenge, env: Environment, values: ScenarioValues, submission = ""): Promise<CheckOutcome> {
   const started = performance.now();
-  const scriptEnv = { ...valueEnv(values), FL_TARGET: challenge.hostname, FL_DEPLOYMENT: env.owner.deploymentId, FL_SUBMISSION: submission.slice(0, SOLUTION_MAX) };
+  const timings: Record<string, number> = {};
+  // The copy's network is made while the live check runs (it costs the engine little): a
+  // passing check does not wait for it, a failing one removes it unused.
+  const network = runtime.createNetwork(env.owner, `b${randomBytes(3).toString("hex")}`);
+  network.catch(() => {});
+  const live = await gradeOn(runtime, challenge, env, await makeGrader(runtime, challenge, env, env.target.id, env.network.name), values, submission, "live");
+  timings.live = live.durationMs;
+  const done = (r: Graded, phase: "live" | "boot", prefix = ""): CheckOutcome => ({
+    passed: r.exitCode === 0 && !r.timedOut,
+    feedback: r.timedOut ? `${prefix}The check did not finish within ${challenge.check.timeoutSeconds}s.` : prefix + tail(r.stdout.trim() || r.stderr.trim(), 2000),
+    timedOut: r.timedOut,
+    durationMs: Math.round(performance.now() - started),
+    phase,
+    timings,
+  });
+  if (live.exitCode !== 0 || live.timedOut) {
+    void network.then((n) => runtime.removeNetwork(n.id)).catch(() => {});
+    return done(live, "live");
+  }
+  const booted = await bootCopy(runtime, challenge, env, network, values, submission, timings);
+  return done(booted, "boot", booted.exitCode === 0 ? "" : "After a reboot: ");
+}
+
+type Graded = RunResult & { durationMs: number };
+type Grader = { id: string; createdMs: number };
+
+/** A grader beside `targetId` (the deployment's target or its copy), watching it from outside. */
+async function makeGrader(runtime: Runtime, challenge: Challenge, env: Environment, targetId: string, network: string): Promise<Grader> {
+  const t0 = performance.now();
   const grader = await runtime.createContainer({
     owner: env.owner,
     role: "grader",
     image: challenge.image,
-    hostname: "fl-grader",
-    network: env.network.name,
-    expiresAt: new Date(Date.now() + (challenge.check.timeoutSeconds + 30) * 1000),
-    pidNamespaceOf: env.target.id,
+    hostname: `h${randomBytes(3).toString("hex")}`,
+    network,
+    expiresAt: new Date(Date.now() + (challenge.boot.timeoutSeconds + challenge.check.timeoutSeconds + 60) * 1000),
+    inspects: targetId,
     extraCapabilities: graderCapabilities,
   });
-  let result: RunResult;
+  return { id: grader.id, createdMs: Math.round(performance.now() - t0) };
+}
+
+/** Runs check.sh in the grader, then removes it (in the background: nothing waits for that). */
+async function gradeOn(runtime: Runtime, challenge: Challenge, env: Environment, grader: Grader, values: ScenarioValues, submission: string, phase: "live" | "boot", inspection?: string): Promise<Graded> {
+  const started = performance.now();
+  const scriptEnv: Record<string, string> = {
+    ...valueEnv(values),
+    FL_TARGET: challenge.hostname,
+    FL_DEPLOYMENT: env.owner.deploymentId,
+    FL_SUBMISSION: submission.slice(0, SOLUTION_MAX),
+    FL_PHASE: phase,
+    FL_CLIENT_AGENT: CLIENT_AGENTS[randomInt(CLIENT_AGENTS.length)]!,
+    ...(inspection !== undefined ? { FL_INSPECTION: inspection } : {}),
+  };
   try {
-    result = await runScript(runtime, grader.id, `${graderPrelude}\n${challenge.check.script}`, challenge.check.timeoutSeconds, scriptEnv);
+    const result = await runScript(runtime, grader.id, graderScript(challenge.check.script), challenge.check.timeoutSeconds, scriptEnv);
+    return { ...result, durationMs: Math.round(performance.now() - started) + grader.createdMs };
   } finally {
-    await runtime.remove(grader.id);
+    void runtime.remove(grader.id).catch(() => {});
   }
-  const feedback = result.timedOut ? `The check did not finish within ${challenge.check.timeoutSeconds}s.` : tail(result.stdout.trim() || result.stderr.trim(), 2000);
-  return { passed: result.exitCode === 0 && !result.timedOut, feedback, timedOut: result.timedOut, durationMs: Math.round(performance.now() - started) };
+}
+
+/** The copy: the target's writable directories as they are now (but /run and /tmp, empty as
+ *  after a boot) in a container of the same image, limits and capabilities, on a network of its
+ *  own where it has the target's name; inspect.sh asks the image's programs about its files
+ *  before anything of the player's runs there; then it boots (boot.sh) and is checked by a
+ *  grader made while it boots. */
+async function bootCopy(
+  runtime: Runtime,
+  challenge: Challenge,
+  env: Environment,
+  networkMade: Promise<NetworkInfo>,
+  values: ScenarioValues,
+  submission: string,
+  timings: Record<string, number>,
+): Promise<Graded> {
+  const t0 = performance.now();
+  const failed = (message: string): Graded => ({ exitCode: 1, stdout: message, stderr: "", timedOut: false, durationMs: Math.round(performance.now() - t0) });
+  let network: NetworkInfo;
+  try {
+    network = await networkMade;
+  } catch (e) {
+    return failed(`The grader could not make a network to boot a copy of the deployment (${(e as Error).message}): not graded.`);
+  }
+  let copyId: string | undefined;
+  let grader: Promise<Grader> | undefined;
+  try {
+    try {
+      const copy = await runtime.createContainer({
+        owner: env.owner,
+        role: "copy",
+        image: challenge.image,
+        hostname: challenge.hostname,
+        network: network.name,
+        expiresAt: new Date(Date.now() + (challenge.boot.timeoutSeconds + challenge.check.timeoutSeconds + 120) * 1000),
+        limits: challenge.limits,
+        writable: challenge.writable,
+        extraCapabilities: challenge.capabilities,
+        copyOf: env.target.id,
+        fresh: ["/run", "/tmp"],
+      });
+      copyId = copy.id;
+    } catch (e) {
+      return failed(`The grader could not copy the deployment's disk to boot it (${(e as Error).message}): not graded.`);
+    }
+    timings.copy = Math.round(performance.now() - t0);
+    grader = makeGrader(runtime, challenge, env, copyId, network.name);
+    grader.catch(() => {});
+    let inspection: string | undefined;
+    if (challenge.inspect) {
+      const t1 = performance.now();
+      const preload = await runtime.readFile(copyId, "/etc/ld.so.preload", { maxBytes: 4096 }).catch(() => null);
+      if (preload && preload.content.toString().trim()) return failed("/etc/ld.so.preload is set: grading refuses to trust a system that preloads libraries into every program.");
+      const r = await runCommand(runtime, copyId, ["/lib64/ld-linux-x86-64.so.2", "--inhibit-cache", "/bin/bash", "-s"], {
+        input: `${inspectPrelude}\n${challenge.inspect}`,
+        env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", HOME: "/root", LANG: "C.UTF-8" },
+        user: "root",
+        workdir: "/",
+        timeoutMs: 30_000,
+        maxOutputBytes: INSPECTION_MAX,
+      });
+      if (r.timedOut) return failed("Inspecting the deployment's configuration did not finish: not graded.");
+      inspection = r.stdout.slice(0, INSPECTION_MAX);
+      timings.inspect = Math.round(performance.now() - t1);
+    }
+    const t2 = performance.now();
+    const boot = await runCommand(runtime, copyId, ["/bin/bash", "-s"], {
+      input: bootScript,
+      env: { FL_BOOT_STEP: String(Math.min(20, challenge.boot.timeoutSeconds)) },
+      user: "root",
+      workdir: "/",
+      timeoutMs: challenge.boot.timeoutSeconds * 1000,
+    });
+    timings.boot = Math.round(performance.now() - t2);
+    if (boot.timedOut) return failed(`The deployment did not finish booting within ${challenge.boot.timeoutSeconds}s: a start-up script hangs.`);
+    let made: Grader;
+    try {
+      made = await grader;
+    } catch (e) {
+      return failed(`The grader could not start beside the booted copy (${(e as Error).message}): not graded.`);
+    }
+    grader = undefined;
+    const result = await gradeOn(runtime, challenge, env, made, values, submission, "boot", inspection);
+    timings.bootCheck = result.durationMs;
+    return result;
+  } finally {
+    // Gone in the background, the network once nothing is attached to it any more.
+    const copy = copyId;
+    void (async () => {
+      const g = await grader?.catch(() => null);
+      await Promise.all([copy ? runtime.remove(copy) : null, g ? runtime.remove(g.id) : null]).catch(() => {});
+      await runtime.removeNetwork(network.id).catch(() => {});
+    })();
+  }
 }
 
 /** Runs the reference solution inside the target as the user would (CI, `npm run challenge`):

@@ -30,8 +30,10 @@ export interface ContainerSpec {
   owner: Owner;
   /** "target": the environment the user enters; "probe": a short-lived checker on its network;
    *  "grader": a short-lived checker that looks at a target from the side (its processes through
-   *  `pidNamespaceOf`, its writable directories read-only through `readOnlyVolumesOf`). */
-  role: "target" | "probe" | "grader";
+   *  `inspects`, its writable directories read-only through `readOnlyVolumesOf`); "copy": a
+   *  short-lived copy of a target's disk (`copyOf`) that the platform boots to see what a reboot
+   *  brings back (docs/decisions/008-grading-threat-model.md). */
+  role: "target" | "probe" | "grader" | "copy";
   image: string;
   /** Name on the deployment network (DNS alias) and the shell's hostname. */
   hostname: string;
@@ -49,12 +51,20 @@ export interface ContainerSpec {
   /** Capabilities added to the policy's base set; only names from policy.extraCapabilities
    *  (and, for the "grader" role, policy.graderCapabilities). */
   extraCapabilities?: string[];
-  /** Join the PID namespace of this container (id or name, same deployment): the new container
-   *  sees its processes (and they see the new container's). */
-  pidNamespaceOf?: string;
+  /** (graders) Look at this container's processes (id or name, same deployment) from outside: the
+   *  grader sees them, they cannot see, signal or trace the grader. The grader's environment gets
+   *  FL_TARGET_PID, the PID (in the grader's view) of the container's first process: its
+   *  /proc/<pid>/root is the container's filesystem, /proc/<pid>/net its sockets, and the
+   *  container's processes are those in that process's PID namespace. */
+  inspects?: string;
   /** Mount every writable directory of this container (id or name, same deployment) read-only at
    *  `/target<path>` (its /etc at /target/etc): the same live content, not a copy. */
   readOnlyVolumesOf?: string;
+  /** (copies) Start with a copy of this container's writable directories (id or name, same
+   *  deployment and image), taken now: contents, owners, modes, ACLs, sparse files as such. The
+   *  directories in `fresh` start as the image's instead (a boot's empty /run and /tmp). */
+  copyOf?: string;
+  fresh?: string[];
   /** Extra labels (keys must start with "faultline."). */
   labels?: Record<string, string>;
 }
@@ -142,8 +152,9 @@ export interface Runtime {
    *  lazily, so it starts as fast as the next ones. Optional; failures are the driver's to log. */
   prepare?(images: { image: string; writable?: WritableDir[] }[]): Promise<void>;
 
-  /** A private network for one deployment: no route to the host, other deployments or outside. */
-  createNetwork(owner: Owner): Promise<NetworkInfo>;
+  /** A private network for one deployment: no route to the host, other deployments or outside.
+   *  `purpose` names a second one of the same deployment (a boot copy's own network). */
+  createNetwork(owner: Owner, purpose?: string): Promise<NetworkInfo>;
   removeNetwork(nameOrId: string): Promise<void>;
   listNetworks(labels?: Record<string, string>): Promise<NetworkInfo[]>;
 

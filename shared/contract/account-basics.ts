@@ -30,7 +30,7 @@ export interface DeploymentResetResult extends Message {
 /** GET /users/me/export: everything personal the platform holds about the caller (no secrets). */
 export interface AccountExport {
   format: "faultline-account-export";
-  version: 1;
+  version: 2;
   exported_at: string;
   profile: {
     id: string;
@@ -59,5 +59,6 @@ export interface AccountExport {
   solves: { challenge_id: string; points: number; solve_seconds: number; solved_at: number }[];
   achievements: { id: string; title: string; unlocked: boolean }[];
   recordings: { id: string; challenge_id: string; source: string; started_at: number; ended_at: number | null; bytes: number; published: boolean }[];
-  audit_entries: { at: number; action: string; target: string | null; ip: string | null; detail: Record<string, unknown> | null }[];
+  /** What they did and what was done to their account; `target_id` with `target_type` "user" is them. */
+  audit_entries: { at: number; action: string; target_type: string | null; target_id: string | null; ip: string | null; detail: Record<string, unknown> | null }[];
 }

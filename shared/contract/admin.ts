@@ -39,14 +39,22 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/** What an audit entry can be about (its target's type; the id says which one). */
+export const AUDIT_TARGET_TYPES = ["user", "challenge", "recording"] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
 export interface AuditEntry {
   id: string;
   /** Epoch seconds. */
   at: number;
   actor_id: string | null;
-  /** The actor's name at the time, or the name typed at a failed sign-in. */
+  /** The acting account's username, read by its id; null for the platform itself, a sign-in that
+   *  named no account, or an account deleted since. */
   actor: string | null;
   action: string;
+  target_type: AuditTargetType | null;
+  target_id: string | null;
+  /** How the target reads: a user's username (by id; null once deleted), else the id. */
   target: string | null;
   ip: string | null;
   detail: Record<string, unknown> | null;

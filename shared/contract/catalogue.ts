@@ -14,6 +14,15 @@ export const BADGES = ["trending", "new", "popular"] as const;
 export type Badge = (typeof BADGES)[number];
 
 /** A challenge as the API lists it (docs/api.md, "Catalogue, leaderboard and scoring"). */
+/** How a challenge is graded, said before a player starts (decision 008). */
+export interface ChallengeGrading {
+  /** The fix is judged on the running system and on a copy of its disk after a reboot. */
+  after_reboot: boolean;
+  /** What the written answer must name, one of each and no other candidate; how many wrong
+   *  answers a deployment takes before it must be reset. Null: the challenge asks no question. */
+  answer: { names: string[]; wrong_answers_allowed: number } | null;
+}
+
 export interface ChallengeView {
   /** The folder name: the uid, used as the id. */
   uid: string;
@@ -31,6 +40,7 @@ export interface ChallengeView {
   tags: string[];
   badge: Badge | null;
   incident_note: string | null;
+  grading: ChallengeGrading;
   is_approved: boolean;
   votes: number;
   /** How many users solved it. */

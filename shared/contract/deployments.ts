@@ -1,3 +1,4 @@
+import type { ChallengeGrading } from "./catalogue.ts";
 // The API's JSON shapes for a challenge's detail and a user's deployment of it (the timed
 // environment; the API's URLs call it a "challenge session": /challenges/{id}/session/start),
 // and the deployment status enum. docs/api.md ("Deployments (challenge sessions) and grading")
@@ -37,6 +38,8 @@ export interface ChallengeDetail {
   short_description: string;
   instructions?: string | null;
   hint_count?: number;
+  /** How it is graded (the fix live and after a reboot; what the written answer must name). */
+  grading?: ChallengeGrading;
 }
 
 /** GET /challenges/{id}/active-session: the user's deployment of one challenge ("idle" with

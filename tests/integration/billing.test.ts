@@ -3,8 +3,13 @@
 // STRIPE_API_URL), and webhooks are signed with the library's own
 // stripe.webhooks.generateTestHeaderString, as Stripe signs them. Only a verified webhook changes
 // a plan; a replay changes nothing; a cancelled subscription keeps Pro to the end of the period.
+// Billing means what it says (security review T3-07, T3-08, T3-11): only the Pro price counts,
+// only checkouts this installation opened, only paid periods (a declined renewal then a
+// cancellation gives nothing), one open checkout at a time, and deleting or disabling an account
+// cancels its subscription.
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkoutOpen } from "../../server/core/billing.ts";
 import { nowSeconds } from "../../server/db/index.ts";
 import { createTestPlatform, DATABASES, PUBLIC_URL, type TestPlatform } from "../support/platform.ts";
 import { startStripeStandin, type StripeStandin } from "../support/stripe-standin.ts";
@@ -13,6 +18,8 @@ import { expectError } from "./assertions.ts";
 const SECRET_KEY = "sk_test_standin_0123456789";
 const WEBHOOK_SECRET = "whsec_standin_0123456789abcdef";
 const PRICE = "price_pro_monthly";
+/** Something else the same Stripe account sells (a "supporter" plan). */
+const OTHER_PRICE = "price_supporter_monthly";
 // Only its webhook helpers are used (no network): they are what Stripe's own signing does.
 const signer = new Stripe(SECRET_KEY);
 const DAY = 24 * 3600;
@@ -47,7 +54,7 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
   let stripe: StripeStandin;
 
   beforeAll(async () => {
-    stripe = await startStripeStandin({ secretKey: SECRET_KEY, prices: [PRICE] });
+    stripe = await startStripeStandin({ secretKey: SECRET_KEY, prices: [PRICE, OTHER_PRICE] });
     t = await createTestPlatform(kind, {
       env: { RUNTIME: "none", STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_PRICE_ID: PRICE, STRIPE_API_URL: stripe.url },
     });
@@ -61,7 +68,7 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
     const u = await t.registerVerified();
     const token = (await t.login(u)).access_token;
     const { id } = await t.platform.db.selectFrom("users").select("id").where("username", "=", u.username).executeTakeFirstOrThrow();
-    return { token, id, email: u.email };
+    return { token, id, email: u.email, username: u.username, password: u.password };
   }
 
   /** Delivers an event as Stripe does: the JSON body and its Stripe-Signature header. */
@@ -72,6 +79,14 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
   }
 
   const plan = async (token: string) => (await t.call("GET", "/users/me/plan", { token })).body;
+  const storedSubscription = (userId: string) => t.platform.db.selectFrom("billing_subscriptions").selectAll().where("user_id", "=", userId).executeTakeFirst();
+  /** Delivers each event, as Stripe would one after the other; every one is acknowledged. */
+  async function deliverAll(events: unknown[]) {
+    for (const e of events) {
+      const r = await deliver(e);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+    }
+  }
   const iso = (s: number) => new Date(s * 1000).toISOString();
 
   /** Checkout through the platform, paid at the stand-in: the session and its completion event. */
@@ -96,8 +111,11 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
       cancel_url: `${PUBLIC_URL}/billing?checkout=cancelled`,
       client_reference_id: c.id,
       customer_email: c.email,
-      subscription_data: { metadata: { user_id: c.id } },
+      subscription_data: { metadata: { user_id: c.id, faultline: expect.any(String) } },
     });
+    // What our checkout creates carries this installation's id: the webhook knows its own.
+    expect(session.subscription_data.metadata.faultline).toBe(session.metadata.faultline);
+    expect(session.expires_at - nowSeconds()).toBeGreaterThanOrEqual(30 * 60);
     expect((await plan(c.token)).plan).toBe("free");
     expectError(await t.call("POST", "/billing/checkout"), 401);
   });
@@ -180,16 +198,172 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
     expect(await plan(c.token)).toMatchObject({ plan: "pro", plan_until: iso(end) });
   });
 
-  it("renewals move the end forward; overdue payments extend nothing", async () => {
+  it("a renewal extends Pro when its invoice is paid, not when the subscription says active", async () => {
     const c = await customer();
     const end = nowSeconds() + 5 * DAY;
     const { completed, session } = await checkout(c, end);
     await deliver(completed);
     const subId = session.subscription as string;
-    await deliver(stripe.change(subId, { status: "past_due", periodEnd: end + 30 * DAY }));
+    const [paid, updated] = stripe.renew(subId, { paid: true, periodEnd: end + 30 * DAY });
+    // The subscription's news comes first: it records the new period, it pays for nothing.
+    await deliver(updated);
     expect((await plan(c.token)).plan_until).toBe(iso(end));
-    await deliver(stripe.change(subId, { status: "active", periodEnd: end + 30 * DAY }));
+    expect((await t.call("GET", "/billing", { token: c.token })).body.subscription).toMatchObject({ status: "active", current_period_end: iso(end + 30 * DAY) });
+    await deliver(paid);
+    expect(paid.type).toBe("invoice.paid");
     expect((await plan(c.token)).plan_until).toBe(iso(end + 30 * DAY));
+  });
+
+  it("a declined renewal, then the cancellation when dunning gives up, gives no Pro for the unpaid period (T3-08)", async () => {
+    const c = await customer();
+    const end = nowSeconds() + 5 * DAY;
+    const { completed, session } = await checkout(c, end);
+    await deliver(completed);
+    const subId = session.subscription as string;
+    const declined = stripe.renew(subId, { paid: false, periodEnd: end + 30 * DAY });
+    expect(declined.map((e) => e.type)).toEqual(["invoice.payment_failed", "customer.subscription.updated"]);
+    await deliverAll(declined);
+    expect(await plan(c.token)).toMatchObject({ plan: "pro", plan_until: iso(end) });
+    // Stripe's retries fail too; it cancels the subscription, whose period end is the unpaid one's.
+    const deleted = stripe.change(subId, { status: "canceled" }, "customer.subscription.deleted");
+    expect(deleted.data.object.items.data[0].current_period_end).toBe(end + 30 * DAY);
+    await deliver(deleted);
+    expect(await plan(c.token)).toMatchObject({ plan: "pro", plan_until: iso(end) });
+    expect((await t.call("GET", "/billing", { token: c.token })).body.subscription).toMatchObject({ status: "canceled" });
+  });
+
+  it("invoice.paid delivered before the checkout's completion already grants Pro (our metadata names the user)", async () => {
+    const c = await customer();
+    const end = nowSeconds() + 30 * DAY;
+    const { completed, session } = await checkout(c, end);
+    await deliver(stripe.invoicePaid(session.subscription as string));
+    expect(await plan(c.token)).toMatchObject({ plan: "pro", plan_until: iso(end) });
+    await deliver(completed);
+    expect(await plan(c.token)).toMatchObject({ plan: "pro", plan_until: iso(end) });
+    expect(await t.platform.db.selectFrom("billing_checkouts").select("status").where("session_id", "=", session.id).executeTakeFirst()).toEqual({ status: "complete" });
+  });
+
+  it("another product, even bought through a Payment Link naming the user, gives nothing (T3-07)", async () => {
+    const c = await customer();
+    const { events } = stripe.elsewhere({ price: OTHER_PRICE, clientReferenceId: c.id, metadata: { user_id: c.id } });
+    expect(events.map((e) => e.type)).toEqual(["customer.subscription.created", "invoice.paid", "checkout.session.completed"]);
+    await deliverAll(events);
+    expect(await plan(c.token)).toMatchObject({ plan: "free", plan_until: null });
+    expect(await storedSubscription(c.id)).toBeUndefined();
+  });
+
+  it("the Pro price bought without this installation's checkout (a Payment Link, another installation) gives nothing (T3-07)", async () => {
+    const c = await customer();
+    // A Payment Link for the Pro price: client_reference_id comes from the link's URL, anyone's to set.
+    await deliverAll(stripe.elsewhere({ price: PRICE, clientReferenceId: c.id, metadata: { user_id: c.id } }).events);
+    // Another installation on the same Stripe account (staging, say) whose user ids collide.
+    await deliverAll(stripe.elsewhere({ price: PRICE, clientReferenceId: c.id, metadata: { user_id: c.id, faultline: "another-installation" } }).events);
+    expect(await plan(c.token)).toMatchObject({ plan: "free", plan_until: null });
+    expect(await storedSubscription(c.id)).toBeUndefined();
+  });
+
+  it("a known customer's subscription to something else neither extends Pro nor replaces the Pro subscription (T3-07)", async () => {
+    const c = await customer();
+    const end = nowSeconds() + 10 * DAY;
+    const { completed, session } = await checkout(c, end);
+    await deliver(completed);
+    const pro = await storedSubscription(c.id);
+    expect(pro?.subscription_id).toBe(session.subscription);
+    // A Dashboard subscription (or a portal plan switch) on the same customer, running longer.
+    const other = stripe.elsewhere({ price: OTHER_PRICE, customer: session.customer, periodEnd: end + 60 * DAY });
+    await deliverAll([...other.events, stripe.change(other.subscription.id, {})]);
+    expect(await plan(c.token)).toMatchObject({ plan: "pro", plan_until: iso(end) });
+    expect((await storedSubscription(c.id))?.subscription_id).toBe(session.subscription);
+    // The Pro subscription can still be cancelled from faultline.
+    const cancelled = await t.call("POST", "/billing/cancel", { token: c.token, body: { cancel_at_period_end: true } });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(stripe.subscriptions.get(session.subscription as string)!.cancel_at_period_end).toBe(true);
+    expect(stripe.subscriptions.get(other.subscription.id)!.cancel_at_period_end).toBe(false);
+  });
+
+  it("a second checkout while one is open is refused, also when both are asked at once; an expired one frees the way (T3-11)", async () => {
+    const c = await customer();
+    const both = await Promise.all([t.call("POST", "/billing/checkout", { token: c.token }), t.call("POST", "/billing/checkout", { token: c.token })]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    const refused = both.find((r) => r.status === 409)!;
+    expectError(refused, 409, checkoutOpen(31));
+    expectError(await t.call("POST", "/billing/checkout", { token: c.token }), 409, /^You already have a checkout open\./);
+    const made = [...stripe.sessions.values()].filter((s) => s.client_reference_id === c.id);
+    expect(made).toHaveLength(1);
+    // The customer let it expire at Stripe: a new one may start.
+    await deliver(stripe.expire(made[0]!.id));
+    const again = await t.call("POST", "/billing/checkout", { token: c.token });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect([...stripe.sessions.values()].filter((s) => s.client_reference_id === c.id)).toHaveLength(2);
+  });
+
+  it("a checkout the provider could not open leaves no open checkout behind", async () => {
+    const c = await customer();
+    stripe.down = true;
+    try {
+      expectError(await t.call("POST", "/billing/checkout", { token: c.token }), 502, "The payment provider could not be reached. Please try again in a minute.");
+    } finally {
+      stripe.down = false;
+    }
+    expect((await t.call("POST", "/billing/checkout", { token: c.token })).status).toBe(200);
+  });
+
+  it("deleting the account cancels its subscription at once, and a checkout it left open or just paid (T3-11)", async () => {
+    const c = await customer();
+    const { completed, session } = await checkout(c);
+    await deliver(completed);
+    const subId = session.subscription as string;
+    expect((await t.call("DELETE", "/users/me", { token: c.token, body: { current_password: c.password } })).status).toBe(200);
+    expect(stripe.calls).toContainEqual(expect.objectContaining({ method: "DELETE", path: `/v1/subscriptions/${subId}` }));
+    expect(stripe.subscriptions.get(subId)).toMatchObject({ status: "canceled" });
+    // Stripe's confirmation names no user any more: acknowledged, ignored.
+    expect((await deliver(stripe.change(subId, { status: "canceled" }, "customer.subscription.deleted"))).body).toEqual({ received: true });
+
+    // A checkout left open expires (it can no longer be paid into an account that is gone).
+    const open = await customer();
+    const r = await t.call("POST", "/billing/checkout", { token: open.token });
+    const pending = [...stripe.sessions.values()].find((s) => s.url === r.body.url)!;
+    expect((await t.call("DELETE", "/users/me", { token: open.token, body: { current_password: open.password } })).status).toBe(200);
+    expect(stripe.sessions.get(pending.id)!.status).toBe("expired");
+
+    // Paid at Stripe a moment ago, its webhook not here yet: the new subscription is cancelled too.
+    const paying = await customer();
+    const paid = await checkout(paying);
+    expect((await t.call("DELETE", "/users/me", { token: paying.token, body: { current_password: paying.password } })).status).toBe(200);
+    expect(stripe.subscriptions.get(paid.session.subscription as string)).toMatchObject({ status: "canceled" });
+  });
+
+  it("the account is not deleted while its subscription cannot be cancelled", async () => {
+    const c = await customer();
+    const { completed, session } = await checkout(c);
+    await deliver(completed);
+    stripe.down = true;
+    try {
+      expectError(await t.call("DELETE", "/users/me", { token: c.token, body: { current_password: c.password } }), 502, "The payment provider could not be reached. Please try again in a minute.");
+    } finally {
+      stripe.down = false;
+    }
+    expect((await t.call("GET", "/users/me", { token: c.token })).status).toBe(200);
+    expect(stripe.subscriptions.get(session.subscription as string)).toMatchObject({ status: "active" });
+    expect((await t.call("DELETE", "/users/me", { token: c.token, body: { current_password: c.password } })).status).toBe(200);
+    expect(stripe.subscriptions.get(session.subscription as string)).toMatchObject({ status: "canceled" });
+  });
+
+  it("disabling the account stops its subscription at the end of the paid period; the audit entry says so (T3-11)", async () => {
+    const admin = await customer();
+    await t.platform.accounts.setAdmin(admin.username, true);
+    const c = await customer();
+    const end = nowSeconds() + 10 * DAY;
+    const { completed, session } = await checkout(c, end);
+    await deliver(completed);
+    const res = await t.call("POST", `/admin/users/${c.id}/disable`, { token: admin.token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(stripe.subscriptions.get(session.subscription as string)).toMatchObject({ status: "active", cancel_at_period_end: true });
+    expect(await storedSubscription(c.id)).toMatchObject({ cancel_at_period_end: 1 });
+    const entry = (await t.call("GET", `/admin/audit?action=admin.user_disable&user=${c.id}`, { token: admin.token })).body.entries[0];
+    expect(entry).toMatchObject({ target_type: "user", target_id: c.id, detail: { subscription: "cancels at period end" } });
+    // What was paid for still runs.
+    expect((await t.platform.plans.status(c.id)).plan_until).toBe(iso(end));
   });
 
   it("bad input: a cancel body that is not a boolean, no subscription, events for nobody here", async () => {

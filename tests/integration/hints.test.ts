@@ -173,6 +173,36 @@ describe.each(DATABASES)("costed hints on %s", (kind) => {
     expect(await solve(p.id, PRICEY)).toEqual({ points: 0, hintsCost: 100 });
   });
 
+  it("a hidden challenge's hints and debrief are for admins only: 404 to a player, even one who solved it (T3-18)", async () => {
+    const p = await player();
+    await solve(p.id, PRICEY);
+    const admin = await player();
+    await t.platform.accounts.setAdmin(admin.username, true);
+    const hide = (hidden: boolean) => t.call("PUT", `/admin/challenges/${PRICEY}/visibility`, { token: admin.token, body: { hidden } });
+    expect((await hide(true)).status).toBe(200);
+    try {
+      for (const [method, path, body] of [
+        ["GET", `/challenges/${PRICEY}/hints`, undefined],
+        ["POST", `/challenges/${PRICEY}/hints/reveal`, { number: 1 }],
+        ["GET", `/challenges/${PRICEY}/debrief`, undefined],
+      ] as const) {
+        const res = await t.call(method, path, { token: p.token, body });
+        expect(res.status, `${method} ${path}`).toBe(404);
+        expect(res.body.detail).toBe("Challenge not found");
+        noHintText(res.body, c.priceyHints);
+      }
+      expect(await t.platform.db.selectFrom("hint_reveals").selectAll().where("user_id", "=", p.id).execute()).toEqual([]);
+      // Admins test hidden challenges before they are shown.
+      const state = await t.call("POST", `/challenges/${PRICEY}/hints/reveal`, { token: admin.token, body: { number: 1 } });
+      expect(state.status).toBe(200);
+      expect(state.body.hints[0].text).toBe(c.priceyHints[0]);
+    } finally {
+      await hide(false);
+    }
+    // Shown again: the player has it all back.
+    expect((await t.call("GET", `/challenges/${PRICEY}/debrief`, { token: p.token })).status).toBe(200);
+  });
+
   it("revealed hints go with the account (ON DELETE CASCADE)", async () => {
     const p = await player();
     await t.call("POST", `/challenges/${LEDGER}/hints/reveal`, { token: p.token, body: { number: 1 } });

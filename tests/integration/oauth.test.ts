@@ -127,6 +127,15 @@ describe.each(DATABASES)("OAuth sign-in on %s", (kind) => {
       for (const n of names) expect(n).toMatch(/^[A-Za-z0-9_-]{3,32}$/);
     });
 
+    it("never takes a reserved name: a login equal to a staff word or a challenge id gets a suffix (T3-09)", async () => {
+      for (const login of ["admin", "Nginx-Broken-Config"]) {
+        const { res } = await signIn("github", { login, email: `${unique("reserved")}@mail.example.test` });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body.user.username).toBe(`${login}-2`);
+        expect(res.body.user.github_username).toBe(login);
+      }
+    });
+
     it("derives a valid username from odd logins and Google e-mails", async () => {
       const weird = await signIn("github", { login: "a" });
       expect(weird.res.status).toBe(200);

@@ -136,4 +136,23 @@ describe.each(DATABASES)("recordings access on %s", (kind) => {
     expect(audit.body.entries[0]).toMatchObject({ action: "admin.recording_view", target: r.id, actor_id: admin.id });
     expect((await t.call("GET", `/admin/recordings/${randomUUID()}/cast`, { token: admin.token })).status).toBe(404);
   });
+
+  it("a disabled account has no public face: profile, solves, activity and published sessions are 404 until it is enabled (T3-18)", async () => {
+    const owner = await player();
+    const other = await player();
+    const r = await recording(owner.id);
+    await solve(owner.id, r.deploymentId);
+    expect((await t.call("PUT", `/recordings/${r.id}/published`, { token: owner.token, body: { published: true } })).status).toBe(200);
+    const paths = [`/users/${owner.username}`, `/users/${owner.username}/challenges/`, `/users/${owner.username}/activity`, `/users/${owner.username}/solutions`, `/recordings/${r.id}/cast`];
+    const statuses = async (token?: string) => Promise.all(paths.map(async (path) => (await t.call("GET", path, { token })).status));
+    expect(await statuses()).toEqual([200, 200, 200, 200, 200]);
+    expect((await t.call("POST", `/admin/users/${owner.id}/disable`, { token: admin.token })).status).toBe(200);
+    expect(await statuses()).toEqual([404, 404, 404, 404, 404]);
+    expect(await statuses(other.token)).toEqual([404, 404, 404, 404, 404]);
+    expect((await t.call("GET", `/users/${owner.username}`)).body).toEqual({ detail: "User not found" });
+    // Admins still review it.
+    expect((await t.call("GET", `/admin/recordings/${r.id}/cast`, { token: admin.token })).status).toBe(200);
+    expect((await t.call("POST", `/admin/users/${owner.id}/enable`, { token: admin.token })).status).toBe(200);
+    expect(await statuses()).toEqual([200, 200, 200, 200, 200]);
+  });
 });

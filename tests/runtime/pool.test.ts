@@ -150,6 +150,37 @@ describe("the warm pool", () => {
     await server.api.call("POST", `/challenges/${POOLED}/session/terminate`, { token: bob.token });
   });
 
+  it("maintenance mode stops the pool: what is pooled goes, nothing fills until it ends; a hidden challenge gets no pool (T3-18)", async () => {
+    const before = await readyPool(server, 2);
+    const admin = await server.player({ key: false });
+    await server.platform.accounts.setAdmin(admin.username, true);
+    const settings = (maintenance_mode: boolean) => server.api.call("PUT", "/admin/settings", { token: admin.token, body: { maintenance_mode } });
+    const hide = (hidden: boolean) => server.api.call("PUT", `/admin/challenges/${POOLED}/visibility`, { token: admin.token, body: { hidden } });
+    const emptyFor = async (why: string) => {
+      await waitFor(`the pool emptied (${why})`, async () => ((await pooledRows(server)).length === 0 ? true : null), 60_000, 250);
+      for (const r of before) await waitFor("a pooled container removed", () => containerGone(r.container_id!), 30_000);
+      // Several refill rounds later, still nothing: no container is made for nobody.
+      await new Promise((r) => setTimeout(r, 8000));
+      expect(await pooledRows(server)).toEqual([]);
+    };
+
+    expect((await settings(true)).status).toBe(200);
+    try {
+      await emptyFor("maintenance");
+    } finally {
+      await settings(false);
+    }
+    const refilled = await readyPool(server, 2);
+    expect((await hide(true)).status).toBe(200);
+    try {
+      before.splice(0, before.length, ...refilled);
+      await emptyFor("hidden");
+    } finally {
+      await hide(false);
+    }
+    await readyPool(server, 2);
+  });
+
   it("a restart keeps the pool: the new process adopts the ready ones", async () => {
     const rows = await readyPool(server, 2);
     // Reconciliation (as a restarted worker runs it) must not take pooled containers for orphans.

@@ -1,9 +1,23 @@
-// Logs: the audit log, filtered by action, actor and date range (a GET form: the filters are in
-// the address, so a filtered page can be bookmarked), paged, and Export Logs, which downloads
-// the filtered entries as JSON lines.
+// Logs: the audit log, filtered by action, actor (a username), user (an account's id: what it did
+// and what was done to it) and date range (a GET form: the filters are in the address, so a
+// filtered page can be bookmarked), paged, and Export Logs, which downloads the filtered entries
+// as JSON lines. Entries hold ids; the names shown are the accounts' names now (a deleted
+// account has none).
 import { Form } from "react-router";
-import type { AuditPage } from "../../../shared/contract/admin.ts";
+import type { AuditEntry, AuditPage } from "../../../shared/contract/admin.ts";
 import { formatTime, Pager } from "./shared.tsx";
+
+/** Who acted: the account's name, or what kind of nobody it was. */
+function actorLabel(e: AuditEntry): string {
+  if (e.actor) return e.actor;
+  if (e.actor_id) return "deleted account";
+  return e.action === "auth.login_failed" ? "unknown name" : "system";
+}
+
+function targetLabel(e: AuditEntry): string {
+  if (e.target_type === "user" && e.target === null) return "deleted account";
+  return e.target ?? "";
+}
 
 export function LogsTab({ page, params }: { page: AuditPage | null; params: URLSearchParams }) {
   const exportQuery = new URLSearchParams(params);
@@ -14,7 +28,7 @@ export function LogsTab({ page, params }: { page: AuditPage | null; params: URLS
   if (!page) return <p className="alert-error">The audit log could not be read.</p>;
   return (
     <div className="space-y-4">
-      <Form method="get" className="panel grid gap-3 sm:grid-cols-5 sm:items-end" aria-label="Filter the audit log">
+      <Form method="get" className="panel grid gap-3 sm:grid-cols-6 sm:items-end" aria-label="Filter the audit log">
         <input type="hidden" name="tab" value="logs" />
         <div>
           <label className="label" htmlFor="log-action">
@@ -34,6 +48,12 @@ export function LogsTab({ page, params }: { page: AuditPage | null; params: URLS
             actor
           </label>
           <input id="log-actor" name="actor" defaultValue={value("actor")} className="input" placeholder="username" />
+        </div>
+        <div>
+          <label className="label" htmlFor="log-user">
+            user id
+          </label>
+          <input id="log-user" name="user" defaultValue={value("user")} className="input" placeholder="by or about" />
         </div>
         <div>
           <label className="label" htmlFor="log-from">
@@ -75,12 +95,12 @@ export function LogsTab({ page, params }: { page: AuditPage | null; params: URLS
             {page.entries.map((e) => (
               <tr key={e.id} className="border-t border-zinc-200 align-top dark:border-zinc-800" data-testid="log-row">
                 <td className="whitespace-nowrap py-1 pr-3 text-xs">{formatTime(e.at)}</td>
-                <td className="py-1 pr-3">{e.actor ?? "system"}</td>
+                <td className="py-1 pr-3">{actorLabel(e)}</td>
                 <td className="py-1 pr-3 font-mono text-xs" data-testid="log-action">
                   {e.action}
                 </td>
                 <td className="py-1 pr-3 text-xs" data-testid="log-target">
-                  {e.target ?? ""}
+                  {targetLabel(e)}
                 </td>
                 <td className="py-1 pr-3 text-xs">{e.ip ?? ""}</td>
                 <td className="break-all py-1 font-mono text-xs">{e.detail ? JSON.stringify(e.detail) : ""}</td>

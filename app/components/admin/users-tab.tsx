@@ -96,6 +96,9 @@ function UserRow({ u, me, plansEnabled, outcome }: { u: AdminUserView; me: strin
           <Link to={`/admin?tab=recordings&user=${encodeURIComponent(u.username)}`} className="btn-ghost px-2 py-0.5 text-xs" data-testid="user-recordings">
             recordings
           </Link>
+          <Link to={`/admin?tab=logs&user=${encodeURIComponent(u.id)}`} className="btn-ghost px-2 py-0.5 text-xs" data-testid="user-logs">
+            logs
+          </Link>
           {u.totp_enabled && !self ? <ActionButton intent="reset-2fa" id={u.id} label="reset 2FA" danger /> : null}
           {self ? null : u.disabled ? (
             <ActionButton intent="enable" id={u.id} label="enable" />

@@ -52,6 +52,8 @@ export interface AccountsDeps {
   audit?: Pick<Audit, "record">;
   /** Mails that could not be sent are logged here. */
   log?: Pick<Logger, "error">;
+  /** The challenge ids loaded now (the admin console's reload changes them): no username may equal one. */
+  challengeIds?: () => Iterable<string>;
 }
 
 /**

@@ -35,11 +35,12 @@ export function createAccountExport({ db, scoring, audit }: AccountExportDeps) {
       db.selectFrom("submissions").select(["id", "challenge_id", "deployment_id", "solution", "is_correct", "feedback", "created_at"]).where("user_id", "=", userId).orderBy("created_at").execute(),
       db.selectFrom("solves").select(["challenge_id", "points", "solve_seconds", "solved_at"]).where("user_id", "=", userId).orderBy("solved_at").execute(),
       db.selectFrom("recordings").select(["id", "challenge_id", "source", "started_at", "ended_at", "bytes", "published"]).where("user_id", "=", userId).orderBy("started_at").execute(),
-      // About them: what they did, and what was done to their account (targets name the user).
+      // About them: what they did, and what was done to their account, matched by their id
+      // (never by name: a username may equal a challenge id, which other players' entries name).
       db
         .selectFrom("audit_log")
-        .select(["at", "actor_id", "action", "target", "ip", "detail"])
-        .where((eb) => eb.or([eb("actor_id", "=", userId), eb(eb.fn("lower", ["target"]), "=", u.username.toLowerCase())]))
+        .select(["at", "actor_id", "action", "target_type", "target_id", "ip", "detail"])
+        .where((eb) => eb.or([eb("actor_id", "=", userId), eb.and([eb("target_type", "=", "user"), eb("target_id", "=", userId)])]))
         .orderBy("id")
         .execute(),
       scoring?.userStats(userId),
@@ -47,7 +48,7 @@ export function createAccountExport({ db, scoring, audit }: AccountExportDeps) {
     await audit?.record({ action: "account.exported", actorId: userId });
     return {
       format: "faultline-account-export",
-      version: 1,
+      version: 2,
       exported_at: new Date().toISOString(),
       profile: {
         id: u.id,
@@ -85,7 +86,14 @@ export function createAccountExport({ db, scoring, audit }: AccountExportDeps) {
       recordings: recordings.map((r) => ({ ...r, started_at: Number(r.started_at), ended_at: r.ended_at === null ? null : Number(r.ended_at), bytes: Number(r.bytes), published: r.published === 1 })),
       // An address is given only for their own acts (and attempts on their account): what an
       // admin did to them keeps the admin's address out.
-      audit_entries: entries.map((e) => ({ at: Number(e.at), action: e.action, target: e.target, ip: e.actor_id === userId ? e.ip : null, detail: parse(e.detail) })),
+      audit_entries: entries.map((e) => ({
+        at: Number(e.at),
+        action: e.action,
+        target_type: e.target_type,
+        target_id: e.target_id,
+        ip: e.actor_id === userId ? e.ip : null,
+        detail: parse(e.detail),
+      })),
     };
   }
 

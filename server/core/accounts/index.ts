@@ -31,6 +31,7 @@ export function createAccounts(deps: AccountsDeps) {
     confirmIdentity: ctx.confirmIdentity,
     sendVerification: registration.sendVerification,
     register: registration.register,
+    usernameReserved: registration.usernameReserved,
     login: signIn.login,
     loginSecondFactor: signIn.loginSecondFactor,
     refresh: signIn.refresh,

@@ -3,6 +3,7 @@
 // CLI grants and revokes.
 import { USER_STATISTICS } from "../../../shared/contract/index.ts";
 import type { NotificationsUpdate, OwnUser, PasswordChange, PasswordChanged, ProfileUpdate, PublicUser, SignedInUser } from "../../../shared/contract/index.ts";
+import { isDisabled } from "../admin/users.ts";
 import { badRequest, notFound } from "../errors.ts";
 import { hashPassword, verifyPassword } from "../passwords.ts";
 import { ownUser, publicUser } from "../users.ts";
@@ -32,7 +33,8 @@ export function createProfile(ctx: AccountsContext) {
       .selectAll()
       .where(({ eb, fn }) => eb(fn("lower", ["username"]), "=", username.toLowerCase()))
       .executeTakeFirst();
-    if (!u) throw notFound("User not found");
+    // A disabled account has no public face (nor its solves, activity and published sessions).
+    if (!u || (await isDisabled(db, u.id))) throw notFound("User not found");
     return publicUser(u, await scoring?.userStats(u.id));
   }
 

@@ -2,7 +2,7 @@
 // again), and the answer to a registration with an address that already has an account.
 import { randomUUID } from "node:crypto";
 import type { EmailVerified, Message, OwnUser } from "../../../shared/contract/index.ts";
-import { EMAIL_VERIFICATION_HOURS } from "../../../shared/rules.ts";
+import { EMAIL_VERIFICATION_HOURS, isReservedUsername } from "../../../shared/rules.ts";
 import { nowSeconds } from "../../db/index.ts";
 import { badRequest, conflict } from "../errors.ts";
 import { hashPassword } from "../passwords.ts";
@@ -17,6 +17,10 @@ const USERNAME_OR_EMAIL_TAKEN = "Username or email already exists";
 export function createRegistration(ctx: AccountsContext) {
   const { db, mailer, limiter, publicUrl } = ctx.deps;
   const { byId, view, requireUser, update } = ctx;
+
+  /** The one check of a username's availability beyond uniqueness: every way a name is chosen
+   *  (registration, the admin console's Add User, OAuth sign-up, any rename) asks it. */
+  const usernameReserved = (name: string) => isReservedUsername(name, ctx.deps.challengeIds?.() ?? []);
 
   async function sendVerification(u: UserRow) {
     const token = randomToken();
@@ -95,7 +99,9 @@ export function createRegistration(ctx: AccountsContext) {
       .select("id")
       .where((eb) => eb(eb.fn("lower", ["username"]), "=", input.username.toLowerCase()))
       .executeTakeFirst();
-    if (nameTaken) throw conflict(USERNAME_OR_EMAIL_TAKEN);
+    // A reserved name reads as taken: it is, by the platform (and saying "reserved" would tell
+    // which ids hidden challenges have).
+    if (nameTaken || usernameReserved(input.username)) throw conflict(USERNAME_OR_EMAIL_TAKEN);
     const row = {
       id: randomUUID(),
       username: input.username,
@@ -164,5 +170,5 @@ export function createRegistration(ctx: AccountsContext) {
     return generic;
   }
 
-  return { sendVerification, register, verifyEmail, resendVerification };
+  return { sendVerification, register, verifyEmail, resendVerification, usernameReserved };
 }

@@ -22,7 +22,7 @@ export function createSignIn(ctx: AccountsContext, lost: Pick<LostAuthenticator,
   const { byId, view, requireUser, isKnownAddress, rememberAddress, acceptTotp, acceptRecoveryCode, recoveryCodes, notify } = ctx;
 
   async function issueLogin(u: UserRow): Promise<LoginResult> {
-    await audit?.record({ action: "auth.login", actorId: u.id, actorName: u.username, target: u.username });
+    await audit?.record({ action: "auth.login", actorId: u.id, target: { type: "user", id: u.id } });
     return { mfa_required: false, ...(await tokens.issue(u)), user: await view(u) };
   }
 
@@ -30,7 +30,7 @@ export function createSignIn(ctx: AccountsContext, lost: Pick<LostAuthenticator,
   async function startLogin(u: UserRow): Promise<LoginResult> {
     // Every way in (password, OAuth) passes here: a disabled account stops at the door.
     if (await isDisabled(db, u.id)) {
-      await audit?.record({ action: "auth.login_failed", actorId: u.id, actorName: u.username, target: u.username, detail: { reason: "disabled" } });
+      await audit?.record({ action: "auth.login_failed", actorId: u.id, target: { type: "user", id: u.id }, detail: { reason: "disabled" } });
       throw forbidden(ACCOUNT_DISABLED);
     }
     if (u.totp_enabled !== 1) return issueLogin(u);
@@ -72,7 +72,7 @@ export function createSignIn(ctx: AccountsContext, lost: Pick<LostAuthenticator,
     await limiter.consumeAll(limits);
     const ok = await verifyPassword(u?.password_hash ?? null, input.password);
     if (!u || !ok) {
-      await audit?.record({ action: "auth.login_failed", actorId: u?.id ?? null, actorName: input.username_or_email.trim().slice(0, 100), target: u?.username ?? null, detail: { reason: "password" } });
+      await audit?.record({ action: "auth.login_failed", actorId: u?.id ?? null, target: u ? { type: "user", id: u.id } : null, typed: u ? undefined : input.username_or_email, detail: { reason: "password" } });
       throw unauthorized("Incorrect username or password");
     }
     // The right password: not a failure. Its counts go back and the address's typos are forgiven.
@@ -110,7 +110,7 @@ export function createSignIn(ctx: AccountsContext, lost: Pick<LostAuthenticator,
     const byRecovery = input.code === undefined && input.recovery_code !== undefined;
     const accepted = byRecovery ? await acceptRecoveryCode(u, input.recovery_code!, addr) : await acceptTotp(u, input.code ?? "", addr);
     if (!accepted) {
-      await audit?.record({ action: "auth.login_failed", actorId: u.id, actorName: u.username, target: u.username, detail: { reason: byRecovery ? "recovery code" : "2fa code" } });
+      await audit?.record({ action: "auth.login_failed", actorId: u.id, target: { type: "user", id: u.id }, detail: { reason: byRecovery ? "recovery code" : "2fa code" } });
       throw unauthorized(byRecovery ? "Invalid recovery code" : "Invalid verification code");
     }
     // The right code is not a failure: its counts go back.
@@ -121,7 +121,7 @@ export function createSignIn(ctx: AccountsContext, lost: Pick<LostAuthenticator,
     await lost.cancelRemoval(u);
     if (byRecovery) {
       const left = await recoveryCodes.left(u.id);
-      await audit?.record({ action: "auth.2fa_recovery_code_used", actorId: u.id, actorName: u.username, target: u.username, detail: { left } });
+      await audit?.record({ action: "auth.2fa_recovery_code_used", actorId: u.id, target: { type: "user", id: u.id }, detail: { left } });
       notify(u, "A recovery code was used to sign in to your faultline account", [
         `Someone signed in to your faultline account with one of its two-factor recovery codes. ${left} of them ${left === 1 ? "is" : "are"} left.`,
         "Make new ones in your settings when few are left.",

@@ -167,7 +167,7 @@ export function createAdminChallenges(deps: AdminChallengesDeps) {
       } else {
         await db.deleteFrom("hidden_challenges").where("challenge_id", "=", id).execute();
       }
-      await audit.record({ action: hide ? "admin.challenge_hide" : "admin.challenge_show", actorId: actor.id, actorName: actor.username, target: c.id });
+      await audit.record({ action: hide ? "admin.challenge_hide" : "admin.challenge_show", actorId: actor.id, target: { type: "challenge", id: c.id } });
       return { id: c.id, hidden: hide };
     },
 
@@ -192,7 +192,6 @@ export function createAdminChallenges(deps: AdminChallengesDeps) {
       await audit.record({
         action: "admin.content_reload",
         actorId: actor.id,
-        actorName: actor.username,
         detail: { loaded: report.loaded.length, added: report.added, removed: report.removed, problems: report.problems.length },
       });
       return report;
@@ -220,4 +219,12 @@ export type AdminChallenges = ReturnType<typeof createAdminChallenges>;
 export async function isHidden(db: Db, challengeId: string): Promise<boolean> {
   const row = await db.selectFrom("hidden_challenges").select("challenge_id").where("challenge_id", "=", challengeId).executeTakeFirst();
   return row !== undefined;
+}
+
+/** May this user have anything of this challenge (start it, its hints, its debrief)? A hidden one
+ *  is for admins only: to anyone else it does not exist (each caller answers 404). */
+export async function visibleTo(db: Db, userId: string, challengeId: string): Promise<boolean> {
+  if (!(await isHidden(db, challengeId))) return true;
+  const u = await db.selectFrom("users").select("is_admin").where("id", "=", userId).executeTakeFirst();
+  return u?.is_admin === 1;
 }

@@ -9,7 +9,8 @@ import { fullMessage } from "../capacity.ts";
 import { nowSeconds } from "../../db/index.ts";
 import { ACTIVE } from "../deployments/model.ts";
 import type { AdmissionStep, Applicant, CapacityRequest } from "../deployments/admission.ts";
-import { type AdminChallengesDeps, createAdminChallenges, isHidden } from "./challenges.ts";
+import type { PoolHold } from "../deployments/context.ts";
+import { type AdminChallengesDeps, createAdminChallenges, visibleTo } from "./challenges.ts";
 import { MAINTENANCE_DETAIL, type Settings, type SystemSettings } from "./settings.ts";
 import { createSystemFigures } from "./system.ts";
 import { type Actor, type AdminUsersDeps, createAdminUsers } from "./users.ts";
@@ -46,7 +47,7 @@ export function createAdmin(deps: AdminDeps) {
         const changed = Object.fromEntries(
           (Object.keys(after) as (keyof SystemSettings)[]).filter((k) => after[k] !== before[k]).map((k) => [k, { from: before[k], to: after[k] }]),
         );
-        await audit.record({ action: "admin.settings", actorId: actor.id, actorName: actor.username, detail: changed });
+        await audit.record({ action: "admin.settings", actorId: actor.id, detail: changed });
         return after;
       },
     },
@@ -68,9 +69,7 @@ export function adminAdmission(db: Db, settings: Settings) {
   };
   /** A hidden challenge is started by admins only; to anyone else it does not exist. */
   const visibleOrAdmin: AdmissionStep<Applicant> = async ({ userId, challenge }) => {
-    if (!(await isHidden(db, challenge.id))) return;
-    const u = await db.selectFrom("users").select("is_admin").where("id", "=", userId).executeTakeFirst();
-    if (u?.is_admin !== 1) throw notFound("Challenge not found");
+    if (!(await visibleTo(db, userId, challenge.id))) throw notFound("Challenge not found");
   };
   /** The platform-wide cap on deployments running at once (checked under the start locks). */
   const withinPlatformCap: AdmissionStep<CapacityRequest> = async () => {
@@ -79,5 +78,11 @@ export function adminAdmission(db: Db, settings: Settings) {
     if (running.length < cap) return;
     throw unavailable(fullMessage(running.map((d) => d.expires_at), nowSeconds()));
   };
-  return { applicant: [notInMaintenance, visibleOrAdmin], capacity: [withinPlatformCap] };
+  /** The same rules for the warm pool (deployments/pool.ts): maintenance stops it, hidden
+   *  challenges get none. */
+  const poolHold = async (): Promise<PoolHold> => ({
+    maintenance: settings.current().maintenance_mode,
+    hidden: new Set((await db.selectFrom("hidden_challenges").select("challenge_id").execute()).map((r) => r.challenge_id)),
+  });
+  return { applicant: [notInMaintenance, visibleOrAdmin], capacity: [withinPlatformCap], poolHold };
 }

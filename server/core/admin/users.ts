@@ -37,6 +37,11 @@ export interface AdminUsersDeps {
   terminateAll(userId: string, reason: string): Promise<number>;
   /** Sends the verification mail through the accounts' mail path. */
   sendVerification(u: UserRow): Promise<void>;
+  /** Whether a username is reserved (accounts.usernameReserved: staff words, challenge ids). */
+  usernameReserved?: (name: string) => boolean;
+  /** Ends the user's subscription at the payment provider at the end of its paid period
+   *  (server/core/billing.ts: endFor); what it did, for the audit entry. */
+  endBilling?: (userId: string) => Promise<string>;
   /** The plans service's setter (server/core/plans.ts), when plans exist. */
   setPlan?: (userId: string, plan: Plan, until: number | null) => Promise<unknown>;
   /** Turns the user's 2FA off and mails them (accounts' resetTwoFactorByAdmin); false when off. */
@@ -134,7 +139,7 @@ export function createAdminUsers(deps: AdminUsersDeps) {
         .where((eb) => eb.or([eb(eb.fn("lower", ["username"]), "=", input.username.toLowerCase()), eb("email", "=", email)]))
         .executeTakeFirst();
       // An admin may know which addresses have accounts: the plain answer.
-      if (taken) throw conflict("Username or email already exists");
+      if (taken || deps.usernameReserved?.(input.username)) throw conflict("Username or email already exists");
       const now = nowSeconds();
       const id = randomUUID();
       try {
@@ -164,7 +169,7 @@ export function createAdminUsers(deps: AdminUsersDeps) {
         throw e;
       }
       await deps.sendVerification(await mustExist(id));
-      await audit.record({ action: "admin.user_create", actorId: actor.id, actorName: actor.username, target: input.username, detail: { email } });
+      await audit.record({ action: "admin.user_create", actorId: actor.id, target: { type: "user", id }, detail: { email } });
       return viewOf(id);
     },
 
@@ -173,7 +178,7 @@ export function createAdminUsers(deps: AdminUsersDeps) {
       await setFlag(id, { is_verified: 1 });
       // A pending link would now verify nothing: remove it.
       await db.deleteFrom("verifications").where("user_id", "=", id).where("purpose", "=", "email").execute();
-      await audit.record({ action: "admin.user_verify", actorId: actor.id, actorName: actor.username, target: u.username });
+      await audit.record({ action: "admin.user_verify", actorId: actor.id, target: { type: "user", id: u.id } });
       return viewOf(id);
     },
 
@@ -182,7 +187,7 @@ export function createAdminUsers(deps: AdminUsersDeps) {
       // The last way back in must not be closed from the console by mistake.
       if (!isAdmin && id === actor.id) throw badRequest("You cannot revoke your own admin rights.");
       await setFlag(id, { is_admin: isAdmin ? 1 : 0 });
-      await audit.record({ action: "admin.user_admin", actorId: actor.id, actorName: actor.username, target: u.username, detail: { is_admin: isAdmin } });
+      await audit.record({ action: "admin.user_admin", actorId: actor.id, target: { type: "user", id: u.id }, detail: { is_admin: isAdmin } });
       return viewOf(id);
     },
 
@@ -190,7 +195,7 @@ export function createAdminUsers(deps: AdminUsersDeps) {
       if (!deps.setPlan) throw badRequest("Plans are not available on this installation.");
       const u = await mustExist(id);
       await deps.setPlan(id, plan, until);
-      await audit.record({ action: "admin.user_plan", actorId: actor.id, actorName: actor.username, target: u.username, detail: { plan, until } });
+      await audit.record({ action: "admin.user_plan", actorId: actor.id, target: { type: "user", id: u.id }, detail: { plan, until } });
       return viewOf(id);
     },
 
@@ -207,7 +212,10 @@ export function createAdminUsers(deps: AdminUsersDeps) {
       await deps.tokens.revokeAllForUser(id);
       await deps.webSessions.destroyAllForUser(id);
       const terminated = await deps.terminateAll(id, "The account was disabled by an administrator.");
-      await audit.record({ action: "admin.user_disable", actorId: actor.id, actorName: actor.username, target: u.username, detail: { deployments_terminated: terminated } });
+      // Its subscription stops renewing (the paid period runs out; enabling lets its owner keep
+      // it). The provider being down must not stop a disable: the entry says so instead.
+      const subscription = deps.endBilling ? await deps.endBilling(id).catch(() => "could not be cancelled: the payment provider did not answer") : "none";
+      await audit.record({ action: "admin.user_disable", actorId: actor.id, target: { type: "user", id: u.id }, detail: { deployments_terminated: terminated, subscription } });
       return viewOf(id);
     },
 
@@ -216,14 +224,14 @@ export function createAdminUsers(deps: AdminUsersDeps) {
       const u = await mustExist(id);
       if (!deps.resetTwoFactor) throw badRequest("Two-factor resets are not available on this installation.");
       if (!(await deps.resetTwoFactor(id))) throw conflict("Two-factor authentication is not enabled for this user.");
-      await audit.record({ action: "admin.user_2fa_reset", actorId: actor.id, actorName: actor.username, target: u.username });
+      await audit.record({ action: "admin.user_2fa_reset", actorId: actor.id, target: { type: "user", id: u.id } });
       return viewOf(id);
     },
 
     async enable(actor: Actor, id: string) {
       const u = await mustExist(id);
       await db.deleteFrom("disabled_users").where("user_id", "=", id).execute();
-      await audit.record({ action: "admin.user_enable", actorId: actor.id, actorName: actor.username, target: u.username });
+      await audit.record({ action: "admin.user_enable", actorId: actor.id, target: { type: "user", id: u.id } });
       return viewOf(id);
     },
   };

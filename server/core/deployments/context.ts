@@ -45,6 +45,14 @@ export interface DeploymentsDeps {
   /** The warm pool (pool.ts): each challenge's size unless its challenge.yaml says, and how long
    *  a pooled deployment may wait unclaimed; absent: no pool. */
   pool?: { size: number; idleSeconds: number };
+  /** What holds the pool back now (the admin console's rules, server/core/admin): maintenance
+   *  mode stops it, and hidden challenges get none. */
+  poolHold?: () => Promise<PoolHold>;
+}
+
+export interface PoolHold {
+  maintenance: boolean;
+  hidden: ReadonlySet<string>;
 }
 
 /** What the deployments service needs of the other replicas (server/db/cluster.ts). */

@@ -88,7 +88,7 @@ export function createLifecycle(ctx: DeploymentContext) {
     })));
     if (row.status === "ready") announceReady(row, "from the warm pool");
     else launch(row);
-    await ctx.deps.audit?.record({ action: "deployment.start", actorId: userId, target: challengeId, detail: { deployment_id: row.id, expires_at: row.expires_at } });
+    await ctx.deps.audit?.record({ action: "deployment.start", actorId: userId, target: { type: "challenge", id: challengeId }, detail: { deployment_id: row.id, expires_at: row.expires_at } });
     return {
       expires_at: iso(row.expires_at),
       deployment_status: { deployment_id: row.id, status: row.status },
@@ -173,7 +173,7 @@ export function createLifecycle(ctx: DeploymentContext) {
     const row = await activeFor(userId, challengeId);
     if (!row) throw notFound(NO_ACTIVE_DEPLOYMENT);
     await end(row, "terminated", null);
-    await ctx.deps.audit?.record({ action: "deployment.terminate", actorId: userId, target: challengeId, detail: { deployment_id: row.id } });
+    await ctx.deps.audit?.record({ action: "deployment.terminate", actorId: userId, target: { type: "challenge", id: challengeId }, detail: { deployment_id: row.id } });
     return { message: "Deployment terminated", deployment_id: row.id };
   }
 
@@ -185,7 +185,7 @@ export function createLifecycle(ctx: DeploymentContext) {
     for (const row of rows) {
       if (!(await end(row, "terminated", reason))) continue;
       ended++;
-      await ctx.deps.audit?.record({ action: "deployment.terminate", target: row.challenge_id, detail: { deployment_id: row.id, user_id: userId, reason } });
+      await ctx.deps.audit?.record({ action: "deployment.terminate", target: { type: "challenge", id: row.challenge_id }, detail: { deployment_id: row.id, user_id: userId, reason } });
     }
     return ended;
   }
@@ -196,7 +196,7 @@ export function createLifecycle(ctx: DeploymentContext) {
     for (const d of due) {
       if (!(await end(d, "terminated", "The deployment expired."))) continue;
       log.info(`deployment ${d.id} expired`);
-      await ctx.deps.audit?.record({ action: "deployment.expire", target: d.challenge_id, detail: { deployment_id: d.id, user_id: d.user_id } });
+      await ctx.deps.audit?.record({ action: "deployment.expire", target: { type: "challenge", id: d.challenge_id }, detail: { deployment_id: d.id, user_id: d.user_id } });
     }
     return due.length;
   }

@@ -11,7 +11,9 @@
 //
 // The worker calls `refill` every few seconds: it replaces pooled deployments left unclaimed
 // longer than the idle limit, and starts fills (a few at a time) up to each challenge's size, as
-// long as the host's capacity has room (capacity.ts). Pooled deployments count against that
+// long as the host's capacity has room (capacity.ts). Maintenance mode stops the pool: no fill,
+// and what is pooled goes (an operator drains the host; no start could claim it anyway); a hidden
+// challenge gets no pool (only admins can start it, cold). Pooled deployments count against that
 // capacity like any other; a person's start that finds the host full takes the room of pooled
 // ones of other challenges (`evict`) before it is refused.
 import { randomUUID } from "node:crypto";
@@ -118,15 +120,22 @@ export function createPool(deps: DeploymentsDeps, jobs: Map<string, Promise<void
    *  size while the capacity has room. Returns at once; the fills run in the background. */
   async function refill(now = nowSeconds()) {
     if (!runtime || drained || Date.now() < holdUntil) return;
+    const hold = (await deps.poolHold?.()) ?? { maintenance: false, hidden: new Set<string>() };
+    const withheld = (await rows()).filter((r) => hold.maintenance || hold.hidden.has(r.challenge_id));
+    for (const r of withheld) {
+      if (await discard(r.id)) log.info(`pooled deployment ${r.id} (${r.challenge_id}) removed: ${hold.maintenance ? "maintenance mode" : "the challenge is hidden"}`);
+    }
+    if (hold.maintenance) return;
     const all = await rows();
     for (const stale of all.filter((r) => r.status === "ready" && (r.ready_at ?? r.created_at) + idleSeconds <= now)) {
       if (await discard(stale.id)) log.info(`pooled deployment ${stale.id} (${stale.challenge_id}) waited too long: replaced`);
     }
     if (idleSeconds <= 0) return;
-    const held = new Map<string, number>();
-    for (const r of all) held.set(r.challenge_id, (held.get(r.challenge_id) ?? 0) + 1);
+    const pooled = new Map<string, number>();
+    for (const r of all) pooled.set(r.challenge_id, (pooled.get(r.challenge_id) ?? 0) + 1);
     for (const challenge of challenges.values()) {
-      let missing = targetOf(challenge) - (held.get(challenge.id) ?? 0);
+      if (hold.hidden.has(challenge.id)) continue;
+      let missing = targetOf(challenge) - (pooled.get(challenge.id) ?? 0);
       while (missing-- > 0 && filling.size < FILLS_AT_ONCE && Date.now() >= (retryAt.get(challenge.id) ?? 0)) {
         if (!(await roomFor(challenge))) return;
         await startFill(challenge, now);

@@ -56,7 +56,7 @@ export function createReset(ctx: DeploymentContext) {
     events.emit("reset", row.id);
     const job = redeploy(resetting).finally(() => jobs.delete(row.id));
     jobs.set(row.id, job);
-    await ctx.deps.audit?.record({ action: "deployment.reset", actorId: userId, target: challengeId, detail: { deployment_id: row.id, reset: used } });
+    await ctx.deps.audit?.record({ action: "deployment.reset", actorId: userId, target: { type: "challenge", id: challengeId }, detail: { deployment_id: row.id, reset: used } });
     return {
       message: "Resetting the deployment: fresh containers, the fault set up again. Same expiry, same ssh command.",
       deployment_id: row.id,

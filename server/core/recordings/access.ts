@@ -4,6 +4,7 @@
 // so ids cannot be probed.
 import type { PublishedSolution, RecordingView } from "../../../shared/contract/index.ts";
 import type { Db } from "../../db/index.ts";
+import { isDisabled } from "../admin/users.ts";
 import type { Audit } from "../audit.ts";
 import { conflict, notFound } from "../errors.ts";
 import type { RecordingRow, RecordingStore } from "./store.ts";
@@ -65,7 +66,7 @@ export function createRecordingAccess({ db, store, audit, titleOf }: RecordingAc
     /** The asciicast text for the owner, or for anyone when it is published. */
     async content(userId: string | null, id: string): Promise<string> {
       const row = await store.get(id);
-      if (!row || (row.user_id !== userId && Number(row.published) !== 1)) throw notFound(RECORDING_NOT_FOUND);
+      if (!row || (row.user_id !== userId && (Number(row.published) !== 1 || (await isDisabled(db, row.user_id))))) throw notFound(RECORDING_NOT_FOUND);
       return text(id);
     },
 
@@ -74,14 +75,14 @@ export function createRecordingAccess({ db, store, audit, titleOf }: RecordingAc
       const row = await owned(userId, id);
       if (published && !(await solved(userId, row.challenge_id))) throw conflict(PUBLISH_NEEDS_SOLVE);
       await db.updateTable("recordings").set({ published: published ? 1 : 0 }).where("id", "=", id).execute();
-      await audit?.record({ action: "recording.publish", actorId: userId, target: id, detail: { challenge_id: row.challenge_id, published } });
+      await audit?.record({ action: "recording.publish", actorId: userId, target: { type: "recording", id }, detail: { challenge_id: row.challenge_id, published } });
       return recordingView({ ...row, published: published ? 1 : 0 });
     },
 
     /** A user's published solutions, newest solve first (a public profile's Solutions tab). */
     async published(username: string): Promise<PublishedSolution[]> {
       const user = await db.selectFrom("users").select("id").where("username", "=", username).executeTakeFirst();
-      if (!user) throw notFound("User not found");
+      if (!user || (await isDisabled(db, user.id))) throw notFound("User not found");
       const rows = await db
         .selectFrom("recordings as r")
         .innerJoin("solves as s", (j) => j.onRef("s.user_id", "=", "r.user_id").onRef("s.challenge_id", "=", "r.challenge_id"))
@@ -119,7 +120,7 @@ export function createRecordingAccess({ db, store, audit, titleOf }: RecordingAc
       const row = await store.get(id);
       if (!row) throw notFound(RECORDING_NOT_FOUND);
       const cast = await text(id);
-      await audit?.record({ action: "admin.recording_view", actorId, target: id, detail: { user_id: row.user_id, challenge_id: row.challenge_id } });
+      await audit?.record({ action: "admin.recording_view", actorId, target: { type: "recording", id }, detail: { user_id: row.user_id, challenge_id: row.challenge_id } });
       return cast;
     },
   };

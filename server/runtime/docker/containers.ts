@@ -49,12 +49,17 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
       }
       if (!caps.includes(c)) caps.push(c);
     }
-    const writable = checkWritable(spec.writable ?? (spec.role === "target" ? defaultWritable : probeWritable));
-    if ((spec.pidNamespaceOf || spec.readOnlyVolumesOf) && spec.role !== "grader") {
-      throw new RuntimeError("pidNamespaceOf and readOnlyVolumesOf are for grader containers only", "invalid");
+    // A grader watches from the host's PID namespace: it has no business signalling anything.
+    if (spec.role === "grader") caps.splice(caps.indexOf("KILL"), 1);
+    const writable = checkWritable(spec.writable ?? (spec.role === "target" || spec.role === "copy" ? defaultWritable : probeWritable));
+    if ((spec.inspects || spec.readOnlyVolumesOf) && spec.role !== "grader") {
+      throw new RuntimeError("inspects and readOnlyVolumesOf are for grader containers only", "invalid");
     }
-    const pidPeer = spec.pidNamespaceOf ? await peerOf(spec.pidNamespaceOf, spec.owner, "pidNamespaceOf") : null;
+    if ((spec.copyOf || spec.fresh) && spec.role !== "copy") throw new RuntimeError("copyOf and fresh are for copies only", "invalid");
+    if (spec.role === "copy" && !spec.copyOf) throw new RuntimeError("a copy needs copyOf", "invalid");
+    const inspected = spec.inspects ? await peerOf(spec.inspects, spec.owner, "inspects") : null;
     const volumePeer = spec.readOnlyVolumesOf ? await peerOf(spec.readOnlyVolumesOf, spec.owner, "readOnlyVolumesOf") : null;
+    const source = spec.copyOf ? await peerOf(spec.copyOf, spec.owner, "copyOf") : null;
     // The peer's writable directories are volumes (writable.ts): mounting the same volume again
     // shows the same live tmpfs, read-only here. The engine has no noexec/nodev for volume mounts
     // and runc's read-only remount drops the volume's own nodev,nosuid (measured, decision 003);
@@ -75,10 +80,13 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
     const network = await networks.findNetwork(spec.network);
     if (!network) throw new RuntimeError(`network ${spec.network} not found`, "not_found");
     if (network.owner.deploymentId !== spec.owner.deploymentId) throw new RuntimeError(`network ${spec.network} belongs to another deployment`, "invalid");
+    if (source && source.Image !== image.Id) throw new RuntimeError(`copyOf: container ${spec.copyOf} runs another image`, "invalid");
 
     // The image's content of each writable directory, copied in after start (tmpfs volumes
     // lose what Docker's own copy-up writes: it mounts them, copies, and unmounts).
-    const filled = writable.filter((w) => w.populate !== false).map((w) => w.path);
+    // A copy takes its directories from its source (copyFrom below), but those named fresh.
+    const copied = new Set(source ? writable.map((w) => w.path).filter((p) => !(spec.fresh ?? []).includes(p)) : []);
+    const filled = writable.filter((w) => w.populate !== false && !copied.has(w.path)).map((w) => w.path);
     const fillByPath = new Map((await skeletons(image.Id, filled)).map((f, i) => [filled[i]!, f]));
     const fills = writable.map((w) => fillByPath.get(w.path) ?? null);
 
@@ -88,17 +96,20 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
       [LABEL.role]: spec.role,
       [LABEL.expiresAt]: expiresAt.toISOString(),
     };
-    const suffix = spec.role === "target" ? hostname : `${spec.role}-${randomBytes(3).toString("hex")}`;
+    // Only the target is named after its host: the others' names (which the target can look up
+    // by address) say nothing of what they are.
+    const suffix = spec.role === "target" ? hostname : randomBytes(4).toString("hex");
     const name = safeName(`fl-${spec.owner.deploymentId}-${suffix}`);
     const command = ["timeout", "-s", "KILL", `${lifetime}s`, ...(spec.command ?? ["sleep", "infinity"])];
 
+    const address = spec.role === "grader" ? await networks.randomFreeAddress(network.name).catch(() => undefined) : undefined;
     let container: Docker.Container;
     try {
       container = await docker.createContainer({
         name,
         Image: image.Id,
         Hostname: hostname,
-        Env: Object.entries({ LANG: "C.UTF-8", ...spec.env }).map(([k, v]) => `${k}=${v}`),
+        Env: Object.entries({ LANG: "C.UTF-8", ...spec.env, ...(inspected ? { FL_TARGET_PID: String(inspectedPid(inspected)) } : {}) }).map(([k, v]) => `${k}=${v}`),
         Cmd: command,
         Entrypoint: [],
         WorkingDir: "/",
@@ -129,14 +140,22 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
           ],
           NetworkMode: network.name,
           IpcMode: "private",
-          ...(pidPeer ? { PidMode: `container:${pidPeer.Id}` } : {}),
+          ...(inspected ? { PidMode: inspectedPidMode(inspected) } : {}),
           RestartPolicy: { Name: "no" },
           AutoRemove: false,
           // The user is root and can write to PID 1's stdout: no log may grow on the host's disk.
           LogConfig: { Type: "none", Config: {} },
           Mounts: [...writableMounts(writable, fills, labels), ...peerMounts],
         },
-        NetworkingConfig: { EndpointsConfig: { [network.name]: { Aliases: [hostname] } } },
+        NetworkingConfig: {
+          EndpointsConfig: {
+            [network.name]: {
+              // The target is found by its name; a grader calls from an address picked at random.
+              ...(spec.role === "target" || spec.role === "copy" ? { Aliases: [hostname] } : {}),
+              ...(address ? { IPAMConfig: { IPv4Address: address } } : {}),
+            },
+          },
+        },
       });
     } catch (e) {
       if (statusOf(e) === 409) throw new RuntimeError(`a container named ${name} already exists`, "invalid");
@@ -145,6 +164,7 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
     try {
       await container.start();
       await Promise.all(writable.map((w, i) => (fills[i]?.tar ? container.putArchive(fills[i]!.tar!, { path: w.path }) : null)));
+      if (source) await copyFrom(source, container.id, [...copied], image.Id, limits);
     } catch (e) {
       await container.remove({ force: true, v: true }).catch(() => {});
       throw e;
@@ -154,7 +174,68 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
     return info;
   }
 
-  /** A container another one attaches to (grader): it must be a managed one of the same deployment. */
+  /** Where a grader sees the inspected container's first process. runc: the grader is in the
+   *  host's PID namespace (the target cannot see it) and finds it by its host PID. gVisor: the
+   *  host does not see inside the sandbox, so the grader joins its PID namespace (PID 1), where
+   *  the target sees it too (decision 008, residual risks). */
+  function inspectedPidMode(c: Docker.ContainerInspectInfo) {
+    return ctx.ociRuntime === "runsc" ? `container:${c.Id}` : "host";
+  }
+  function inspectedPid(c: Docker.ContainerInspectInfo) {
+    return ctx.ociRuntime === "runsc" ? 1 : c.State.Pid;
+  }
+
+  /**
+   * A copy's writable directories from its source's, as they are now: a short-lived helper of the
+   * same image mounts the source's volumes read-only and the copy's volumes (held by the running
+   * copy, so the same live tmpfs) and runs the image's own `cp -a` (owners, modes, ACLs, links,
+   * sparse files kept sparse). Nothing of the source is executed; the helper has no network.
+   */
+  async function copyFrom(source: Docker.ContainerInspectInfo, copyId: string, paths: string[], imageId: string, limits: { memoryBytes: number; pids: number }) {
+    if (!paths.length) return;
+    const copy = await docker.getContainer(copyId).inspect();
+    const volumeAt = (c: Docker.ContainerInspectInfo, path: string) => (c.Mounts ?? []).find((m) => m.Type === "volume" && m.Destination === path)?.Name;
+    const mounts = paths.flatMap((path, i) => {
+      const from = volumeAt(source, path);
+      const to = volumeAt(copy, path);
+      if (!from || !to) throw new RuntimeError(`copyOf: ${path} is not a writable directory of both containers`, "invalid");
+      return [
+        { Type: "volume" as const, Source: from, Target: `/fl-from/${i}`, ReadOnly: true },
+        { Type: "volume" as const, Source: to, Target: `/fl-to/${i}` },
+      ];
+    });
+    const script = paths.map((_, i) => `cp -a --sparse=always /fl-from/${i}/. /fl-to/${i}/`).join(" && ");
+    const helper = await docker.createContainer({
+      Image: imageId,
+      Cmd: ["timeout", "-s", "KILL", "60s", "/bin/sh", "-c", script],
+      Entrypoint: [],
+      WorkingDir: "/",
+      NetworkDisabled: true,
+      Labels: { ...Object.fromEntries(Object.entries(source.Config.Labels ?? {}).filter(([k]) => k.startsWith("faultline."))), [LABEL.role]: "copier" },
+      HostConfig: {
+        ...(ctx.ociRuntime === "runsc" ? { Runtime: "runsc" } : {}),
+        NetworkMode: "none",
+        ReadonlyRootfs: true,
+        CapDrop: ["ALL"],
+        CapAdd: ["CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID"],
+        SecurityOpt: ["no-new-privileges", `seccomp=${seccompProfile()}`],
+        Memory: limits.memoryBytes,
+        MemorySwap: limits.memoryBytes,
+        PidsLimit: 32,
+        LogConfig: { Type: "none", Config: {} },
+        Mounts: mounts,
+      },
+    });
+    try {
+      await helper.start();
+      const { StatusCode } = (await helper.wait()) as { StatusCode: number };
+      if (StatusCode !== 0) throw new RuntimeError(`copying ${paths.join(", ")} failed (exit ${StatusCode})`, "failed");
+    } finally {
+      await helper.remove({ force: true, v: true }).catch(() => {});
+    }
+  }
+
+  /** A container another one attaches to (grader, copy): it must be a managed one of the same deployment. */
   async function peerOf(idOrName: string, owner: Owner, field: string) {
     let c: Docker.ContainerInspectInfo;
     try {

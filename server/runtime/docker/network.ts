@@ -1,7 +1,7 @@
 // One internal network per deployment whose bridge has no address (docs/decisions/003-runtime-
 // docker.md, "Network"): containers of a deployment reach each other by name, and nothing else:
 // not the host, not another deployment, not the outside.
-import { createHash } from "node:crypto";
+import { createHash, randomInt } from "node:crypto";
 import { LABEL, ownerFromLabels, ownerLabels, safeName } from "../policy.ts";
 import { RuntimeError, type NetworkInfo, type Owner } from "../types.ts";
 import { checkOwner, labelFilters, sleep, statusOf, type DriverContext } from "./engine.ts";
@@ -9,8 +9,8 @@ import { checkOwner, labelFilters, sleep, statusOf, type DriverContext } from ".
 /** Deployment bridges are named `fl-<12 hex>`: the host guard's rule matches `fl-+`. */
 export const BRIDGE_PREFIX = "fl-";
 
-export function networkName(deploymentId: string) {
-  return safeName(`fl-${deploymentId}`);
+export function networkName(deploymentId: string, purpose?: string) {
+  return safeName(purpose ? `fl-${deploymentId}-${purpose}` : `fl-${deploymentId}`);
 }
 
 /** `subnetPool`: where deployment networks take their /28 subnets from. Parsed at once, so a bad
@@ -19,10 +19,11 @@ export function createNetworks(ctx: DriverContext, subnetPool: string) {
   const { docker } = ctx;
   const pool = parsePool(subnetPool);
 
-  async function createNetwork(owner: Owner): Promise<NetworkInfo> {
+  async function createNetwork(owner: Owner, purpose?: string): Promise<NetworkInfo> {
     checkOwner(owner);
+    if (purpose !== undefined && !/^[a-z0-9]{1,12}$/.test(purpose)) throw new RuntimeError(`not a network purpose: ${purpose}`, "invalid");
     await ctx.hostGuardActive();
-    const name = networkName(owner.deploymentId);
+    const name = networkName(owner.deploymentId, purpose);
     const existing = await findNetwork(name);
     if (existing) return existing;
     const bridge = BRIDGE_PREFIX + createHash("sha256").update(name).digest("hex").slice(0, 12);
@@ -97,7 +98,26 @@ export function createNetworks(ctx: DriverContext, subnetPool: string) {
     return list.map((n) => ({ id: n.Id, name: n.Name, owner: ownerFromLabels(n.Labels ?? {}), labels: n.Labels ?? {} }));
   }
 
-  return { createNetwork, findNetwork, removeNetwork, listNetworks };
+  /** An address of the network no container holds, picked at random: a grader is not the host
+   *  that called last time. Undefined when none can be told (the engine then picks one). */
+  async function randomFreeAddress(nameOrId: string): Promise<string | undefined> {
+    const info = await docker.getNetwork(nameOrId).inspect();
+    const config = info.IPAM?.Config?.[0] as { Subnet?: string; Gateway?: string } | undefined;
+    const m = config?.Subnet ? /^(\d+)\.(\d+)\.(\d+)\.(\d+)\/(\d+)$/.exec(config.Subnet) : null;
+    if (!m || Number(m[5]) < 24) return undefined;
+    const base = ((Number(m[1]) << 24) | (Number(m[2]) << 16) | (Number(m[3]) << 8) | Number(m[4])) >>> 0;
+    const size = 2 ** (32 - Number(m[5]));
+    const taken = new Set([config!.Gateway, ...Object.values(info.Containers ?? {}).map((c) => (c as { IPv4Address?: string }).IPv4Address?.split("/")[0])]);
+    const free: string[] = [];
+    for (let i = 2; i < size - 1; i++) {
+      const a = (base + i) >>> 0;
+      const ip = `${a >>> 24}.${(a >>> 16) & 255}.${(a >>> 8) & 255}.${a & 255}`;
+      if (!taken.has(ip)) free.push(ip);
+    }
+    return free.length ? free[randomInt(free.length)] : undefined;
+  }
+
+  return { createNetwork, findNetwork, removeNetwork, listNetworks, randomFreeAddress };
 }
 
 export type Networks = ReturnType<typeof createNetworks>;

@@ -1,9 +1,11 @@
 # fl: the grader's view of a target, for check.sh (docs/decisions/008-grading-threat-model.md).
 #
 # Runs in the grader container: the challenge's read-only image (the platform's binaries, its own
-# /etc, /usr/local and loader cache), started with `python3 -I -S` (no environment, no site hooks),
-# in the target's PID namespace. PID 1 is the target's init, so /proc/1/root is the target's
-# filesystem and /proc/1/net its sockets. Nothing here executes a file of the target.
+# /etc, /usr/local and loader cache), started with `python3 -I -S` (no site hooks, no PYTHON*
+# variables), in the host's PID namespace, where the target cannot see it. FL_TARGET_PID names
+# the target's init by its host PID: /proc/<it>/root is the target's filesystem, /proc/<it>/net
+# its sockets, and the target's processes are those in its PID namespace. Nothing here executes
+# a file of the target.
 #
 # Rules that make it trustworthy against a root user inside the target:
 # - Paths are resolved by hand, one component at a time with O_NOFOLLOW below a descriptor of the
@@ -23,8 +25,16 @@ import stat
 import sys
 import time
 
-TARGET_ROOT = "/proc/1/root"
+TARGET_PID = int(os.environ.get("FL_TARGET_PID", "1"))
+TARGET_ROOT = f"/proc/{TARGET_PID}/root"
+TARGET_NET = f"/proc/{TARGET_PID}/net"
+# What `read` prints into a check's variable; streaming commands (sha256, contains, pristine) read
+# every byte whatever the size.
 MAX_READ = 4 * 1024 * 1024
+# A configuration changed this long after a process started was changed after it read it. Start
+# times are whole kernel ticks (10 ms, rounded down) and file times come from the coarse clock
+# (a few ms behind): an honest edit-then-restart never lands above this margin.
+CTIME_MARGIN = 0.05
 # Variables that make a loader, a shell or an interpreter run code of the user's choosing.
 HOOK_ENV = re.compile(
     rb"^(LD_[A-Z_]+|BASH_ENV|ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PS4|PYTHON[A-Z_]*|PERL5[A-Z_]*|PERLLIB|RUBY[A-Z_]*"
@@ -151,26 +161,41 @@ def root_device():
 
 # ------------------------------------------------------------------ the target's processes
 
-def _own_cgroup():
-    with open("/proc/self/cgroup", "rb") as f:
-        return f.read()
+def _pid_namespace(pid):
+    return os.readlink(f"/proc/{pid}/ns/pid")
 
 
 def target_pids():
-    """Processes of the target (the PID namespace also holds the grader's own)."""
-    own = _own_cgroup()
+    """Processes of the target: those in its PID namespace. Where the grader shares that namespace
+    (gVisor, where the host cannot see inside the sandbox), its own processes are left out by
+    their cgroup."""
+    want = _pid_namespace(TARGET_PID)
+    shared = _pid_namespace("self") == want
+    if shared:
+        with open("/proc/self/cgroup", "rb") as f:
+            own = f.read()
     pids = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/cgroup", "rb") as f:
-                if f.read() == own:
-                    continue
+            if _pid_namespace(entry) != want:
+                continue
+            if shared:
+                with open(f"/proc/{entry}/cgroup", "rb") as f:
+                    if f.read() == own:
+                        continue
         except OSError:
             continue
         pids.append(int(entry))
     return sorted(pids)
+
+
+def is_target(pid):
+    try:
+        return int(pid) in target_pids()
+    except (OSError, ValueError):
+        return False
 
 
 def argv(pid):
@@ -223,7 +248,7 @@ def listeners(port=None):
     found = []
     for table in ("tcp", "tcp6"):
         try:
-            with open(f"/proc/1/net/{table}") as f:
+            with open(f"{TARGET_NET}/{table}") as f:
                 next(f)
                 for line in f:
                     cols = line.split()
@@ -254,7 +279,7 @@ def quiet_net(allowed):
     packet socket: what a player with NET_ADMIN could use to answer in a service's place."""
     for table, proto, state in (("tcp", "tcp", "0A"), ("tcp6", "tcp", "0A"), ("udp", "udp", "07"), ("udp6", "udp", "07")):
         try:
-            with open(f"/proc/1/net/{table}") as f:
+            with open(f"{TARGET_NET}/{table}") as f:
                 next(f)
                 rows = [line.split() for line in f]
         except FileNotFoundError:
@@ -272,7 +297,7 @@ def quiet_net(allowed):
                 raise Refused(f"Something else listens on {proto} port {port} ({address}, process {' '.join(map(str, owners)) or '?'}): only the service belongs on this host.")
     for table in ("raw", "raw6", "packet"):
         try:
-            with open(f"/proc/1/net/{table}") as f:
+            with open(f"{TARGET_NET}/{table}") as f:
                 if len(f.read().strip().splitlines()) > 1:
                     raise Refused("A process holds a raw network socket: grading does not trust a host that can answer in a service's place.")
         except FileNotFoundError:
@@ -299,6 +324,8 @@ def socket_owners(inode):
 def verify_process(pid, want_exe, want_argv=None, configs=()):
     """Refuses unless `pid` is `want_exe` from the read-only image, unaltered (see the header)."""
     label = f"process {pid}"
+    if not is_target(pid):
+        raise Refused(f"Process {pid} is not one of the deployment's processes.")
     try:
         path = exe(pid)
         args = argv(pid)
@@ -340,7 +367,7 @@ def verify_process(pid, want_exe, want_argv=None, configs=()):
             changed = stat_path(conf).st_ctime
         except FileNotFoundError:
             continue
-        if changed >= started:
+        if changed > started + CTIME_MARGIN:
             raise Refused(f"{conf} changed after {label} started: restart the service so it runs with what is on disk.")
     return started
 
@@ -377,37 +404,390 @@ def verify_listener(port, want_exe, argvs, configs=()):
     return sorted(pids)
 
 
-def _normalized(data):
-    """Configuration text without comments and with runs of blanks collapsed."""
-    text = re.sub(r"#[^\n]*", "", data.decode("utf-8", "replace"))
-    return " ".join(text.split())
+# ------------------------------------------------------------------ what the target's files say
+
+ACL_XATTRS = ("system.posix_acl_access", "system.posix_acl_default")
+
+
+def _xattrs(fd_or_path):
+    """The ACL attributes of a file (bytes or None each): what `getfacl` adds to the mode bits."""
+    found = []
+    for name in ACL_XATTRS:
+        try:
+            found.append(os.getxattr(fd_or_path, name))
+        except OSError as e:
+            if e.errno not in (errno.ENODATA, errno.ENOTSUP, errno.EOPNOTSUPP):
+                raise
+            found.append(None)
+    return found
+
+
+def stream(fd, chunk=1 << 20):
+    """Every byte of an open regular file, whatever its size (holes read as zeros)."""
+    offset = 0
+    while True:
+        data = os.pread(fd, chunk, offset)
+        if not data:
+            return
+        yield data
+        offset += len(data)
+
+
+def data_segments(fd, chunk=1 << 20):
+    """The data of a file without its holes, as (offset, bytes): a sparse file of any apparent
+    size costs only what it holds."""
+    size = os.fstat(fd).st_size
+    offset = 0
+    while offset < size:
+        try:
+            start = os.lseek(fd, offset, os.SEEK_DATA)
+        except OSError as e:
+            if e.errno == errno.ENXIO:
+                return
+            raise
+        end = os.lseek(fd, start, os.SEEK_HOLE)
+        pos = start
+        while pos < end:
+            data = os.pread(fd, min(chunk, end - pos), pos)
+            if not data:
+                return
+            yield pos, data
+            pos += len(data)
+        offset = end
+
+
+def contains(fd, needles):
+    """Whether the file holds one of `needles` (bytes) anywhere, across chunk and hole borders."""
+    if not needles:
+        return False
+    keep = max(len(n) for n in needles) - 1
+    tail, last_end = b"", None
+    for offset, data in data_segments(fd):
+        if last_end is not None and offset != last_end:
+            tail = b""  # a hole (zeros) lies between: no needle of ours is made of zeros
+        window = tail + data
+        if any(n in window for n in needles):
+            return True
+        tail = window[-keep:] if keep else b""
+        last_end = offset + len(data)
+    return False
+
+
+def walk_files(top):
+    """Regular files below `top` in the target (never following links), as (path, fd): the caller
+    closes nothing, each fd is closed when the next one is produced."""
+    try:
+        fd, canonical = resolve(top, want_dir=True)
+    except NotADirectoryError:
+        fd, canonical = resolve(top)
+        try:
+            if stat.S_ISREG(os.fstat(fd).st_mode):
+                yield canonical, fd
+        finally:
+            os.close(fd)
+        return
+    stack = [(fd, canonical)]
+    while stack:
+        dfd, dpath = stack.pop()
+        try:
+            for name in sorted(os.listdir(dfd)):
+                try:
+                    st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+                except FileNotFoundError:
+                    continue
+                path = f"{dpath.rstrip('/')}/{name}"
+                if stat.S_ISDIR(st.st_mode):
+                    try:
+                        stack.append((os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_DIRECTORY, dir_fd=dfd), path))
+                    except FileNotFoundError:
+                        continue
+                elif stat.S_ISREG(st.st_mode):
+                    try:
+                        ffd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=dfd)
+                    except FileNotFoundError:
+                        continue
+                    try:
+                        yield path, ffd
+                    finally:
+                        os.close(ffd)
+        finally:
+            os.close(dfd)
+
+
+def _same_file(path, mine_st, theirs_fd, theirs_st):
+    """Byte for byte, mode, owner and ACLs: what a program reading it or a user opening it sees."""
+    if stat.S_IMODE(mine_st.st_mode) != stat.S_IMODE(theirs_st.st_mode) or (mine_st.st_uid, mine_st.st_gid) != (theirs_st.st_uid, theirs_st.st_gid):
+        return False
+    if mine_st.st_size != theirs_st.st_size:
+        return False
+    if _xattrs(path) != _xattrs(theirs_fd):
+        return False
+    with open(path, "rb") as f:
+        offset = 0
+        for theirs in stream(theirs_fd):
+            if f.read(len(theirs)) != theirs:
+                return False
+            offset += len(theirs)
+        return f.read(1) == b""
 
 
 def pristine(path):
-    """Refuses unless `path` in the target (a file, or a directory and all below it) says the same
-    as the image's original, which the grader has at the same path in its own read-only /etc."""
+    """Refuses unless `path` in the target (a file, a link or a directory and all below it) is the
+    image's original exactly (the grader has it at the same path in its own read-only /etc): the
+    same bytes, mode, owner and ACLs. No normalisation: a comment to one reader is text to another."""
+    differs = Refused(f"{path} differs from the original installation: it is not part of the fault, put it back.")
     try:
         own = os.lstat(path)
     except FileNotFoundError:
         own = None
     try:
-        theirs = stat_path(path, want_dir=own is not None and stat.S_ISDIR(own.st_mode))
+        fd, _ = _open_nofollow_last(path)
     except FileNotFoundError:
-        theirs = None
-    if own is None or theirs is None:
-        if own is None and theirs is None:
+        fd = None
+    if own is None or fd is None:
+        if fd is not None:
+            os.close(fd)
+        if own is None and fd is None:
             return
-        raise Refused(f"{path} differs from the original installation: it is not part of the fault, put it back.")
-    if stat.S_ISDIR(own.st_mode):
-        if not stat.S_ISDIR(theirs.st_mode) or sorted(os.listdir(path)) != list_dir(path):
-            raise Refused(f"{path} differs from the original installation: it is not part of the fault, put it back.")
-        for name in sorted(os.listdir(path)):
-            pristine(f"{path}/{name}")
-        return
-    with open(path, "rb") as f:
-        mine = _normalized(f.read())
-    if _normalized(read_file(path)) != mine:
-        raise Refused(f"{path} differs from the original installation: it is not part of the fault, put it back.")
+        raise differs
+    try:
+        theirs = os.fstat(fd)
+        if stat.S_IFMT(own.st_mode) != stat.S_IFMT(theirs.st_mode):
+            raise differs
+        if stat.S_ISLNK(own.st_mode):
+            parent, name = path.rsplit("/", 1)
+            pfd, _ = resolve(parent or "/", want_dir=True)
+            try:
+                if os.readlink(name, dir_fd=pfd) != os.readlink(path):
+                    raise differs
+            finally:
+                os.close(pfd)
+            return
+        if stat.S_ISDIR(own.st_mode):
+            if stat.S_IMODE(own.st_mode) != stat.S_IMODE(theirs.st_mode) or (own.st_uid, own.st_gid) != (theirs.st_uid, theirs.st_gid):
+                raise differs
+            if _xattrs(path) != _xattrs(fd) or sorted(os.listdir(path)) != sorted(os.listdir(fd)):
+                raise differs
+            names = sorted(os.listdir(path))
+        elif stat.S_ISREG(own.st_mode):
+            if not _same_file(path, own, fd, theirs):
+                raise differs
+            return
+        else:
+            raise differs
+    finally:
+        os.close(fd)
+    for name in names:
+        pristine(f"{path.rstrip('/')}/{name}")
+
+
+def _open_nofollow_last(path):
+    """Opens `path` in the target resolving every component but the last by hand (a link at the
+    end is opened as the link itself: O_PATH)."""
+    parent, name = path.rstrip("/").rsplit("/", 1)
+    pfd, _ = resolve(parent or "/", want_dir=True)
+    try:
+        st = os.stat(name, dir_fd=pfd, follow_symlinks=False)
+        if stat.S_ISLNK(st.st_mode):
+            return os.open(name, os.O_PATH | os.O_NOFOLLOW, dir_fd=pfd), path
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | (os.O_DIRECTORY if stat.S_ISDIR(st.st_mode) else 0)
+        return os.open(name, flags, dir_fd=pfd), path
+    finally:
+        os.close(pfd)
+
+
+# Comments as each program reads them. Only what the program itself skips is left out; where a
+# format is not listed, compare the bytes (pristine, sha256) or ask the program (inspect.sh).
+def _lines_without(comment):
+    def norm(text):
+        kept = []
+        for line in text.splitlines():
+            if comment(line.lstrip(" \t")):
+                continue
+            words = line.split()
+            if words:
+                kept.append(" ".join(words))
+        return "\n".join(kept)
+    return norm
+
+
+# cron (cron's load_entry): a line whose first non-blank character is '#' is a comment; a '#'
+# anywhere else is part of the command. iptables-restore and ld.so.conf: the same rule.
+_lines = _lines_without(lambda line: line.startswith("#"))
+# Python's configparser (our services' configuration): '#' or ';' first on a line.
+_ini = _lines_without(lambda line: line.startswith(("#", ";")))
+
+
+def _nginx(text):
+    """nginx's ngx_conf_read_token: tokens split by blanks, ';', '{' and '}'; '#' starts a comment
+    only where a token starts; quotes and backslash escapes keep what they hold in one token."""
+    tokens, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in " \t\r\n":
+            i += 1
+        elif c == "#":
+            while i < n and text[i] != "\n":
+                i += 1
+        elif c in ";{}":
+            tokens.append(c)
+            i += 1
+        elif c in "\"'":
+            j, word = i + 1, []
+            while j < n and text[j] != c:
+                if text[j] == "\\" and j + 1 < n:
+                    word.append(text[j:j + 2])
+                    j += 2
+                    continue
+                word.append(text[j])
+                j += 1
+            tokens.append(c + "".join(word) + c)
+            i = j + 1
+        else:
+            j = i
+            while j < n and text[j] not in " \t\r\n;{}":
+                if text[j] == "\\" and j + 1 < n:
+                    j += 2
+                    continue
+                j += 1
+            tokens.append(text[i:j])
+            i = j
+    return " ".join(tokens)
+
+
+FORMATS = {"lines": _lines, "crontab": _lines, "iptables": _lines, "ini": _ini, "nginx": _nginx}
+
+
+def normalized(path, fmt, image=False):
+    """The target's file (or, with image=True, the image's original that the grader has at the
+    same path) as its program reads it."""
+    if fmt not in FORMATS:
+        raise Refused(f"internal: no format {fmt!r} (one of {', '.join(sorted(FORMATS))})")
+    if image:
+        with open(path, "rb") as f:
+            data = f.read(MAX_READ)
+    else:
+        data = read_file(path)
+    return FORMATS[fmt](data.decode("utf-8", "replace"))
+
+
+# ------------------------------------------------------------------ who may do what
+
+def _passwd():
+    users = {}
+    for line in read_file("/etc/passwd").decode("utf-8", "replace").splitlines():
+        f = line.split(":")
+        if len(f) >= 7 and f[2].isdigit() and f[3].isdigit() and f[0] not in users:
+            users[f[0]] = (int(f[2]), int(f[3]))
+    return users
+
+
+def _groups_of(user, gid):
+    gids = {gid}
+    for line in read_file("/etc/group").decode("utf-8", "replace").splitlines():
+        f = line.split(":")
+        if len(f) >= 4 and f[2].isdigit() and user in f[3].split(","):
+            gids.add(int(f[2]))
+    return gids
+
+
+def _acl_entries(raw):
+    """POSIX ACL xattr (version 2): [(tag, perm, id)]."""
+    if not raw:
+        return []
+    entries = []
+    for i in range(4, len(raw) - 7, 8):
+        tag, perm, ident = int.from_bytes(raw[i:i + 2], "little"), int.from_bytes(raw[i + 2:i + 4], "little"), int.from_bytes(raw[i + 4:i + 8], "little")
+        entries.append((tag, perm, ident))
+    return entries
+
+
+ACL_USER_OBJ, ACL_USER, ACL_GROUP_OBJ, ACL_GROUP, ACL_MASK, ACL_OTHER = 0x01, 0x02, 0x04, 0x08, 0x10, 0x20
+
+
+def _allowed(st, acl, uid, gids):
+    """The kernel's permission bits for uid/gids on one inode (fs/namei.c acl_permission_check and
+    posix_acl_permission): owner, then named users, then groups (masked), then others."""
+    mode = st.st_mode
+    if uid == 0:
+        return 7 if stat.S_ISDIR(mode) or mode & 0o111 else 6
+    entries = _acl_entries(acl)
+    if not entries:
+        if uid == st.st_uid:
+            return (mode >> 6) & 7
+        if st.st_gid in gids:
+            return (mode >> 3) & 7
+        return mode & 7
+    mask = next((p for t, p, _ in entries if t == ACL_MASK), 7)
+    if uid == st.st_uid:
+        return next(p for t, p, _ in entries if t == ACL_USER_OBJ)
+    for t, p, ident in entries:
+        if t == ACL_USER and ident == uid:
+            return p & mask
+    found, perm = False, 0
+    for t, p, ident in entries:
+        if (t == ACL_GROUP_OBJ and st.st_gid in gids) or (t == ACL_GROUP and ident in gids):
+            found, perm = True, perm | p
+    if found:
+        return perm & mask
+    return next((p for t, p, _ in entries if t == ACL_OTHER), 0)
+
+
+def access(user, path):
+    """What `user` may do with `path` in the target: "r", "w", "x" as the kernel would decide,
+    ACLs included, with search permission on every directory on the way."""
+    users = _passwd()
+    if user not in users:
+        raise Refused(f"There is no user {user} on the system.")
+    uid, gid = users[user]
+    gids = _groups_of(user, gid)
+    fd, canonical = resolve(path)
+    os.close(fd)
+    parts = [c for c in canonical.split("/") if c]
+    for i in range(len(parts)):
+        d = "/" + "/".join(parts[:i])
+        fd, _ = resolve(d, want_dir=True)
+        try:
+            if not _allowed(os.fstat(fd), _xattrs(fd)[0], uid, gids) & 1:
+                return ""
+        finally:
+            os.close(fd)
+    fd, _ = resolve(path)
+    try:
+        bits = _allowed(os.fstat(fd), _xattrs(fd)[0], uid, gids)
+    finally:
+        os.close(fd)
+    return ("r" if bits & 4 else "") + ("w" if bits & 2 else "") + ("x" if bits & 1 else "")
+
+
+# ------------------------------------------------------------------ the network, as a client
+
+def tcp(host, port, send=None, timeout=3.0):
+    """A client's view of HOST:PORT: "closed" only on a refusal (a positive observation), "open"
+    and the first line of any answer otherwise; anything else (a timeout, no route) is not an
+    answer and refuses, so a negative check never passes on an interrupted probe."""
+    import socket
+    try:
+        s = socket.create_connection((host, port), timeout=timeout)
+    except ConnectionRefusedError:
+        return "closed"
+    except socket.timeout:
+        raise Refused(f"{host}:{port} neither accepted nor refused a connection within {timeout:g}s: the grader cannot tell.")
+    except OSError as e:
+        raise Refused(f"The grader could not reach {host}:{port} ({e.strerror or e}).")
+    with s:
+        line = b""
+        if send is not None:
+            s.sendall(send.encode().decode("unicode_escape").encode("latin-1"))
+            try:
+                while b"\n" not in line and len(line) < 4096:
+                    chunk = s.recv(4096)
+                    if not chunk:
+                        break
+                    line += chunk
+            except socket.timeout:
+                pass
+        return ("open " + line.split(b"\n", 1)[0].decode("utf-8", "replace").rstrip("\r")).rstrip()
 
 
 def gate():
@@ -422,8 +802,26 @@ def gate():
 
 # ------------------------------------------------------------------ command line
 
+def expand(arg):
+    """`@{NAME}` in an argument is the value of FL_NAME (a lone `@NAME` too): values reach fl
+    through the environment, so no command line of the grader carries one."""
+    def value(m):
+        name = "FL_" + m.group(1)
+        if name not in os.environ:
+            raise Refused(f"internal: {name} is not set")
+        return os.environ[name]
+    if re.fullmatch(r"@([A-Z0-9_]+)", arg):
+        return value(re.match(r"@([A-Z0-9_]+)", arg))
+    return re.sub(r"@\{([A-Z0-9_]+)\}", value, arg)
+
+
+def _json_argv(text):
+    """An argument list as JSON, each element expanded like an argument."""
+    return [expand(a) for a in json.loads(text)]
+
+
 def main(args):
-    cmd, rest = (args[0], args[1:]) if args else ("", [])
+    cmd, rest = (args[0], [expand(a) if not a.lstrip().startswith("[") else a for a in args[1:]]) if args else ("", [])
     out = sys.stdout.buffer
     if cmd == "gate":
         gate()
@@ -435,14 +833,45 @@ def main(args):
         except (FileNotFoundError, NotADirectoryError):
             return 1
     elif cmd == "sha256":
-        out.write((hashlib.sha256(read_file(rest[0])).hexdigest() + "\n").encode())
+        # Every byte, whatever the size.
+        fd, _ = resolve(rest[0])
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise Refused(f"{rest[0]} is not a regular file.")
+            h = hashlib.sha256()
+            for chunk in stream(fd):
+                h.update(chunk)
+        finally:
+            os.close(fd)
+        out.write((h.hexdigest() + "\n").encode())
+    elif cmd == "contains":
+        # contains VALUE PATH...: the regular files below each PATH (links not followed) that hold
+        # VALUE anywhere, whatever their size (sparse files cost what they hold).
+        needles = [rest[0].encode()]
+        for top in rest[1:]:
+            try:
+                for path, fd in walk_files(top):
+                    if contains(fd, needles):
+                        out.write(f"{path}\n".encode())
+            except FileNotFoundError:
+                continue
     elif cmd == "ls":
         out.write("".join(n + "\n" for n in list_dir(rest[0])).encode())
     elif cmd == "stat":
-        # stat PATH: type (file, dir, fifo, socket, other), octal mode with set-id bits, uid, gid, size.
-        st = stat_path(rest[0])
+        # stat PATH: type (file, dir, fifo, socket, other), octal mode with set-id bits, uid, gid,
+        # size, and "acl" when the file has an access ACL beyond its mode bits.
+        fd, _ = resolve(rest[0])
+        try:
+            st = os.fstat(fd)
+            acl = " acl" if _acl_entries(_xattrs(fd)[0]) else ""
+        finally:
+            os.close(fd)
         kind = "dir" if stat.S_ISDIR(st.st_mode) else "file" if stat.S_ISREG(st.st_mode) else "fifo" if stat.S_ISFIFO(st.st_mode) else "socket" if stat.S_ISSOCK(st.st_mode) else "other"
-        out.write(f"{kind} {stat.S_IMODE(st.st_mode):04o} {st.st_uid} {st.st_gid} {st.st_size}\n".encode())
+        out.write(f"{kind} {stat.S_IMODE(st.st_mode):04o} {st.st_uid} {st.st_gid} {st.st_size}{acl}\n".encode())
+    elif cmd == "access":
+        # access USER PATH: what USER may do with PATH, as the kernel decides ("r", "w", "x",
+        # ACLs and every directory on the way included); empty when nothing.
+        out.write((access(rest[0], rest[1]) + "\n").encode())
     elif cmd == "ctime":
         out.write(f"{stat_path(rest[0]).st_ctime:.3f}\n".encode())
     elif cmd == "df":
@@ -455,6 +884,18 @@ def main(args):
     elif cmd == "listeners":
         for addr, port, inode in listeners(int(rest[0]) if rest else None):
             out.write(f"{addr} {port} {' '.join(map(str, socket_owners(inode)))}\n".encode())
+    elif cmd == "ps":
+        # ps: every process of the target, one JSON object a line: pid, ppid, uid, exe, argv.
+        for pid in target_pids():
+            try:
+                row = {"pid": pid, "ppid": parent_of(pid), "uid": uid_of(pid), "argv": argv(pid)}
+                try:
+                    row["exe"] = exe(pid)
+                except OSError:
+                    row["exe"] = None
+            except OSError:
+                continue
+            out.write((json.dumps(row) + "\n").encode())
     elif cmd == "pids":
         # pids EXE: target processes running EXE (verified or not; verify them with `process`).
         for pid in target_pids():
@@ -480,12 +921,22 @@ def main(args):
         for path in rest:
             pristine(path)
     elif cmd == "normalized":
-        out.write((_normalized(read_file(rest[0])) + "\n").encode())
+        # normalized --format F [--image] PATH: the file as its program reads it (see FORMATS);
+        # --image: the image's original, which the grader has at the same path.
+        image = "--image" in rest
+        rest = [a for a in rest if a != "--image"]
+        if len(rest) != 3 or rest[0] != "--format":
+            raise Refused("internal: normalized --format FORMAT [--image] PATH")
+        out.write((normalized(rest[2], rest[1], image) + "\n").encode())
+    elif cmd == "tcp":
+        # tcp HOST PORT [--send TEXT]: "closed" (refused), or "open" and the answer's first line.
+        send = rest[3] if len(rest) > 3 and rest[2] == "--send" else None
+        out.write((tcp(rest[0], int(rest[1]), send) + "\n").encode())
     elif cmd == "find-argv":
         # find-argv JSON: target processes whose arguments are exactly these. A fork of such a
         # process (a shell's $(...), before it execs) shows the same arguments for a moment: it
         # is left out, as a child of a match.
-        want = json.loads(rest[0])
+        want = _json_argv(args[1])
         found = {}
         for pid in target_pids():
             try:
@@ -497,9 +948,15 @@ def main(args):
             if ppid not in found:
                 out.write(f"{pid}\n".encode())
     elif cmd == "user":
-        out.write((user_name(uid_of(int(rest[0]))) + "\n").encode())
+        pid = int(rest[0])
+        if not is_target(pid):
+            raise Refused(f"Process {pid} is not one of the deployment's processes.")
+        out.write((user_name(uid_of(pid)) + "\n").encode())
     elif cmd == "started":
-        out.write(f"{start_time(int(rest[0])):.3f}\n".encode())
+        pid = int(rest[0])
+        if not is_target(pid):
+            raise Refused(f"Process {pid} is not one of the deployment's processes.")
+        out.write(f"{start_time(pid):.3f}\n".encode())
     else:
         raise Refused(f"internal: unknown grader command {cmd!r}")
     return 0
@@ -511,9 +968,9 @@ def _options(rest):
     for flag in it:
         value = next(it)
         if flag == "--argv":
-            argvs.append(json.loads(value))
+            argvs.append(_json_argv(value))
         elif flag == "--config":
-            configs.append(value)
+            configs.append(expand(value))
         else:
             raise Refused(f"internal: unknown option {flag}")
     return argvs, configs
@@ -522,6 +979,10 @@ def _options(rest):
 if __name__ == "__main__":
     try:
         sys.exit(main(sys.argv[1:]))
+    except BrokenPipeError:
+        # The reader had what it wanted (`fl ... | grep -q`): not a failure of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
     except Refused as e:
         print(e, file=sys.stdout)
         sys.exit(1)

@@ -1,4 +1,5 @@
 // The challenge itself: title, difficulty, points, estimated time, category and description.
+import type { ChallengeGrading } from "../../../../shared/contract/catalogue.ts";
 import type { ChallengeDetail } from "../../../../shared/contract/deployments.ts";
 import { DifficultyBadge } from "./badges.tsx";
 
@@ -31,7 +32,30 @@ export function ChallengeHeader({ challenge }: { challenge: ChallengeDetail }) {
           <p key={i}>{p}</p>
         ))}
       </div>
+      {challenge.grading ? <Grading grading={challenge.grading} /> : null}
     </header>
+  );
+}
+
+/** How the check judges a submission, said before anyone starts (decision 008). */
+function Grading({ grading }: { grading: ChallengeGrading }) {
+  return (
+    <details className="max-w-3xl text-sm text-zinc-600 dark:text-zinc-400" data-testid="challenge-grading">
+      <summary className="cursor-pointer">How it is graded</summary>
+      <ul className="mt-2 list-disc space-y-1 pl-5">
+        <li>
+          The fix is checked from outside the system, on the running deployment
+          {grading.after_reboot ? " and again on a copy of its disk after a reboot: a fix that a restart undoes does not count" : ""}.
+        </li>
+        {grading.answer ? (
+          <li>
+            Your written answer must name {grading.answer.names.join(", and ")}. Name one of each: an answer that names more than one
+            candidate of a kind is refused. A deployment takes {grading.answer.wrong_answers_allowed} wrong answers; after that, reset it
+            for a new incident.
+          </li>
+        ) : null}
+      </ul>
+    </details>
   );
 }
 
