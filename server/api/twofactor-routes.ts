@@ -17,7 +17,7 @@ export const totpRemovalConfirmBody = z.object({ token: z.string({ error: "is re
 
 export function twoFactorRoutes(r: Router, { accounts, session }: TwoFactorRoutesDeps) {
   const tags: [string] = ["Two-factor"];
-  r.get("/auth/2fa", { summary: "The account's second factor: on or off, since when, recovery codes left, a pending removal", tags, access: "user", returns: "TotpStatus" }, async (c) => {
+  r.get("/auth/2fa", { summary: "The account's second factor: on or off, since when, recovery codes left, a pending removal", tags, access: "user", returns: "{enabled, enabled_at, step_up_from, enrolled_in_this_sign_in, recovery_codes_left, removal_at} (epoch seconds)" }, async (c) => {
     const s = await session(c);
     return accounts.totpStatus(s.userId, s.sid);
   });
@@ -31,7 +31,7 @@ export function twoFactorRoutes(r: Router, { accounts, session }: TwoFactorRoute
   );
   r.post(
     "/auth/2fa/verify",
-    { summary: "Enable two-factor with a first code; answers the 10 recovery codes, shown this once", tags, access: "user", body: totpVerifyBody, errors: { 400: "Wrong code, or not the secret issued", 409: "Already enabled" } },
+    { summary: "Enable two-factor with a first code; answers the 10 recovery codes, shown this once", tags, access: "user", body: totpVerifyBody, returns: "{message, enabled: true, recovery_codes}", errors: { 400: "Wrong code, or not the secret issued", 409: "Already enabled" } },
     async (c) => {
       const s = await session(c);
       return accounts.enableTotp(s.userId, { ...(await c.body(totpVerifyBody)), session: s.sid });
@@ -39,7 +39,7 @@ export function twoFactorRoutes(r: Router, { accounts, session }: TwoFactorRoute
   );
   r.post(
     "/auth/2fa/recovery-codes",
-    { summary: "Make new recovery codes, the old ones stop working (step-up: password, code or recovery code)", tags, access: "user", body: totpDisableBody, errors: { 400: "Wrong password or code", 409: "Two-factor is not enabled" } },
+    { summary: "Make new recovery codes, the old ones stop working (step-up: password, code or recovery code)", tags, access: "user", body: totpDisableBody, returns: "{message, recovery_codes}", errors: { 400: "Wrong password or code", 409: "Two-factor is not enabled" } },
     async (c) => {
       const { userId } = await session(c);
       return accounts.newRecoveryCodes(userId, await c.body(totpDisableBody));
@@ -61,7 +61,7 @@ export function twoFactorRoutes(r: Router, { accounts, session }: TwoFactorRoute
   );
   r.post(
     "/auth/2fa/removal/confirm",
-    { summary: "Lost authenticator: the mailed link's token schedules two-factor off in 3 days (a sign-in with a code cancels it)", tags, access: "public", body: totpRemovalConfirmBody, errors: { 400: "Invalid, used or expired link" } },
+    { summary: "Lost authenticator: the mailed link's token schedules two-factor off in 3 days (a sign-in with a code cancels it)", tags, access: "public", body: totpRemovalConfirmBody, returns: "{message, removal_at}", errors: { 400: "Invalid, used or expired link" } },
     async (c) => accounts.confirmTotpRemoval((await c.body(totpRemovalConfirmBody)).token),
   );
 }
