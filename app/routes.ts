@@ -9,6 +9,7 @@ export default [
   route("login", "routes/login.tsx", { id: "login" }),
   route("register", "routes/login.tsx", { id: "register" }),
   route("login/2fa", "routes/login-2fa.tsx"),
+  route("login/2fa/recover", "routes/login-2fa-recover.tsx"),
   route("logout", "routes/logout.tsx"),
   route("register/success", "routes/register-success.tsx"),
   route("verify-email", "routes/verify-email.tsx"),

@@ -89,7 +89,7 @@ export async function createPlatform(config: Config) {
   const statistics = setInterval(() => void refreshStatistics(db).catch((e) => log.error(`statistics refresh failed: ${String(e)}`)), STATISTICS_INTERVAL_MS);
   statistics.unref();
   // No username may equal a challenge id (the library as loaded now: reloads change it).
-  const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring, webSessions, audit, challengeIds: () => challenges.keys() });
+  const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring, webSessions, audit, challengeIds: () => challenges.keys(), log });
   const oauth = createOAuth({ db, tokens, accounts, providers: config.oauth, publicUrl: config.publicUrl, limiter });
 
   // A broken challenge folder is reported and left out; the rest of the library stays in service.
@@ -188,7 +188,7 @@ export async function createPlatform(config: Config) {
   const account = {
     notifications,
     passwordReset: createPasswordReset({ db, mailer, limiter, publicUrl: config.publicUrl, tokens, webSessions, audit, log }),
-    emailChange: createEmailChange({ db, mailer, limiter, publicUrl: config.publicUrl, accounts, audit }),
+    emailChange: createEmailChange({ db, mailer, limiter, publicUrl: config.publicUrl, accounts, audit, log }),
     exporter: createAccountExport({ db, scoring, audit }),
     deletion: createAccountDeletion({
       db, accounts, tokens, webSessions, audit,
@@ -221,6 +221,7 @@ export async function createPlatform(config: Config) {
       setPlan: plans.setPlan,
       usernameReserved: accounts.usernameReserved,
       endBilling: (userId) => billing.endFor(userId, { now: false }),
+      resetTwoFactor: accounts.resetTwoFactorByAdmin,
     },
     challenges: {
       library: challenges,

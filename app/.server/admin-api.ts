@@ -57,6 +57,7 @@ export function adminApi(context: Readonly<RouterContextProvider>, token?: strin
       call<AdminUserView>("POST", `${user(id)}/plan`, { plan, plan_until: until === null ? null : new Date(until * 1000).toISOString() }),
     disable: (id: string) => call<AdminUserView>("POST", `${user(id)}/disable`, {}),
     enable: (id: string) => call<AdminUserView>("POST", `${user(id)}/enable`, {}),
+    resetTwoFactor: (id: string) => call<AdminUserView>("POST", `${user(id)}/2fa/reset`, {}),
     challenges: () => call<{ challenges: ChallengeFigures[] }>("GET", "/admin/challenges"),
     setHidden: (id: string, hidden: boolean) =>
       call<{ id: string; hidden: boolean }>("PUT", `/admin/challenges/${encodeURIComponent(id)}/visibility`, { hidden }),

@@ -49,6 +49,12 @@ import type {
   TotpChanged,
   TotpSetup,
   TotpVerify,
+  FactorProof,
+  RecoveryCodes,
+  TotpEnabled,
+  TotpRemovalScheduled,
+  TotpSetupRequest,
+  TotpStatus,
 } from "../../shared/contract/index.ts";
 import type { OpenApiDocument } from "../../shared/contract/openapi.ts";
 
@@ -119,9 +125,11 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
     putSshKey: (body: SshKeyPut) =>
       call<SshKeySaved>("PUT", "/users/me/ssh-key", { token, body }),
     deleteSshKey: (body: StepUpProof = {}) => call<SshKeyDeleted>("DELETE", "/users/me/ssh-key", { token, body }),
-    setupTotp: () => call<TotpSetup>("POST", "/auth/2fa/setup", { token }),
-    verifyTotp: (body: TotpVerify) => call<TotpChanged>("POST", "/auth/2fa/verify", { token, body }),
-    disableTotp: (body: StepUpProof) =>
+    setupTotp: (body: TotpSetupRequest) => call<TotpSetup>("POST", "/auth/2fa/setup", { token, body }),
+    verifyTotp: (body: TotpVerify) => call<TotpEnabled>("POST", "/auth/2fa/verify", { token, body }),
+    totpStatus: () => call<TotpStatus>("GET", "/auth/2fa", { token }),
+    newRecoveryCodes: (body: FactorProof) => call<RecoveryCodes>("POST", "/auth/2fa/recovery-codes", { token, body }),
+    disableTotp: (body: FactorProof) =>
       call<TotpChanged>("POST", "/auth/2fa/disable", { token, body }),
     resendVerification: () => call<Message>("POST", "/auth/resend-verification", { token, body: {} }),
     // Challenges and deployments (the challenge page, the global banner).
@@ -166,7 +174,10 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
     as,
     register: (body: { username: string; email: string; password: string }) => call<OwnUser>("POST", "/auth/register", { body }),
     login: (body: { username_or_email: string; password: string }) => call<LoginResult>("POST", "/auth/login", { body }),
-    loginSecondFactor: (body: { mfa_token: string; code: string }) => call<LoginResult>("POST", "/auth/login/2fa", { body }),
+    loginSecondFactor: (body: { mfa_token: string; code?: string; recovery_code?: string }) => call<LoginResult>("POST", "/auth/login/2fa", { body }),
+    /** Lost authenticator: the link to the verified address, asked for with the pending sign-in. */
+    requestTotpRemoval: (mfa_token: string) => call<Message>("POST", "/auth/2fa/removal", { body: { mfa_token } }),
+    confirmTotpRemoval: (token: string) => call<TotpRemovalScheduled>("POST", "/auth/2fa/removal/confirm", { body: { token } }),
     refresh: (refresh_token: string) => call<TokenPair>("POST", "/auth/refresh", { body: { refresh_token } }),
     logout: (refresh_token?: string) => call<Message>("POST", "/auth/logout", { body: { refresh_token } }),
     verifyEmail: (token: string) => call<EmailVerified>("POST", "/auth/verify-email", { body: { token } }),

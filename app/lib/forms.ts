@@ -21,6 +21,7 @@ import {
   USERNAME_PATTERN,
   USERNAME_RULE,
 } from "../../shared/rules.ts";
+import { normalizeRecoveryCode, RECOVERY_CODE_RULE } from "../../shared/recovery-codes.ts";
 import { INVALID_EMAIL, PASSWORD_SHORT, PASSWORDS_DIFFER, REQUIRED } from "./form-texts.ts";
 
 export { encodeSshKey, INVALID_EMAIL, PASSWORD_SHORT, PASSWORDS_DIFFER, registrationError, REQUIRED, SETTINGS } from "./form-texts.ts";
@@ -63,6 +64,16 @@ export const registerSchema = schema(() =>
 export const secondFactorSchema = schema(() =>
   z.object({
     code: z.string({ error: "Enter the 6-digit code" }).check(z.trim(), z.regex(/^\d{6}$/, "Enter the 6-digit code")),
+  }),
+);
+
+/** The second step of a sign-in with a recovery code instead (shared/recovery-codes.ts). */
+export const recoveryCodeSchema = schema(() =>
+  z.object({
+    recovery_code: z.string({ error: RECOVERY_CODE_RULE }).check(
+      z.trim(),
+      z.refine((v) => normalizeRecoveryCode(v) !== null, RECOVERY_CODE_RULE),
+    ),
   }),
 );
 
@@ -113,6 +124,30 @@ export const totpDisableSchema = schema(() =>
     .object({
       current_password: z.optional(z.string().check(z.maxLength(PASSWORD_MAX, `At most ${PASSWORD_MAX} characters`))),
       code: z.optional(z.string().check(z.trim(), z.regex(/^\d{6}$/, "Enter the 6-digit code"))),
+    })
+    .check(z.refine((d) => d.current_password !== undefined || d.code !== undefined, { message: STEP_UP_REQUIRED })),
+);
+
+/** Turning 2FA on asks for the current password first (accounts that have one). */
+export const totpSetupSchema = schema(() =>
+  z.object({
+    current_password: z.string({ error: REQUIRED }).check(z.minLength(1, REQUIRED), z.maxLength(PASSWORD_MAX, `At most ${PASSWORD_MAX} characters`)),
+  }),
+);
+
+export const FACTOR_CODE_RULE = "Enter the 6-digit code or a recovery code";
+/** A code field that takes a 6-digit code from the app or a recovery code. */
+export const isFactorCode = (v: string) => /^\d{6}$/.test(v) || normalizeRecoveryCode(v) !== null;
+
+/**
+ * Turning 2FA off or making new recovery codes: the current password, or one field for a code
+ * from the app or a recovery code (the action tells them apart).
+ */
+export const factorProofSchema = schema(() =>
+  z
+    .object({
+      current_password: z.optional(z.string().check(z.maxLength(PASSWORD_MAX, `At most ${PASSWORD_MAX} characters`))),
+      code: z.optional(z.string().check(z.trim(), z.refine(isFactorCode, FACTOR_CODE_RULE))),
     })
     .check(z.refine((d) => d.current_password !== undefined || d.code !== undefined, { message: STEP_UP_REQUIRED })),
 );

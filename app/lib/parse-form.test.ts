@@ -26,6 +26,18 @@ const cases: [string, z.core.$ZodType, Record<string, string | string[]>[]][] = 
     { username: long(40), email: "a@b", password: long(300), confirmPassword: long(300) },
   ]],
   ["2fa code", forms.secondFactorSchema, [{}, { code: "" }, { code: "12345" }, { code: " 123456 " }, { code: "abcdef" }]],
+  ["recovery code", forms.recoveryCodeSchema, [{}, { recovery_code: "" }, { recovery_code: "abcd-efgh-jkmn-pqrs" }, { recovery_code: " ABCD EFGH JKMN PQRS " }, { recovery_code: "abcd" }, { recovery_code: "uuuu-uuuu-uuuu-uuuu" }]],
+  ["2fa on", forms.totpSetupSchema, [{}, { current_password: "" }, { current_password: "pw" }, { current_password: long(257) }]],
+  ["2fa off / new recovery codes", forms.factorProofSchema, [
+    {},
+    { current_password: "", code: "" },
+    { current_password: "pw" },
+    { code: "123456" },
+    { code: "abcd-efgh-jkmn-pqrs" },
+    { code: "12" },
+    { code: "abcd-efgh" },
+    { current_password: long(257) },
+  ]],
   ["profile", forms.profileSchema, [
     {},
     { display_name: "", bio: "", location: "" },

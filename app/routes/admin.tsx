@@ -105,6 +105,8 @@ async function byId(api: AdminApi, intent: AdminIntent, form: FormData) {
       return done(await api.disable(id), "Disabled: signed out everywhere, deployments terminated.");
     case "enable":
       return done(await api.enable(id), "Enabled: the account can sign in again.");
+    case "reset-2fa":
+      return done(await api.resetTwoFactor(id), "2FA reset: the user signs in with the password alone and was mailed.");
     case "hide":
       return done(await api.setHidden(id, true), "Hidden from the catalogue.");
     case "show":

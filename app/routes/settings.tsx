@@ -20,6 +20,7 @@ import { VerificationSection } from "../components/settings/verification-section
 import { NOTIFICATION_KEYS } from "../../shared/rules.ts";
 import {
   encodeSshKey,
+  factorProofSchema,
   notificationsSchema,
   passwordChangeSchema,
   profileSchema,
@@ -27,7 +28,7 @@ import {
   SETTINGS,
   sshKeyDeleteSchema,
   sshKeySchema,
-  totpDisableSchema,
+  totpSetupSchema,
 } from "../lib/forms.ts";
 import { SSH_PROOF_ERRORS } from "../../shared/sshkey-rules.ts";
 
@@ -50,7 +51,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     totpSetup = null;
   }
   const tab = tabOf(request);
-  return { tab, user, totpSetup, sshNonce: tab === "security" && !user.has_ssh_key ? await sshKeyNonce(api) : null };
+  const security = tab === "security";
+  const [sshNonce, totpStatus] = await Promise.all([
+    security && !user.has_ssh_key ? sshKeyNonce(api) : null,
+    security && user.totp_enabled ? api.totpStatus().then((r) => (r.ok ? r.data : null)) : null,
+  ]);
+  return { tab, user, totpSetup, sshNonce, totpStatus };
 }
 
 /** A code to sign for the SSH key form (proof of possession); null when the API gives none. */
@@ -120,14 +126,29 @@ async function resendVerification(auth: Auth) {
   return answer({ intent, ok: SETTINGS.verificationSent });
 }
 
-async function startTotpSetup(auth: Auth) {
+/** Turning 2FA on: the current password first when the account has one (T3-06). */
+async function startTotpSetup(auth: Auth, form: FormData) {
   const intent = "2fa-setup";
-  const res = await auth.api.setupTotp();
+  let body = {};
+  if (auth.user.has_password) {
+    const submission = parseWithZod(form, { schema: totpSetupSchema });
+    const reply = () => submission.reply({ hideFields: ["current_password"] });
+    if (submission.status !== "success") return answer({ intent, reply: reply() }, 400);
+    body = submission.value;
+    const res = await auth.api.setupTotp(body);
+    if (!res.ok) return answer({ intent, reply: reply(), error: res.detail || SETTINGS.totpSetupFailed }, res.status);
+    return keepSetup(auth, res.data);
+  }
+  const res = await auth.api.setupTotp(body);
   if (!res.ok) return answer({ intent, error: res.detail || SETTINGS.totpSetupFailed }, res.status);
-  // Kept server-side in the session so the secret survives posts made without JavaScript.
-  auth.web.session.set("totpSetup", { secret: res.data.secret, qr: res.data.qr_code_url });
+  return keepSetup(auth, res.data);
+}
+
+/** Kept server-side in the session so the secret survives posts made without JavaScript. */
+function keepSetup(auth: Auth, setup: { secret: string; qr_code_url: string }) {
+  auth.web.session.set("totpSetup", { secret: setup.secret, qr: setup.qr_code_url });
   auth.web.touch();
-  return answer({ intent });
+  return answer({ intent: "2fa-setup" });
 }
 
 async function verifyTotp(auth: Auth, form: FormData) {
@@ -141,7 +162,8 @@ async function verifyTotp(auth: Auth, form: FormData) {
   auth.web.session.unset("totpSetup");
   auth.web.touch();
   await reloadUser(auth);
-  return answer({ intent, ok: res.data.message || "2FA enabled" });
+  // The recovery codes go out with this answer only: the page shows them once.
+  return answer({ intent, ok: res.data.message || "2FA enabled", recoveryCodes: res.data.recovery_codes });
 }
 
 function cancelTotpSetup(auth: Auth) {
@@ -152,13 +174,31 @@ function cancelTotpSetup(auth: Auth) {
 
 const confirmed = (form: FormData) => form.get("confirm") === "yes";
 
-/** Step-up: the API wants the current password or a current code (either is enough). */
-async function disableTotp(auth: Auth, form: FormData) {
-  const intent = "2fa-disable";
-  const submission = parseWithZod(form, { schema: totpDisableSchema });
+/** The password, or one field with a code from the app or a recovery code, as the API takes it. */
+function factorProof(value: { current_password?: string; code?: string }) {
+  if (value.current_password !== undefined) return { current_password: value.current_password };
+  const code = value.code ?? "";
+  return /^\d{6}$/.test(code) ? { code } : { recovery_code: code };
+}
+
+/** New recovery codes (the old ones stop working), behind the step-up; shown once. */
+async function newRecoveryCodes(auth: Auth, form: FormData) {
+  const intent = "2fa-codes";
+  const submission = parseWithZod(form, { schema: factorProofSchema });
   const reply = () => submission.reply({ hideFields: ["current_password", "code"] });
   if (submission.status !== "success") return answer({ intent, reply: reply() }, 400);
-  const res = await auth.api.disableTotp(submission.value);
+  const res = await auth.api.newRecoveryCodes(factorProof(submission.value));
+  if (!res.ok) return answer({ intent, reply: reply(), error: res.detail || "Failed to make new recovery codes" }, res.status);
+  return answer({ intent, reply: submission.reply({ resetForm: true }), ok: res.data.message, recoveryCodes: res.data.recovery_codes });
+}
+
+/** Step-up: the current password, a current code or a recovery code (any one is enough). */
+async function disableTotp(auth: Auth, form: FormData) {
+  const intent = "2fa-disable";
+  const submission = parseWithZod(form, { schema: factorProofSchema });
+  const reply = () => submission.reply({ hideFields: ["current_password", "code"] });
+  if (submission.status !== "success") return answer({ intent, reply: reply() }, 400);
+  const res = await auth.api.disableTotp(factorProof(submission.value));
   if (!res.ok) return answer({ intent, reply: reply(), error: res.detail || SETTINGS.totpDisableFailed }, res.status);
   await reloadUser(auth);
   return answer({ intent, reply: submission.reply({ resetForm: true }), ok: res.data.message || "2FA disabled" });
@@ -241,6 +281,7 @@ const HANDLERS: Record<Intent, (auth: Auth, form: FormData) => Answer | Promise<
   "2fa-setup": startTotpSetup,
   "2fa-verify": verifyTotp,
   "2fa-cancel": cancelTotpSetup,
+  "2fa-codes": newRecoveryCodes,
   "2fa-disable": disableTotp,
   "ssh-save": saveSshKey,
   "ssh-delete": deleteSshKey,
@@ -260,7 +301,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 // ---- page -----------------------------------------------------------------------------------
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { tab, user, totpSetup, sshNonce } = loaderData;
+  const { tab, user, totpSetup, sshNonce, totpStatus } = loaderData;
   const outcome = actionData as Outcome | undefined;
   return (
     <div className="mx-auto max-w-3xl space-y-6">
@@ -276,7 +317,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <div className="space-y-6">
           {!user.is_verified ? <VerificationSection email={user.email} outcome={outcome} /> : null}
           <PasswordSection user={user} outcome={outcome} />
-          <TwoFactorSection enabled={user.totp_enabled} hasPassword={user.has_password} setup={totpSetup} outcome={outcome} />
+          <TwoFactorSection enabled={user.totp_enabled} hasPassword={user.has_password} setup={totpSetup} status={totpStatus} outcome={outcome} />
           <SshKeySection user={user} nonce={sshNonce} outcome={outcome} />
           <ConnectedAccounts user={user} />
           <EmailSection user={user} outcome={outcome} />

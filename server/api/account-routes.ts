@@ -23,6 +23,8 @@ export interface AccountServices {
 export interface AccountRoutesDeps extends AccountServices {
   deployments: Pick<Deployments, "reset">;
   userId(c: Ctx): Promise<string>;
+  /** The user and the sign-in the access token belongs to (the step-up rules ask it). */
+  session(c: Ctx): Promise<{ userId: string; sid: string | null }>;
 }
 
 const email = z.email({ error: "must be a valid e-mail address" }).trim().max(254, "must be at most 254 characters");
@@ -40,7 +42,7 @@ export const emailConfirmBody = z.object({ token });
 export const deleteAccountBody = z.object({ ...stepUp, username: z.string({ error: "must be a string" }).trim().max(100).optional() });
 export const unsubscribeQuery = z.object({ token });
 
-export function accountRoutes(r: Router, { passwordReset, emailChange, deletion, exporter, notifications, deployments, userId }: AccountRoutesDeps) {
+export function accountRoutes(r: Router, { passwordReset, emailChange, deletion, exporter, notifications, deployments, userId, session }: AccountRoutesDeps) {
   // Forgot password (public: the link in the mail is the credential).
   r.post(
     "/auth/password-reset/request",
@@ -64,10 +66,10 @@ export function accountRoutes(r: Router, { passwordReset, emailChange, deletion,
   // E-mail change: asked by the signed-in owner, confirmed by the link sent to the new address.
   r.post(
     "/users/me/email",
-    { summary: "Change the e-mail address: a link goes to the new one (step-up: password or code)", tags: ["Users"], access: "user", body: emailChangeBody, status: 202, errors: { 429: "Too many requests" } },
+    { summary: "Change the e-mail address: a link goes to the new one (step-up: password, or a code from a factor another sign-in added over 24 hours ago)", tags: ["Users"], access: "user", body: emailChangeBody, status: 202, errors: { 429: "Too many requests" } },
     async (c) => {
-      const id = await userId(c);
-      return json(await emailChange.requestEmailChange(id, await c.body(emailChangeBody)), 202);
+      const { userId: id, sid } = await session(c);
+      return json(await emailChange.requestEmailChange(id, { ...(await c.body(emailChangeBody)), session: sid }), 202);
     },
   );
   r.post(
@@ -89,8 +91,8 @@ export function accountRoutes(r: Router, { passwordReset, emailChange, deletion,
     "/users/me",
     { summary: "Delete the account and its personal data (password, 2FA code, or the username for accounts with neither)", tags: ["Users"], access: "user", body: deleteAccountBody, errors: { 400: "Wrong password, code or username" } },
     async (c) => {
-      const id = await userId(c);
-      return deletion.deleteAccount(id, await c.body(deleteAccountBody));
+      const { userId: id, sid } = await session(c);
+      return deletion.deleteAccount(id, { ...(await c.body(deleteAccountBody)), session: sid });
     },
   );
 

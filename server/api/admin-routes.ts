@@ -108,6 +108,7 @@ export function adminRoutes(r: Router, { admin, audit, notice, userId }: AdminRo
     return admin.users.setPlan(actor, user(c), plan, until);
   });
   r.post("/admin/users/:id/disable", { summary: "Disable a user: sign-ins refused, tokens revoked, deployments ended", tags: ["Admin"], access: "admin", params: { id: userIdParam }, errors: { 404: "No such user", 409: "An admin cannot disable themselves" } }, async (c) => admin.users.disable(await adminActor(c), user(c)));
+  r.post("/admin/users/:id/2fa/reset", { summary: "Turn a user's two-factor authentication off (lost authenticator and recovery codes); the user is mailed, the reset audited", tags: ["Admin"], access: "admin", params: { id: userIdParam }, errors: { 404: "No such user", 409: "Two-factor is not enabled for this user" } }, async (c) => admin.users.resetTwoFactor(await adminActor(c), user(c)));
   r.post("/admin/users/:id/enable", { summary: "Enable a disabled user", tags: ["Admin"], access: "admin", params: { id: userIdParam }, errors: { 404: "No such user" } }, async (c) => admin.users.enable(await adminActor(c), user(c)));
 
   // Challenges

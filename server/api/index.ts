@@ -20,6 +20,7 @@ import { billingRoutes } from "./billing-routes.ts";
 import { debriefRoutes, type DebriefRoutesDeps } from "./debrief-routes.ts";
 import { deploymentRoutes } from "./deployment-routes.ts";
 import { playerRoutes } from "./player-routes.ts";
+import { twoFactorRoutes } from "./twofactor-routes.ts";
 import { acceptRequestId, currentRequest, REQUEST_ID_HEADER, type RequestContext, runInRequest } from "../request-context.ts";
 import { buildOpenApi, type OpenApiDocument } from "./openapi.ts";
 import { type Ctx, createRouter, json, parse } from "./router.ts";
@@ -82,13 +83,20 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
     return tokens.verifyAccess(m[1]!.trim());
   }
 
+  /** As userId, with the sign-in the token belongs to (step-up rules ask it, decision 017). */
+  async function session(c: Ctx): Promise<{ userId: string; sid: string | null }> {
+    const m = /^Bearer\s+(.+)$/i.exec(c.request.headers.get("authorization") ?? "");
+    if (!m) throw unauthorized();
+    return tokens.verifySession(m[1]!.trim());
+  }
+
   // Live health of each part (server/core/health.ts): public, status words and counts only.
   r.get("/health", { summary: "Live health of each part (status words and counts)", tags: ["System"], access: "public" }, async () => health.check());
 
   // Authentication
   r.post("/auth/register", { summary: "Create an account (a verification e-mail is sent)", tags: ["Authentication"], access: "public", body: s.registerBody, status: 201, returns: "The new user's own view", errors: { 409: "Username or e-mail already taken", 429: "Too many attempts from this address" } }, async (c) => json(await accounts.register(await c.body(s.registerBody), c.info.clientIp), 201));
   r.post("/auth/login", { summary: "Sign in with username or e-mail and password", tags: ["Authentication"], access: "public", body: s.loginBody, returns: "Tokens, or an mfa_token when a second factor is needed", errors: { 401: "Wrong username or password", 403: "E-mail not verified or account disabled", 429: "Too many attempts" } }, async (c) => accounts.login(await c.body(s.loginBody), c.info.clientIp));
-  r.post("/auth/login/2fa", { summary: "Finish signing in with a TOTP code", tags: ["Authentication"], access: "public", body: s.secondFactorBody, returns: "Tokens", errors: { 401: "Wrong code or expired mfa_token", 429: "Too many attempts" } }, async (c) => accounts.loginSecondFactor(await c.body(s.secondFactorBody), c.info.clientIp));
+  r.post("/auth/login/2fa", { summary: "Finish signing in with a TOTP code or a recovery code", tags: ["Authentication"], access: "public", body: s.secondFactorBody, returns: "Tokens", errors: { 401: "Wrong code or expired mfa_token", 429: "Too many attempts" } }, async (c) => accounts.loginSecondFactor(await c.body(s.secondFactorBody), c.info.clientIp));
   r.post("/auth/refresh", { summary: "Trade a refresh token for new tokens", tags: ["Authentication"], access: "public", body: s.refreshBody, returns: "A new token pair", errors: { 401: "Invalid or expired refresh token" } }, async (c) => accounts.refresh((await c.body(s.refreshBody)).refresh_token));
   r.post("/auth/logout", { summary: "Revoke a refresh token", tags: ["Authentication"], access: "public", body: s.logoutBody, returns: "{message}" }, async (c) => {
     await accounts.logout((await c.body(s.logoutBody)).refresh_token);
@@ -114,10 +122,8 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
     google: { enabled: oauth.isConfigured("google") },
   }));
 
-  // Two-factor
-  r.post("/auth/2fa/setup", { summary: "Start enabling two-factor: a new TOTP secret and its otpauth URL", tags: ["Two-factor"], access: "user" }, async (c) => accounts.setupTotp(await userId(c)));
-  r.post("/auth/2fa/verify", { summary: "Enable two-factor with a first code", tags: ["Two-factor"], access: "user", body: s.totpVerifyBody }, async (c) => accounts.enableTotp(await userId(c), await c.body(s.totpVerifyBody)));
-  r.post("/auth/2fa/disable", { summary: "Turn two-factor off (step-up: password or code)", tags: ["Two-factor"], access: "user", body: s.totpDisableBody, errors: { 403: "Wrong password or code" } }, async (c) => accounts.disableTotp(await userId(c), await c.body(s.totpDisableBody)));
+  // Two-factor: set-up, recovery codes, off, the lost-authenticator link (twofactor-routes.ts).
+  twoFactorRoutes(r, { accounts, session });
 
   // Users: own settings first, so "me" is never taken for a username.
   r.get("/users/me", { summary: "The signed-in user's own view", tags: ["Users"], access: "user" }, async (c) => accounts.me(await userId(c)));
@@ -129,13 +135,13 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
   r.get("/users/me/ssh-key", { summary: "The registered SSH key's fingerprint, if any", tags: ["Users"], access: "user" }, async (c) => accounts.getSshKey(await userId(c)));
   r.post("/users/me/ssh-key/nonce", { summary: "A nonce to sign with the SSH key (proof of possession)", tags: ["Users"], access: "user" }, async (c) => accounts.sshKeyNonce(await userId(c)));
   r.put("/users/me/ssh-key", { summary: "Register or replace the SSH public key (with a signature over a nonce)", tags: ["Users"], access: "user", body: s.sshKeyBody, errors: { 403: "Step-up needed to replace a key" } }, async (c) => {
-    const id = await userId(c);
+    const { userId: id, sid } = await session(c);
     const { ssh_public_key_b64, ...rest } = await c.body(s.sshKeyBody);
-    return accounts.setSshKey(id, { key: ssh_public_key_b64, ...rest });
+    return accounts.setSshKey(id, { key: ssh_public_key_b64, ...rest, session: sid });
   });
   r.delete("/users/me/ssh-key", { summary: "Remove the SSH key (step-up when the account has a password or 2FA)", tags: ["Users"], access: "user", body: s.sshKeyDeleteBody, errors: { 403: "Wrong password or code" } }, async (c) => {
-    const id = await userId(c);
-    return accounts.deleteSshKey(id, await c.body(s.sshKeyDeleteBody));
+    const { userId: id, sid } = await session(c);
+    return accounts.deleteSshKey(id, { ...(await c.body(s.sshKeyDeleteBody)), session: sid });
   });
   r.get("/users/:username", { summary: "A player's public profile", tags: ["Users"], access: "public", errors: { 404: "No such user" } }, async (c) => accounts.publicProfile(c.params.username!));
 
@@ -149,7 +155,7 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
   deploymentRoutes(r, { deployments, grading, ...settings, userId });
 
   // The account basics and a deployment's reset (server/api/account-routes.ts).
-  if (account) accountRoutes(r, { ...account, deployments, userId });
+  if (account) accountRoutes(r, { ...account, deployments, userId, session });
 
   // Hints, the debrief after solving, recordings (server/api/debrief-routes.ts).
   if (debrief) debriefRoutes(r, { ...debrief, userId, adminId: async (c) => (await admin.admin.actor(await userId(c))).id });

@@ -11,6 +11,7 @@ import {
   USERNAME_PATTERN,
   USERNAME_RULE,
 } from "../../shared/rules.ts";
+import { normalizeRecoveryCode } from "../../shared/recovery-codes.ts";
 
 export const password = z
   .string({ error: "is required" })
@@ -28,10 +29,24 @@ export const loginBody = z.object({
   password: z.string({ error: "is required" }).min(1, "is required").max(PASSWORD_MAX),
 });
 
-export const secondFactorBody = z.object({
-  mfa_token: z.string({ error: "is required" }).min(1),
-  code: z.string({ error: "is required" }).trim().regex(/^\d{6}$/, "must be 6 digits"),
-});
+/** A recovery code as printed (shared/recovery-codes.ts: any case, dashes optional). */
+export const recoveryCode = z
+  .string({ error: "must be a string" })
+  .trim()
+  .max(64, "is too long")
+  .refine((v) => normalizeRecoveryCode(v) !== null, "must be a recovery code: 16 letters and digits, as printed");
+
+/** The second step of a sign-in: a code from the authenticator, or one of the recovery codes. */
+export const secondFactorBody = z
+  .object({
+    mfa_token: z.string({ error: "is required" }).min(1),
+    code: z.string({ error: "is required" }).trim().regex(/^\d{6}$/, "must be 6 digits").optional(),
+    recovery_code: recoveryCode.optional(),
+  })
+  .refine((b) => b.code !== undefined || b.recovery_code !== undefined, { path: ["code"], message: "is required (or a recovery_code)" });
+
+/** A link's token (lost authenticator). */
+export const totpRemovalRequestBody = z.object({ mfa_token: z.string({ error: "is required" }).min(1, "is required").max(300, "is too long") });
 
 export const refreshBody = z.object({ refresh_token: z.string({ error: "is required" }).min(1) });
 export const logoutBody = z.object({ refresh_token: z.string().optional() });
@@ -41,6 +56,11 @@ export const resendBody = z.object({ email: z.email().optional() });
 export const oauthCallbackBody = z.object({
   code: z.string({ error: "Missing authorization code or state parameter" }).min(1, "Missing authorization code or state parameter"),
   state: z.string({ error: "Missing authorization code or state parameter" }).min(1, "Missing authorization code or state parameter"),
+});
+
+/** Starting 2FA set-up: the current password when the account has one (T3-06). */
+export const totpSetupBody = z.object({
+  current_password: z.string({ error: "must be a string" }).min(1, "is required").max(PASSWORD_MAX).optional(),
 });
 
 export const totpVerifyBody = z.object({
@@ -103,13 +123,15 @@ export const profileBody = z.object({
   theme: z.enum(["dark", "light"]).optional(),
 });
 
-/** Step-up before turning 2FA off: the current password or a current code (one is enough). */
+/** Step-up before turning 2FA off or making new recovery codes: the current password, a current
+ *  code or a recovery code (one is enough). */
 export const totpDisableBody = z
   .object({
     current_password: z.string({ error: "must be a string" }).min(1, "is required").max(PASSWORD_MAX).optional(),
     code: z.string({ error: "must be a string" }).trim().regex(/^\d{6}$/, "must be 6 digits").optional(),
+    recovery_code: recoveryCode.optional(),
   })
-  .refine((b) => b.current_password !== undefined || b.code !== undefined, { message: STEP_UP_REQUIRED });
+  .refine((b) => b.current_password !== undefined || b.code !== undefined || b.recovery_code !== undefined, { message: STEP_UP_REQUIRED });
 
 export const passwordChangeBody = z.object({
   current_password: z.string({ error: "is required" }).min(1, "is required"),

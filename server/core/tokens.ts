@@ -1,6 +1,7 @@
 // Access tokens are short JWTs (15 min, `exp` in seconds); refresh tokens are opaque random
 // strings stored hashed, rotated on every use, grouped in families so that a replayed old
-// token revokes every token descended from the same login.
+// token revokes every token descended from the same login. An access token names its family
+// (`sid`): the sign-in it belongs to, which the step-up rules ask about (decision 017).
 import { hkdfSync, randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import type { TokenPair } from "../../shared/contract/index.ts";
@@ -18,10 +19,10 @@ export function createTokenService(db: Db, sessionSecret: string) {
   // A key of its own for JWTs, derived from the one configured secret.
   const jwtKey = new Uint8Array(hkdfSync("sha256", sessionSecret, "faultline", "jwt-access-token", 32));
   // Access tokens whose signature and claims checked out (server/core/verified-memo.ts).
-  const verified = verifiedMemo<{ userId: string; exp: number }>();
+  const verified = verifiedMemo<{ userId: string; exp: number; sid: string | null }>();
 
-  async function accessToken(user: { id: string; username: string }) {
-    return new SignJWT({ username: user.username, typ: "access" })
+  async function accessToken(user: { id: string; username: string }, familyId: string) {
+    return new SignJWT({ username: user.username, typ: "access", sid: familyId })
       .setProtectedHeader({ alg: "HS256" })
       .setSubject(user.id)
       .setIssuedAt()
@@ -48,7 +49,7 @@ export function createTokenService(db: Db, sessionSecret: string) {
 
   async function pair(user: { id: string; username: string }, familyId: string = randomUUID()): Promise<TokenPair> {
     return {
-      access_token: await accessToken(user),
+      access_token: await accessToken(user, familyId),
       refresh_token: await storeRefresh(user.id, familyId),
       token_type: "bearer",
       expires_in: ACCESS_TOKEN_SECONDS,
@@ -64,6 +65,12 @@ export function createTokenService(db: Db, sessionSecret: string) {
 
     /** As verifyAccess, with the token's expiry (epoch seconds): the live channel closes then. */
     verifyAccessUntil: verifiedAccess,
+
+    /** As verifyAccess, with the sign-in the token belongs to (null for a token without one). */
+    verifySession: async (token: string): Promise<{ userId: string; sid: string | null }> => {
+      const { userId, sid } = await verifiedAccess(token);
+      return { userId, sid };
+    },
 
     /** Rotates a refresh token. `loadUser` supplies the claims for the new access token. */
     async rotate(refreshToken: string, loadUser: (id: string) => Promise<{ id: string; username: string } | undefined>) {
@@ -115,7 +122,7 @@ export function createTokenService(db: Db, sessionSecret: string) {
     },
   };
 
-  async function verifiedAccess(token: string): Promise<{ userId: string; exp: number }> {
+  async function verifiedAccess(token: string): Promise<{ userId: string; exp: number; sid: string | null }> {
     try {
       let claims = verified.get(token);
       if (!claims) {
@@ -123,7 +130,7 @@ export function createTokenService(db: Db, sessionSecret: string) {
         if (payload.typ !== "access" || typeof payload.sub !== "string" || typeof payload.exp !== "number") {
           throw new Error("not an access token");
         }
-        claims = { userId: payload.sub, exp: payload.exp };
+        claims = { userId: payload.sub, exp: payload.exp, sid: typeof payload.sid === "string" ? payload.sid : null };
         verified.remember(token, claims);
       }
       // Expired as jose has it (exp at or before now), on every use, remembered or not.

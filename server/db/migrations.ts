@@ -11,6 +11,7 @@ import { accountBasics0013 } from "./migrations/0013_account_basics.ts";
 import { nameTrigrams0014 } from "./migrations/0014_name_trigrams.ts";
 import { boardVersions0015 } from "./migrations/0015_board_versions.ts";
 import { recordingBounds0016 } from "./migrations/0016_recording_bounds.ts";
+import { stepUp0017 } from "./migrations/0017_step_up.ts";
 import { typedAuditAndCheckouts0018 } from "./migrations/0018_typed_audit_and_checkouts.ts";
 import { answers0020 } from "./migrations/0020_answers.ts";
 
@@ -308,6 +309,7 @@ export const migrations: Record<string, Migration> = {
   "0014_name_trigrams": nameTrigrams0014,
   "0015_board_versions": boardVersions0015,
   "0016_recording_bounds": recordingBounds0016,
+  "0017_step_up": stepUp0017,
   "0018_typed_audit_and_checkouts": typedAuditAndCheckouts0018,
   "0020_answers": answers0020,
 };

@@ -1,6 +1,6 @@
 // Kysely table types. Times are epoch seconds (integers) and flags are 0/1 integers in both
 // SQLite and PostgreSQL, so one query layer reads the same values from either database.
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 import type { Difficulty } from "../../shared/contract/index.ts";
 
 export type Flag = 0 | 1;
@@ -26,6 +26,12 @@ export interface UsersTable {
   totp_enabled: Generated<Flag>;
   /** The last TOTP time step accepted: a code is good once only. */
   totp_last_step: number | null;
+  /** When 2FA was turned on (migration 0017): its codes are a step-up only once 24 hours old. */
+  totp_enabled_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The sign-in (refresh-token family) that turned 2FA on: never a step-up from there. */
+  totp_session: ColumnType<string | null, string | null | undefined, string | null>;
+  /** "Lost my authenticator": when 2FA goes, unless a sign-in with it comes first. */
+  totp_removal_at: ColumnType<number | null, number | null | undefined, number | null>;
   notify_new_challenges: Generated<Flag>;
   notify_solution_feedback: Generated<Flag>;
   notify_leaderboard_updates: Generated<Flag>;
@@ -47,13 +53,22 @@ export interface OAuthAccountsTable {
   created_at: number;
 }
 
-/** One table for every single-use secret: e-mail verification links, 2FA login challenges. */
+/** One table for every single-use secret: e-mail verification links, 2FA login challenges,
+ *  the links that start removing a lost authenticator. */
 export interface VerificationsTable {
   token_hash: string;
-  purpose: "email" | "login-2fa";
+  purpose: "email" | "login-2fa" | "2fa-removal";
   user_id: string;
   expires_at: number;
   attempts: Generated<number>;
+  created_at: number;
+}
+
+/** Single-use 2FA recovery codes (migration 0017): SHA-256 of the user id and the code. */
+export interface RecoveryCodesTable {
+  code_hash: string;
+  user_id: string;
+  used_at: number | null;
   created_at: number;
 }
 
@@ -385,6 +400,7 @@ export interface Database {
   users: UsersTable;
   oauth_accounts: OAuthAccountsTable;
   verifications: VerificationsTable;
+  recovery_codes: RecoveryCodesTable;
   refresh_tokens: RefreshTokensTable;
   oauth_states: OAuthStatesTable;
   web_sessions: WebSessionsTable;

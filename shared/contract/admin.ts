@@ -7,6 +7,10 @@ export const AUDIT_ACTIONS = [
   "auth.login_failed",
   "auth.2fa_enabled",
   "auth.2fa_disabled",
+  "auth.2fa_recovery_codes",
+  "auth.2fa_recovery_code_used",
+  "auth.2fa_removal_requested",
+  "auth.2fa_removal_cancelled",
   "auth.password_reset",
   "account.email_change_requested",
   "account.email_changed",
@@ -25,6 +29,7 @@ export const AUDIT_ACTIONS = [
   "admin.user_plan",
   "admin.user_disable",
   "admin.user_enable",
+  "admin.user_2fa_reset",
   "admin.challenge_hide",
   "admin.challenge_show",
   "admin.content_reload",
@@ -70,6 +75,8 @@ export interface AdminUserView {
   is_admin: boolean;
   is_verified: boolean;
   disabled: boolean;
+  /** Two-factor authentication on: the console offers to reset it. */
+  totp_enabled: boolean;
   oauth_provider: "github" | "google" | null;
   plan: "free" | "pro";
   /** When Pro ends (epoch seconds); null: no end. */

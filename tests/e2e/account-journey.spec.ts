@@ -56,6 +56,8 @@ test("register, verify by e-mail, 2FA, login with the code, SSH key", async ({ p
     await page.goto("/profile/settings");
     await page.getByRole("link", { name: "Security", exact: true }).click();
     await expect(page).toHaveURL("/profile/settings?tab=security");
+    // Turning it on asks for the password first (a stolen session alone cannot).
+    await page.getByTestId("twofa-enable").getByLabel("Current password").fill(user.password);
     await page.getByRole("button", { name: "Enable 2FA" }).click();
     await expect(page.getByAltText("2FA QR code")).toBeVisible();
     secret = (await page.getByTestId("totp-secret").innerText()).replace(/\s+/g, "");
@@ -145,18 +147,19 @@ test("register, verify by e-mail, 2FA, login with the code, SSH key", async ({ p
 
   await test.step("disable 2FA: only with the current password, after confirming; login no longer asks for a code", async () => {
     const section = page.getByTestId("twofa-section");
+    const disable = section.getByTestId("twofa-disable");
     // Neither password nor code: refused before anything is sent (step-up).
     onNextConfirm(page, DISABLE_2FA, true);
     await section.getByRole("button", { name: "Disable 2FA" }).click();
     await expect(section.getByTestId("twofa-disable-error")).toHaveText("Confirm with your current password or a code from your authenticator app");
     // A wrong password: the server says so, 2FA stays on.
-    await section.getByLabel("Current password").fill("not my password");
+    await disable.getByLabel("Current password").fill("not my password");
     onNextConfirm(page, DISABLE_2FA, true);
     await section.getByRole("button", { name: "Disable 2FA" }).click();
     await expect(section.getByTestId("twofa-error")).toHaveText("Current password is incorrect");
     await expect(page.getByText("2FA is enabled")).toBeVisible();
     // "Cancel" in the dialog keeps it on.
-    await section.getByLabel("Current password").fill(user.password);
+    await disable.getByLabel("Current password").fill(user.password);
     onNextConfirm(page, DISABLE_2FA, false);
     await section.getByRole("button", { name: "Disable 2FA" }).click();
     await expect(page.getByText("2FA is enabled")).toBeVisible();

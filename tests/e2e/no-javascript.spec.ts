@@ -122,7 +122,7 @@ test("the second factor works without JavaScript, and a wrong code says so; turn
   const user = await createUser({ prefix: "nojs2fa" });
   const login = await api("POST", "/auth/login", { username_or_email: user.username, password: user.password });
   const token = login.data.access_token as string;
-  const setup = await api("POST", "/auth/2fa/setup", {}, token);
+  const setup = await api("POST", "/auth/2fa/setup", { current_password: user.password }, token);
   const secret = setup.data.secret as string;
   expect((await api("POST", "/auth/2fa/verify", { token: totpCode(secret), secret }, token)).status).toBe(200);
 
@@ -151,11 +151,11 @@ test("the second factor works without JavaScript, and a wrong code says so; turn
   await expect(section).toContainText("Are you sure you want to disable 2FA? This will make your account less secure.");
   await section.getByRole("button", { name: "Disable 2FA" }).click();
   await expect(section.getByTestId("twofa-disable-error")).toHaveText("Confirm with your current password or a code from your authenticator app");
-  await section.getByLabel("Current password").fill("not the password");
+  await section.getByTestId("twofa-disable").getByLabel("Current password").fill("not the password");
   await section.getByRole("button", { name: "Disable 2FA" }).click();
   await expect(section.getByTestId("twofa-error")).toHaveText("Current password is incorrect");
   await expect(section.getByTestId("twofa-state")).toContainText("2FA is enabled");
-  await section.getByLabel("Current password").fill(user.password);
+  await section.getByTestId("twofa-disable").getByLabel("Current password").fill(user.password);
   await section.getByRole("button", { name: "Disable 2FA" }).click();
   await expect(section.getByRole("button", { name: "Enable 2FA" })).toBeVisible();
 });

@@ -49,6 +49,7 @@ test("account pages at desktop and phone widths", async ({ page }) => {
     await screenshots(page, `settings-${tab.toLowerCase()}`);
   }
   await page.goto("/profile/settings?tab=security");
+  await page.getByTestId("twofa-enable").getByLabel("Current password").fill(user.password);
   await page.getByRole("button", { name: "Enable 2FA" }).click();
   await expect(page.getByAltText("2FA QR code")).toBeVisible();
   await screenshots(page, "settings-security-2fa-setup");

@@ -143,6 +143,7 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       expectError(await t.call("POST", "/users/me/email", { token, body: { new_email: newEmail } }), 400);
       const asked = await t.call("POST", "/users/me/email", { token, body: { new_email: newEmail, current_password: u.password } });
       expect(asked.status).toBe(202);
+      await t.platform.account.emailChange.settled(); // mails go after the answer (T3-17)
       expect(t.mail(u.email).subject).toBe("Your faultline e-mail address is being changed");
       // The old address still signs in and is still the account's.
       expect((await t.call("GET", "/users/me", { token })).body.email).toBe(u.email);
@@ -153,6 +154,7 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       expect(confirmed.body.user.email).toBe(newEmail);
       expectError(await t.call("POST", "/users/me/email/confirm", { body: { token: link } }), 400, "This confirmation link is invalid or has expired.");
       await t.login({ username: newEmail, password: u.password });
+      await t.platform.account.emailChange.settled();
       expect(t.mail(u.email).subject).toBe("Your faultline e-mail address was changed");
     });
 
@@ -162,8 +164,10 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       await t.platform.db.updateTable("users").set({ password_hash: null, oauth_provider: "github" }).where("username", "=", u.username).execute();
       const newEmail = `${unique("oauth")}@example.test`;
       expect((await t.call("POST", "/users/me/email", { token, body: { new_email: newEmail } })).status).toBe(202);
+      await t.platform.account.emailChange.settled();
       expect(t.mails(newEmail)).toHaveLength(1);
-      await t.platform.db.updateTable("users").set({ totp_enabled: 1, totp_secret: "JBSWY3DPEHPK3PXP" }).where("username", "=", u.username).execute();
+      // A factor turned on two days ago in another sign-in: its codes are a step-up (decision 017).
+      await t.platform.db.updateTable("users").set({ totp_enabled: 1, totp_secret: "JBSWY3DPEHPK3PXP", totp_enabled_at: Math.floor(Date.now() / 1000) - 2 * 86400 }).where("username", "=", u.username).execute();
       expectError(await t.call("POST", "/users/me/email", { token, body: { new_email: `${unique("oauth")}@example.test` } }), 400, /Confirm with/);
       expectError(await t.call("POST", "/users/me/email", { token, body: { new_email: `${unique("oauth")}@example.test`, code: "000000" } }), 400, "Invalid verification code");
     });
@@ -175,6 +179,7 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       const before = t.mails(other.email).length;
       const res = await t.call("POST", "/users/me/email", { token, body: { new_email: other.email, current_password: u.password } });
       expect(res.status).toBe(202);
+      await t.platform.account.emailChange.settled();
       expect(t.mails(other.email)).toHaveLength(before);
     });
   });

@@ -204,7 +204,7 @@ describe.each(DATABASES)("OAuth sign-in on %s", (kind) => {
       const squat = { res: { body: await t.login(squatter) } };
       expect(squat.res.body.user.is_verified).toBe(false);
       const token = squat.res.body.access_token;
-      const { secret } = (await t.call("POST", "/auth/2fa/setup", { token })).body;
+      const { secret } = (await t.call("POST", "/auth/2fa/setup", { token, body: { current_password: squatter.password } })).body;
       const OTPAuth = await import("otpauth");
       const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate();
       expect((await t.call("POST", "/auth/2fa/verify", { token, body: { token: code, secret } })).status).toBe(200);

@@ -65,7 +65,7 @@ describe.each(DATABASES)("two-factor authentication on %s", (kind) => {
   async function userWith2fa(): Promise<{ u: TestUser; secret: string; access: string }> {
     const u = await t.register();
     const { access_token } = await t.login(u);
-    const setup = await t.call("POST", "/auth/2fa/setup", { token: access_token });
+    const setup = await t.call("POST", "/auth/2fa/setup", { token: access_token, body: { current_password: u.password } });
     expect(setup.status).toBe(200);
     const { secret } = setup.body;
     const res = await t.call("POST", "/auth/2fa/verify", { token: access_token, body: { token: code(secret, step), secret } });
@@ -76,7 +76,7 @@ describe.each(DATABASES)("two-factor authentication on %s", (kind) => {
   it("set-up shows a secret, its otpauth URI and a PNG QR code, and enables nothing yet", async () => {
     const u = await t.register();
     const { access_token } = await t.login(u);
-    const res = await t.call("POST", "/auth/2fa/setup", { token: access_token });
+    const res = await t.call("POST", "/auth/2fa/setup", { token: access_token, body: { current_password: u.password } });
     expect(res.status).toBe(200);
     const { secret, qr_code_url, otpauth_url } = res.body;
     expect(secret).toMatch(/^[A-Z2-7]{32}$/); // 160 bits, base32
@@ -99,7 +99,7 @@ describe.each(DATABASES)("two-factor authentication on %s", (kind) => {
     freezeNow();
     const u = await t.register();
     const { access_token } = await t.login(u);
-    const { secret } = (await t.call("POST", "/auth/2fa/setup", { token: access_token })).body;
+    const { secret } = (await t.call("POST", "/auth/2fa/setup", { token: access_token, body: { current_password: u.password } })).body;
     const verify = (body: unknown) => t.call("POST", "/auth/2fa/verify", { token: access_token, body });
 
     expectError(await verify({ token: wrongCode(secret, step), secret }), 400, "Invalid verification code");
@@ -116,14 +116,14 @@ describe.each(DATABASES)("two-factor authentication on %s", (kind) => {
     freezeNow();
     const u = await t.register();
     const { access_token } = await t.login(u);
-    const { secret } = (await t.call("POST", "/auth/2fa/setup", { token: access_token })).body;
+    const { secret } = (await t.call("POST", "/auth/2fa/setup", { token: access_token, body: { current_password: u.password } })).body;
     const enabled = await t.call("POST", "/auth/2fa/verify", { token: access_token, body: { token: code(secret, step), secret } });
     expect(enabled.status).toBe(200);
     expect(enabled.body.enabled).toBe(true);
     const me = (await t.call("GET", "/users/me", { token: access_token })).body;
     expect(me.totp_enabled).toBe(true);
     expectNoSecrets(me, secret);
-    expectError(await t.call("POST", "/auth/2fa/setup", { token: access_token }), 409);
+    expectError(await t.call("POST", "/auth/2fa/setup", { token: access_token, body: { current_password: u.password } }), 409);
 
     clock(step + 1);
     const first = await passwordLogin(u);
@@ -267,7 +267,7 @@ describe.each(DATABASES)("two-factor authentication on %s", (kind) => {
     const again = await passwordLogin(u);
     expect(again.body.mfa_required).toBe(false);
     expect(typeof again.body.access_token).toBe("string");
-    expect((await t.call("POST", "/auth/2fa/setup", { token: access })).status).toBe(200);
+    expect((await t.call("POST", "/auth/2fa/setup", { token: access, body: { current_password: u.password } })).status).toBe(200);
   });
 
   it("refuses to disable without the password or a code, or with a wrong one (A3 step-up)", async () => {

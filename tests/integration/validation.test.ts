@@ -8,7 +8,7 @@ import { expectError } from "./assertions.ts";
 const ROUTES: { method: string; path: string; fields: string[]; auth?: boolean }[] = [
   { method: "POST", path: "/auth/register", fields: ["username", "email", "password"] },
   { method: "POST", path: "/auth/login", fields: ["username_or_email", "password"] },
-  { method: "POST", path: "/auth/login/2fa", fields: ["mfa_token", "code"] },
+  { method: "POST", path: "/auth/login/2fa", fields: ["mfa_token", "code", "recovery_code"] },
   { method: "POST", path: "/auth/refresh", fields: ["refresh_token"] },
   { method: "POST", path: "/auth/logout", fields: ["refresh_token"] },
   { method: "GET", path: "/auth/validate", fields: [], auth: true },
@@ -19,7 +19,11 @@ const ROUTES: { method: string; path: string; fields: string[]; auth?: boolean }
   { method: "POST", path: "/auth/oauth/github/callback", fields: ["code", "state"] },
   { method: "POST", path: "/auth/oauth/google/callback", fields: ["code", "state"] },
   { method: "GET", path: "/auth/oauth/providers", fields: [] },
-  { method: "POST", path: "/auth/2fa/setup", fields: [], auth: true },
+  { method: "POST", path: "/auth/2fa/setup", fields: ["current_password"], auth: true },
+  { method: "GET", path: "/auth/2fa", fields: [], auth: true },
+  { method: "POST", path: "/auth/2fa/recovery-codes", fields: ["current_password", "code", "recovery_code"], auth: true },
+  { method: "POST", path: "/auth/2fa/removal", fields: ["mfa_token"] },
+  { method: "POST", path: "/auth/2fa/removal/confirm", fields: ["token"] },
   { method: "POST", path: "/auth/2fa/verify", fields: ["token", "secret"], auth: true },
   { method: "GET", path: "/users/me", fields: [], auth: true },
   { method: "PATCH", path: "/users/me", fields: ["display_name", "bio", "location", "theme"], auth: true },
@@ -34,7 +38,7 @@ const ROUTES: { method: string; path: string; fields: string[]; auth?: boolean }
   { method: "POST", path: "/users/me/ssh-key/nonce", fields: [], auth: true },
   { method: "PUT", path: "/users/me/ssh-key", fields: ["ssh_public_key_b64", "nonce", "signature", "current_password", "code"], auth: true },
   { method: "DELETE", path: "/users/me/ssh-key", fields: ["current_password", "code"], auth: true },
-  { method: "POST", path: "/auth/2fa/disable", fields: ["current_password", "code"], auth: true },
+  { method: "POST", path: "/auth/2fa/disable", fields: ["current_password", "code", "recovery_code"], auth: true },
 ];
 
 /** Raw bodies that are not what any endpoint takes. */

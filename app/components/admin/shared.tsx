@@ -18,6 +18,7 @@ export const ADMIN_INTENTS = [
   "set-plan",
   "disable",
   "enable",
+  "reset-2fa",
   "hide",
   "show",
   "reload",

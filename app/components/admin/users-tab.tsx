@@ -1,6 +1,6 @@
 // Users: the accounts (searched by the console's search box, paged), each with its actions
-// (verify, make or revoke admin, set plan, disable or enable), and Add User, which creates a
-// password account and mails it the verification link.
+// (verify, make or revoke admin, set plan, reset 2FA for a lost authenticator, disable or
+// enable), and Add User, which creates a password account and mails it the verification link.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseForm } from "../../lib/parse-form.ts";
 import { Form } from "react-router";
@@ -10,7 +10,7 @@ import { createUserSchema } from "../../lib/admin-forms.ts";
 import { Field } from "../field.tsx";
 import { ActionButton, type AdminOutcome, formatTime, OutcomeLine, Pager } from "./shared.tsx";
 
-const USER_INTENTS = ["verify", "make-admin", "revoke-admin", "set-plan", "disable", "enable"] as const;
+const USER_INTENTS = ["verify", "make-admin", "revoke-admin", "set-plan", "reset-2fa", "disable", "enable"] as const;
 
 function AddUser({ outcome }: { outcome?: AdminOutcome }) {
   const [form, fields] = useForm({
@@ -75,7 +75,7 @@ function UserRow({ u, me, plansEnabled, outcome }: { u: AdminUserView; me: strin
         <span className="text-xs text-zinc-600 dark:text-zinc-400">{u.email}</span>
       </td>
       <td className="py-2 pr-3 text-xs" data-testid="user-flags">
-        {[u.is_verified ? "verified" : "unverified", u.is_admin ? "admin" : null, u.disabled ? "disabled" : null, u.oauth_provider]
+        {[u.is_verified ? "verified" : "unverified", u.is_admin ? "admin" : null, u.totp_enabled ? "2fa" : null, u.disabled ? "disabled" : null, u.oauth_provider]
           .filter(Boolean)
           .join(", ")}
       </td>
@@ -99,6 +99,7 @@ function UserRow({ u, me, plansEnabled, outcome }: { u: AdminUserView; me: strin
           <Link to={`/admin?tab=logs&user=${encodeURIComponent(u.id)}`} className="btn-ghost px-2 py-0.5 text-xs" data-testid="user-logs">
             logs
           </Link>
+          {u.totp_enabled && !self ? <ActionButton intent="reset-2fa" id={u.id} label="reset 2FA" danger /> : null}
           {self ? null : u.disabled ? (
             <ActionButton intent="enable" id={u.id} label="enable" />
           ) : (

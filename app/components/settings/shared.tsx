@@ -15,6 +15,7 @@ export const INTENTS = [
   "2fa-setup",
   "2fa-verify",
   "2fa-cancel",
+  "2fa-codes",
   "2fa-disable",
   "ssh-save",
   "ssh-delete",
@@ -39,6 +40,8 @@ export interface Outcome {
   confirm?: boolean;
   /** Conform's reply: field errors and the submitted values to show again. */
   reply?: SubmissionResult<string[]>;
+  /** 2FA recovery codes, shown with this answer only (never stored for the page). */
+  recoveryCodes?: string[];
 }
 
 export function outcomeFor(outcome: Outcome | undefined, ...intents: Intent[]): Outcome | undefined {

@@ -1,16 +1,18 @@
-// Deleting an account: confirmed with the password (or a 2FA code; an account with neither, from
-// GitHub or Google, types its username), then its Stripe subscription is cancelled (first: if the
-// provider cannot be reached nothing is deleted, rather than leave a subscription that charges an
-// account no one can sign in to), its deployments end, its recordings' files go, every sign-in
-// ends, the audit log forgets its addresses (its name was never stored there: entries are read
-// with names joined by id), and the user row goes with everything that cascades from it (keys,
-// tokens, submissions, solves and so the board, plans, recordings' rows, pending links).
-import type { Message, StepUpProof } from "../../../shared/contract/index.ts";
+// Deleting an account: confirmed with the password (or a code from a 2FA factor another sign-in
+// added over 24 hours ago, decision 017; an account with neither, from GitHub or Google, types its
+// username), then its Stripe subscription is cancelled (first: if the provider cannot be reached
+// nothing is deleted, rather than leave a subscription that charges an account no one can sign
+// in to), its deployments end, its recordings' files go, every sign-in ends, the audit log
+// forgets its addresses (its name was never stored there: entries are read with names joined by
+// id), and the user row goes with everything that cascades from it (keys, tokens, submissions,
+// solves and so the board, plans, recordings' rows, pending links).
+import type { Message } from "../../../shared/contract/index.ts";
 import type { Db } from "../../db/index.ts";
 import type { Audit } from "../audit.ts";
 import { badRequest, unauthorized } from "../errors.ts";
 import type { TokenService } from "../tokens.ts";
 import type { WebSessions } from "../web-sessions.ts";
+import type { StepUp } from "./context.ts";
 import type { Accounts } from "./index.ts";
 
 export const DELETE_CONFIRM_USERNAME = "Type your username to confirm the deletion.";
@@ -32,7 +34,7 @@ export interface AccountDeletionDeps {
 }
 
 export function createAccountDeletion({ db, accounts, tokens, webSessions, audit, terminateAll, deleteRecordings, endBilling }: AccountDeletionDeps) {
-  async function deleteAccount(userId: string, proof: StepUpProof & { username?: string }): Promise<Message> {
+  async function deleteAccount(userId: string, proof: StepUp & { username?: string }): Promise<Message> {
     const u = await db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirst();
     if (!u) throw unauthorized("User no longer exists");
     if (u.password_hash || u.totp_enabled === 1) await accounts.confirmIdentity(u, proof);

@@ -6,6 +6,7 @@
 // context.ts; every rate limit is limits.ts. No HTTP here: callers pass plain values and get
 // plain values or a DomainError.
 import { type AccountsDeps, createContext } from "./context.ts";
+import { createLostAuthenticator } from "./lost-authenticator.ts";
 import { createProfile } from "./profile.ts";
 import { createRegistration } from "./registration.ts";
 import { createSignIn } from "./sign-in.ts";
@@ -17,8 +18,9 @@ export type { AccountsDeps } from "./context.ts";
 export function createAccounts(deps: AccountsDeps) {
   const ctx = createContext(deps);
   const registration = createRegistration(ctx);
-  const signIn = createSignIn(ctx);
   const twoFactor = createTwoFactor(ctx);
+  const lostAuthenticator = createLostAuthenticator(ctx, twoFactor);
+  const signIn = createSignIn(ctx, lostAuthenticator);
   const profile = createProfile(ctx);
   const sshKeys = createSshKeys(ctx);
 
@@ -49,6 +51,13 @@ export function createAccounts(deps: AccountsDeps) {
     setupTotp: twoFactor.setupTotp,
     enableTotp: twoFactor.enableTotp,
     disableTotp: twoFactor.disableTotp,
+    totpStatus: twoFactor.totpStatus,
+    newRecoveryCodes: twoFactor.newRecoveryCodes,
+    resetTwoFactorByAdmin: twoFactor.resetByAdmin,
+    requestTotpRemoval: lostAuthenticator.requestRemoval,
+    confirmTotpRemoval: lostAuthenticator.confirmRemoval,
+    /** Resolves when the security notices mailed so far are sent (tests wait for it). */
+    mailsSettled: ctx.mails.settled,
     setAdmin: profile.setAdmin,
   };
 }

@@ -28,3 +28,5 @@ export const TOTP_LOGIN_PER_ACCOUNT_IP = { max: 10, windowSeconds: 15 * 60 };
 export const TOTP_LOGIN_PER_ACCOUNT = { max: 30, windowSeconds: 15 * 60 };
 /** Password confirmations before sensitive changes: enough for typos, too few for guessing. */
 export const STEP_UP_PER_USER = { max: 10, windowSeconds: 15 * 60 };
+/** Links for a lost authenticator (lost-authenticator.ts): a few a day, each mailed to the owner. */
+export const REMOVAL_PER_ACCOUNT = { max: 3, windowSeconds: 24 * 3600 };

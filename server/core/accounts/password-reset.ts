@@ -14,6 +14,7 @@ import { addressKey, type RateLimiter } from "../ratelimit.ts";
 import { hashToken, randomToken } from "../secrets.ts";
 import type { TokenService } from "../tokens.ts";
 import type { WebSessions } from "../web-sessions.ts";
+import { forgetMailedLinks } from "./context.ts";
 
 export const RESET_LINK_SECONDS = 3600;
 /** Asked for by one address (IP): enough for typos, not for mailing strangers in bulk. */
@@ -92,7 +93,8 @@ export function createPasswordReset({ db, mailer, limiter, publicUrl, tokens, we
     if (Number(taken.numDeletedRows) !== 1) throw badRequest(RESET_LINK_INVALID);
     // Following the mailed link proves the address too.
     await db.updateTable("users").set({ password_hash: passwordHash, is_verified: 1, updated_at: nowSeconds() }).where("id", "=", row.user_id).execute();
-    await db.deleteFrom("password_resets").where("user_id", "=", row.user_id).execute();
+    // Every other link mailed for the account dies with the old password (T3-17).
+    await forgetMailedLinks(db, row.user_id);
     await tokens.revokeAllForUser(row.user_id);
     await webSessions?.destroyAllForUser(row.user_id);
     await audit?.record({ action: "auth.password_reset", actorId: row.user_id });

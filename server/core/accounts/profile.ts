@@ -7,7 +7,7 @@ import { isDisabled } from "../admin/users.ts";
 import { badRequest, notFound } from "../errors.ts";
 import { hashPassword, verifyPassword } from "../passwords.ts";
 import { ownUser, publicUser } from "../users.ts";
-import { type AccountsContext, NO_PASSWORD } from "./context.ts";
+import { type AccountsContext, forgetMailedLinks, NO_PASSWORD } from "./context.ts";
 import { LOGIN_PER_ACCOUNT_IP } from "./limits.ts";
 
 export function createProfile(ctx: AccountsContext) {
@@ -63,6 +63,9 @@ export function createProfile(ctx: AccountsContext) {
       throw badRequest("Current password is incorrect");
     }
     await update(userId, { password_hash: await hashPassword(input.new_password) });
+    // Links mailed before the change die with the old password (T3-17): a reset link or an
+    // e-mail change that a mailbox or a session thief asked for would otherwise outlive it.
+    await forgetMailedLinks(db, userId);
     await tokens.revokeAllForUser(userId);
     // Every browser signed in with the old password is signed out now (and its live sockets
     // closed), not when its access token runs out; the caller gets a fresh pair below.

@@ -59,7 +59,7 @@ export function createRegistration(ctx: AccountsContext) {
    * a mail to the address's owner instead of a verification link (at most
    * SIGNUP_NOTICES_PER_ADDRESS). Nothing is stored.
    */
-  async function registeredAgain(owner: UserRow, row: Omit<UserRow, "is_admin" | "is_verified" | "theme" | "totp_enabled" | "notify_new_challenges" | "notify_solution_feedback" | "notify_leaderboard_updates" | "notify_marketing" | "plan" | "plan_until">): Promise<OwnUser> {
+  async function registeredAgain(owner: UserRow, row: Omit<UserRow, "is_admin" | "is_verified" | "theme" | "totp_enabled" | "notify_new_challenges" | "notify_solution_feedback" | "notify_leaderboard_updates" | "notify_marketing" | "plan" | "plan_until" | "totp_enabled_at" | "totp_session" | "totp_removal_at">): Promise<OwnUser> {
     // Anyone can make us mail the owner this way: a few a day per address, then silence (the
     // answer stays the same either way).
     const noticeDue = await limiter.consume(`signup-notice:${owner.email.toLowerCase()}`, SIGNUP_NOTICES_PER_ADDRESS).then(
@@ -85,6 +85,9 @@ export function createRegistration(ctx: AccountsContext) {
       is_verified: 0,
       theme: "dark",
       totp_enabled: 0,
+      totp_enabled_at: null,
+      totp_session: null,
+      totp_removal_at: null,
       notify_new_challenges: 1,
       notify_solution_feedback: 1,
       notify_leaderboard_updates: 0,

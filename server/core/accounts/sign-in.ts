@@ -1,5 +1,7 @@
 // Signing in: the password (with its rate limits, see limits.ts), the second factor when 2FA is
-// on, the door every way in passes (a disabled account stops there), refresh and logout.
+// on (a TOTP code or a single-use recovery code), the door every way in passes (a disabled
+// account stops there; a lost authenticator's removal, once due, happens there), refresh and
+// logout.
 import type { LoginResult } from "../../../shared/contract/index.ts";
 import { nowSeconds } from "../../db/index.ts";
 import { ACCOUNT_DISABLED, isDisabled } from "../admin/users.ts";
@@ -8,16 +10,16 @@ import { verifyPassword } from "../passwords.ts";
 import { addressKey, type Limit } from "../ratelimit.ts";
 import { hashToken, randomToken } from "../secrets.ts";
 import type { UserRow } from "../users.ts";
-import type { AccountsContext } from "./context.ts";
+import { type AccountsContext, MFA_EXPIRED } from "./context.ts";
 import { LOGIN_PER_ACCOUNT, LOGIN_PER_ACCOUNT_IP, LOGIN_PER_IP } from "./limits.ts";
+import type { LostAuthenticator } from "./lost-authenticator.ts";
 
 const MFA_CHALLENGE_SECONDS = 5 * 60;
 const MFA_CHALLENGE_ATTEMPTS = 5;
-const MFA_EXPIRED = "The sign-in attempt expired. Please sign in again.";
 
-export function createSignIn(ctx: AccountsContext) {
+export function createSignIn(ctx: AccountsContext, lost: Pick<LostAuthenticator, "carryOutRemoval" | "cancelRemoval">) {
   const { db, tokens, limiter, audit } = ctx.deps;
-  const { byId, view, requireUser, isKnownAddress, rememberAddress, acceptTotp } = ctx;
+  const { byId, view, requireUser, isKnownAddress, rememberAddress, acceptTotp, acceptRecoveryCode, recoveryCodes, notify } = ctx;
 
   async function issueLogin(u: UserRow): Promise<LoginResult> {
     await audit?.record({ action: "auth.login", actorId: u.id, target: { type: "user", id: u.id } });
@@ -32,6 +34,7 @@ export function createSignIn(ctx: AccountsContext) {
       throw forbidden(ACCOUNT_DISABLED);
     }
     if (u.totp_enabled !== 1) return issueLogin(u);
+    if (await lost.carryOutRemoval(u)) return issueLogin(await requireUser(u.id));
     const token = randomToken();
     await db
       .insertInto("verifications")
@@ -81,8 +84,8 @@ export function createSignIn(ctx: AccountsContext) {
     return startLogin(u);
   }
 
-  /** Completes a login that needed a second factor. */
-  async function loginSecondFactor(input: { mfa_token: string; code: string }, ip: string): Promise<LoginResult> {
+  /** Completes a login that needed a second factor: a TOTP code or a recovery code. */
+  async function loginSecondFactor(input: { mfa_token: string; code?: string; recovery_code?: string }, ip: string): Promise<LoginResult> {
     const hash = hashToken(input.mfa_token);
     const challenge = await db
       .selectFrom("verifications")
@@ -104,15 +107,28 @@ export function createSignIn(ctx: AccountsContext) {
     const u = await requireUser(challenge.user_id);
     const addr = addressKey(ip);
     const known = await isKnownAddress(u.id, addr);
-    if (!(await acceptTotp(u, input.code, addr))) {
-      await audit?.record({ action: "auth.login_failed", actorId: u.id, target: { type: "user", id: u.id }, detail: { reason: "2fa code" } });
-      throw unauthorized("Invalid verification code");
+    const byRecovery = input.code === undefined && input.recovery_code !== undefined;
+    const accepted = byRecovery ? await acceptRecoveryCode(u, input.recovery_code!, addr) : await acceptTotp(u, input.code ?? "", addr);
+    if (!accepted) {
+      await audit?.record({ action: "auth.login_failed", actorId: u.id, target: { type: "user", id: u.id }, detail: { reason: byRecovery ? "recovery code" : "2fa code" } });
+      throw unauthorized(byRecovery ? "Invalid recovery code" : "Invalid verification code");
     }
     // The right code is not a failure: its counts go back.
     await limiter.reset(`totp-login:${u.id}:${addr}`);
     if (!known) await limiter.refund(`totp-login:${u.id}`);
     await db.deleteFrom("verifications").where("token_hash", "=", hash).execute();
     await rememberAddress(u.id, addr);
+    await lost.cancelRemoval(u);
+    if (byRecovery) {
+      const left = await recoveryCodes.left(u.id);
+      await audit?.record({ action: "auth.2fa_recovery_code_used", actorId: u.id, target: { type: "user", id: u.id }, detail: { left } });
+      notify(u, "A recovery code was used to sign in to your faultline account", [
+        `Someone signed in to your faultline account with one of its two-factor recovery codes. ${left} of them ${left === 1 ? "is" : "are"} left.`,
+        "Make new ones in your settings when few are left.",
+        "",
+        "If this was not you, change your password now (that signs you out everywhere) and make new recovery codes.",
+      ]);
+    }
     return issueLogin(u);
   }
 

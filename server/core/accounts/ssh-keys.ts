@@ -1,11 +1,11 @@
 // The account's SSH key: shown, saved only with a proof of possession (sshkey-proofs.ts), replaced
 // or deleted behind the step-up.
-import type { SshKeyDeleted, SshKeyNonce, SshKeySaved, SshKeyStatus, StepUpProof } from "../../../shared/contract/index.ts";
+import type { SshKeyDeleted, SshKeyNonce, SshKeySaved, SshKeyStatus } from "../../../shared/contract/index.ts";
 import { conflict } from "../errors.ts";
 import { createSshKeyProofs } from "../sshkey-proofs.ts";
 import { parseSshPublicKey } from "../sshkeys.ts";
 import type { UserRow } from "../users.ts";
-import type { AccountsContext } from "./context.ts";
+import type { AccountsContext, StepUp } from "./context.ts";
 
 export function createSshKeys(ctx: AccountsContext) {
   const { db, audit } = ctx.deps;
@@ -16,7 +16,7 @@ export function createSshKeys(ctx: AccountsContext) {
    * Step-up for changing the SSH key. An account with neither a password nor 2FA (GitHub or
    * Google sign-in only) has nothing to confirm with: its session is all there is.
    */
-  async function confirmKeyChange(u: UserRow, proof: StepUpProof): Promise<void> {
+  async function confirmKeyChange(u: UserRow, proof: StepUp): Promise<void> {
     if (!u.password_hash && u.totp_enabled !== 1) return;
     await confirmIdentity(u, proof);
   }
@@ -37,7 +37,7 @@ export function createSshKeys(ctx: AccountsContext) {
    * was given (public keys are public: without it anyone could take someone's key and have
    * their ssh land in a deployment of theirs). Replacing a key also needs the step-up.
    */
-  async function setSshKey(userId: string, input: { key: string; nonce: string; signature: string } & StepUpProof): Promise<SshKeySaved> {
+  async function setSshKey(userId: string, input: { key: string; nonce: string; signature: string } & StepUp): Promise<SshKeySaved> {
     const key = parseSshPublicKey(input.key);
     const u = await requireUser(userId);
     if (u.ssh_public_key && u.ssh_key_fingerprint !== key.fingerprint) await confirmKeyChange(u, input);
@@ -56,7 +56,7 @@ export function createSshKeys(ctx: AccountsContext) {
   }
 
   /** Removing the key needs the step-up too (delete, then save, is a replacement). */
-  async function deleteSshKey(userId: string, proof: StepUpProof = {}): Promise<SshKeyDeleted> {
+  async function deleteSshKey(userId: string, proof: StepUp = {}): Promise<SshKeyDeleted> {
     const u = await requireUser(userId);
     if (u.ssh_public_key) await confirmKeyChange(u, proof);
     await update(userId, { ssh_public_key: null, ssh_key_fingerprint: null });

@@ -44,6 +44,8 @@ export interface AdminUsersDeps {
   endBilling?: (userId: string) => Promise<string>;
   /** The plans service's setter (server/core/plans.ts), when plans exist. */
   setPlan?: (userId: string, plan: Plan, until: number | null) => Promise<unknown>;
+  /** Turns the user's 2FA off and mails them (accounts' resetTwoFactorByAdmin); false when off. */
+  resetTwoFactor?: (userId: string) => Promise<boolean>;
 }
 
 export function createAdminUsers(deps: AdminUsersDeps) {
@@ -78,7 +80,7 @@ export function createAdminUsers(deps: AdminUsersDeps) {
     if (q.id) base = base.where("u.id", "=", q.id);
     const [rows, count] = await Promise.all([
       base
-        .select(["u.id", "u.username", "u.email", "u.is_admin", "u.is_verified", "u.oauth_provider", "u.plan", "u.plan_until", "u.created_at"])
+        .select(["u.id", "u.username", "u.email", "u.is_admin", "u.is_verified", "u.totp_enabled", "u.oauth_provider", "u.plan", "u.plan_until", "u.created_at"])
         .select((eb) => [
           eb.selectFrom("disabled_users as d").whereRef("d.user_id", "=", "u.id").select("d.disabled_at").as("disabled_at"),
           eb
@@ -105,6 +107,7 @@ export function createAdminUsers(deps: AdminUsersDeps) {
           is_admin: r.is_admin === 1,
           is_verified: r.is_verified === 1,
           disabled: r.disabled_at !== null && r.disabled_at !== undefined,
+          totp_enabled: r.totp_enabled === 1,
           oauth_provider: r.oauth_provider,
           plan: r.plan,
           plan_until: r.plan_until,
@@ -213,6 +216,15 @@ export function createAdminUsers(deps: AdminUsersDeps) {
       // it). The provider being down must not stop a disable: the entry says so instead.
       const subscription = deps.endBilling ? await deps.endBilling(id).catch(() => "could not be cancelled: the payment provider did not answer") : "none";
       await audit.record({ action: "admin.user_disable", actorId: actor.id, target: { type: "user", id: u.id }, detail: { deployments_terminated: terminated, subscription } });
+      return viewOf(id);
+    },
+
+    /** For a user who lost their authenticator and recovery codes: 2FA off at once, audited. */
+    async resetTwoFactor(actor: Actor, id: string) {
+      const u = await mustExist(id);
+      if (!deps.resetTwoFactor) throw badRequest("Two-factor resets are not available on this installation.");
+      if (!(await deps.resetTwoFactor(id))) throw conflict("Two-factor authentication is not enabled for this user.");
+      await audit.record({ action: "admin.user_2fa_reset", actorId: actor.id, target: { type: "user", id: u.id } });
       return viewOf(id);
     },
 
