@@ -8,7 +8,7 @@ import { pipeline, Readable } from "node:stream";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { compressBuffer, type Encoding, isCompressible, MIN_COMPRESS_BYTES, pickEncoding, pipeCompressed, varyOnEncoding } from "./compression.ts";
 import type { PageCache } from "./page-cache.ts";
-import { toRequest } from "./http.ts";
+import { BadRequestTarget, toRequest } from "./http.ts";
 
 type Req = IncomingMessage & { protocol: string; host: string; originalUrl: string };
 
@@ -45,9 +45,18 @@ export function webHandler(build: ServerBuild, loadContext: (req: Req, res: Serv
       }
       await sendStreamed(req, res, response);
     } catch (e) {
+      if (e instanceof BadRequestTarget) return badRequest(res);
       next(e);
     }
   };
+}
+
+/** A request no URL can be made of (its target, or its Host header): a plain 400. */
+function badRequest(res: ServerResponse) {
+  if (res.headersSent) return void res.end();
+  res.statusCode = 400;
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.end("Bad request\n");
 }
 
 /** Bodies of a known length up to this are sent whole; longer or unknown ones are streamed. */

@@ -103,6 +103,22 @@ export function acceptEnv(env: Record<string, string>, key: unknown, value: unkn
   return true;
 }
 
+/** What a `pty-req` may ask for (and a `window-change`, or the browser terminal, resize to):
+ *  1..1000 columns and rows; a TERM of 1..64 plain characters, else "xterm". A size of 2^32-1
+ *  would become the recording's width and freeze the replay viewer (review T3-12). */
+export const PTY_LIMITS = { maxSize: 1000, term: /^[A-Za-z0-9._-]{1,64}$/, defaultTerm: "xterm" };
+
+/** A terminal dimension within 1..PTY_LIMITS.maxSize; `fallback` when it is not a number or 0. */
+export function clampSize(n: unknown, fallback: number): number {
+  if (typeof n !== "number" || !Number.isFinite(n) || n < 1) return fallback;
+  return Math.min(PTY_LIMITS.maxSize, Math.floor(n));
+}
+
+/** The TERM a client asked for, when it is a plain terminal name; else the default. */
+export function acceptTerm(term: unknown): string {
+  return typeof term === "string" && PTY_LIMITS.term.test(term) ? term : PTY_LIMITS.defaultTerm;
+}
+
 /**
  * The key connections are counted under: the IPv4 address (also when written IPv4-mapped), or
  * the /64 of an IPv6 address (one host usually holds a whole /64).

@@ -21,6 +21,10 @@ import { OutputRing } from "./output-ring.ts";
 /** Keystrokes and pastes: 256 KiB at once, then 32 KiB a second; beyond it input is dropped
  *  (and the page told). A person types far less; a paste of a long script fits. */
 const INPUT_RATE = { burstBytes: 256 * 1024, bytesPerSecond: 32 * 1024 };
+/** Control messages (a resize is ~40 bytes): longer than this, ignored unread; each costs the
+ *  input budget at least CONTROL_COST bytes (at most 512 a second once the burst is spent). */
+const MAX_CONTROL_BYTES = 256;
+const CONTROL_COST = 64;
 
 export interface WebShellsDeps {
   runtime: Runtime;
@@ -248,21 +252,25 @@ export function createWebShells(deps: WebShellsDeps) {
       let warned = 0;
       ws.on("message", (raw: Buffer, isBinary: boolean) => {
         if (s.disposed) return;
-        if (isBinary) {
-          if (!raw.length) return;
-          if (!s.input.take(raw.length)) {
-            if (Date.now() - warned > 5000) {
-              warned = Date.now();
-              send(ws, { type: "notice", message: TERMINAL_TEXT.inputDropped });
-            }
-            return;
-          }
-          s.idle.refresh();
-          s.channel.push(Buffer.from(raw));
+        if (!isBinary) {
+          // Control messages come out of the input's byte budget (each counted as at least
+          // CONTROL_COST bytes): each one is parsed, and a page could send them in a loop. A long
+          // one is not even read. A person resizing a window stays far below it.
+          if (raw.length > MAX_CONTROL_BYTES || !s.input.take(Math.max(raw.length, CONTROL_COST))) return;
+          const m = parseControl(raw);
+          if (m?.type === "resize") resizeShell(s.state, m.cols, m.rows);
           return;
         }
-        const m = parseControl(raw);
-        if (m?.type === "resize") resizeShell(s.state, m.cols, m.rows);
+        if (!raw.length) return;
+        if (!s.input.take(raw.length)) {
+          if (Date.now() - warned > 5000) {
+            warned = Date.now();
+            send(ws, { type: "notice", message: TERMINAL_TEXT.inputDropped });
+          }
+          return;
+        }
+        s.idle.refresh();
+        s.channel.push(Buffer.from(raw));
       });
       ws.on("close", () => {
         if (s.channel.socket !== ws) return;

@@ -8,6 +8,7 @@ import type { Db } from "../../db/index.ts";
 import { nowSeconds } from "../../db/index.ts";
 import type { Mailer } from "../../mail/mailer.ts";
 import type { Audit } from "../audit.ts";
+import type { CredentialEvents } from "./credentials.ts";
 import { badRequest, unauthorized } from "../errors.ts";
 import { verifyPassword } from "../passwords.ts";
 import type { Limit, RateLimiter } from "../ratelimit.ts";
@@ -32,6 +33,8 @@ export interface AccountsDeps {
   webSessions?: Pick<WebSessions, "destroyAllForUser">;
   /** The audit log (server/core/audit.ts): sign-ins and their failures, 2FA and key changes. */
   audit?: Pick<Audit, "record">;
+  /** Told when a password or SSH key changes: SSH connections made with the old ones end. */
+  credentials?: Pick<CredentialEvents, "changed">;
 }
 
 export function createContext(deps: AccountsDeps) {
