@@ -24,10 +24,11 @@ export interface ProcessGuardDeps {
   shutdown: () => Promise<unknown>;
   /** Tests pass their own. */
   exit?: (code: number) => void;
+  shutdownMs?: number;
   proc?: Pick<NodeJS.Process, "on" | "off">;
 }
 
-export function installProcessGuard({ log, metrics, shutdown, exit = (code) => process.exit(code), proc = process }: ProcessGuardDeps) {
+export function installProcessGuard({ log, metrics, shutdown, exit = (code) => process.exit(code), shutdownMs = SHUTDOWN_MS, proc = process }: ProcessGuardDeps) {
   let stopping = false;
 
   const onRejection = (reason: unknown) => {
@@ -47,9 +48,9 @@ export function installProcessGuard({ log, metrics, shutdown, exit = (code) => p
       return;
     }
     stopping = true;
-    log.error(`uncaught exception outside any request: stopping, exit status 1 within ${SHUTDOWN_MS} ms (the supervisor starts it again)`, error);
+    log.error(`uncaught exception outside any request: stopping, exit status 1 within ${shutdownMs} ms (the supervisor starts it again)`, error);
     metrics?.observeUncaught("exception", "exit");
-    const timer = setTimeout(() => exit(1), SHUTDOWN_MS);
+    const timer = setTimeout(() => exit(1), shutdownMs);
     timer.unref();
     shutdown().then(
       () => exit(1),

@@ -37,6 +37,10 @@ export function webHandler(build: ServerBuild, loadContext: (req: Req, res: Serv
       const controller = new AbortController();
       res.on("close", () => controller.abort());
       const request = toRequest(req, `${req.protocol}://${req.host}`, req.originalUrl, controller.signal);
+      // A multipart body that cannot be read (no boundary, broken parts) makes every action's
+      // formData() throw: a 400 here, once, rather than a 500 from whichever page it was sent to.
+      // Bodies are capped before this (server/body-limit.ts), so reading a copy costs little.
+      if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "") && !(await readableForm(request))) return badRequest(res);
       const response = await handle(request, loadContext(req, res) as never);
       if (keepable && wholeBody(response)) {
         const body = Buffer.from(await response.arrayBuffer());
@@ -51,7 +55,17 @@ export function webHandler(build: ServerBuild, loadContext: (req: Req, res: Serv
   };
 }
 
-/** A request no URL can be made of (its target, or its Host header): a plain 400. */
+async function readableForm(request: Request): Promise<boolean> {
+  try {
+    await request.clone().formData();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A request no URL can be made of (its target, or its Host header), or a form that cannot be
+ *  read: a plain 400. */
 function badRequest(res: ServerResponse) {
   if (res.headersSent) return void res.end();
   res.statusCode = 400;
