@@ -10,6 +10,7 @@ import { hints as m0012 } from "./migrations/0012_hints.ts";
 import { accountBasics0013 } from "./migrations/0013_account_basics.ts";
 import { nameTrigrams0014 } from "./migrations/0014_name_trigrams.ts";
 import { boardVersions0015 } from "./migrations/0015_board_versions.ts";
+import { rateLimitRecency0019 } from "./migrations/0019_rate_limit_recency.ts";
 
 const now = sql`0`;
 
@@ -304,6 +305,7 @@ export const migrations: Record<string, Migration> = {
   "0013_account_basics": accountBasics0013,
   "0014_name_trigrams": nameTrigrams0014,
   "0015_board_versions": boardVersions0015,
+  "0019_rate_limit_recency": rateLimitRecency0019,
 };
 
 export const migrationProvider: MigrationProvider = {
