@@ -98,7 +98,7 @@ export function createAuthenticator({ resolve, log, conns, maxAuthAttempts, maxP
 
   return {
     authenticate,
-    /** Client signatures verified since the start (only keys `resolve` maps somewhere are). */
+    /** Client signatures verified since the start (one per signed attempt). */
     signatureChecks: () => signatureChecks,
   };
 }

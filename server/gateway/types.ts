@@ -70,6 +70,6 @@ export interface Gateway {
   /** The host key's public line ("ssh-ed25519 AAAA..."), e.g. for a known_hosts line. */
   readonly hostPublicKey: string;
   /** Open connections (authenticated or not), per deployment authenticated ones, and how many
-   *  client signatures were verified since the start (only keys `resolve` maps somewhere are). */
+   *  client signatures were verified since the start (every signed attempt is). */
   stats(): { connections: number; byDeployment: Record<string, number>; signatureChecks: number };
 }
