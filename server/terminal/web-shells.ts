@@ -22,9 +22,10 @@ import { OutputRing } from "./output-ring.ts";
  *  (and the page told). A person types far less; a paste of a long script fits. */
 const INPUT_RATE = { burstBytes: 256 * 1024, bytesPerSecond: 32 * 1024 };
 /** Control messages (a resize is ~40 bytes): longer than this, ignored unread; each costs the
- *  input budget at least CONTROL_COST bytes (at most 512 a second once the burst is spent). */
+ *  input budget CONTROL_COST bytes: 256 at once, then 32 a second. A window dragged by its corner
+ *  sends a few dozen, and only while it changes the terminal's size. */
 const MAX_CONTROL_BYTES = 256;
-const CONTROL_COST = 64;
+const CONTROL_COST = 1024;
 
 export interface WebShellsDeps {
   runtime: Runtime;
@@ -253,10 +254,9 @@ export function createWebShells(deps: WebShellsDeps) {
       ws.on("message", (raw: Buffer, isBinary: boolean) => {
         if (s.disposed) return;
         if (!isBinary) {
-          // Control messages come out of the input's byte budget (each counted as at least
-          // CONTROL_COST bytes): each one is parsed, and a page could send them in a loop. A long
-          // one is not even read. A person resizing a window stays far below it.
-          if (raw.length > MAX_CONTROL_BYTES || !s.input.take(Math.max(raw.length, CONTROL_COST))) return;
+          // Control messages come out of the input's byte budget: each one is parsed, and a page
+          // could send them in a loop. A long one is not even read.
+          if (raw.length > MAX_CONTROL_BYTES || !s.input.take(CONTROL_COST)) return;
           const m = parseControl(raw);
           if (m?.type === "resize") resizeShell(s.state, m.cols, m.rows);
           return;

@@ -12,7 +12,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { z } from "zod";
 import type { Deployments } from "../core/deployments/index.ts";
 import type { SessionEnded, WebSessions } from "../core/web-sessions.ts";
-import { TokenBucket } from "../gateway/limits.ts";
+import { RecentBuckets } from "../gateway/limits.ts";
 import { clientIp } from "../http.ts";
 import type { Logger } from "../logger.ts";
 import type { UpgradeClaim, UpgradeDispatcher } from "../upgrades.ts";
@@ -58,8 +58,7 @@ export interface WebTerminalDeps {
 export function attachWebTerminal(upgrades: UpgradeDispatcher, deps: WebTerminalDeps) {
   const { deployments, webSessions, shells, publicOrigin, log } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
-  /** Opening budgets by user, least recently used first. */
-  const opens = new Map<string, TokenBucket>();
+  const opens = new RecentBuckets(OPEN_RATE.capacity, OPEN_RATE.perSecond, OPENS_REMEMBERED);
   const open = new Map<WebSocket, { userId: string; sessionKey: string }>();
 
   const refuse = (ws: WebSocket) => ws.close(TERMINAL_CLOSE.unauthorized, "Authentication required");
@@ -87,16 +86,6 @@ export function attachWebTerminal(upgrades: UpgradeDispatcher, deps: WebTerminal
     }
   }
 
-  /** The user's opening budget, kept in least-recently-used order within OPENS_REMEMBERED. */
-  function bucketOf(userId: string) {
-    let bucket = opens.get(userId);
-    opens.delete(userId);
-    bucket ??= new TokenBucket(OPEN_RATE.capacity, OPEN_RATE.perSecond);
-    opens.set(userId, bucket);
-    if (opens.size > OPENS_REMEMBERED) opens.delete(opens.keys().next().value!);
-    return bucket;
-  }
-
   const unroute = upgrades.route(TERMINAL_PATH, (req, socket, head, claim) => {
     wss.handleUpgrade(req, socket, head, (ws) => {
       ws.on("error", (e) => log.debug(`terminal ${claim.match[1]}: ${e.message}`));
@@ -113,7 +102,7 @@ export function attachWebTerminal(upgrades: UpgradeDispatcher, deps: WebTerminal
     const session = await webSessions.fromCookieHeader(req.headers.cookie).catch(() => null);
     if (!session) return refuse(ws);
     const userId = session.userId;
-    if (!bucketOf(userId).take()) return ws.close(TERMINAL_CLOSE.tooMany, "Too many attempts: wait a few seconds");
+    if (!opens.take(userId)) return ws.close(TERMINAL_CLOSE.tooMany, "Too many attempts: wait a few seconds");
     const target = await deployments.targetOf(deploymentId, userId).catch((e: Error) => {
       log.warn(`terminal: looking up ${deploymentId}: ${e.message}`);
       return null;
