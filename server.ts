@@ -270,7 +270,16 @@ if (isMain) {
   try {
     const config = loadConfig();
     const running = await startServer(config, { dev: process.argv.includes("--dev") });
-    const stop = () => running.close().then(() => process.exit(0));
+    // Once, whichever signal comes first (Ctrl-C under scripts/up.sh sends both).
+    let stopping: Promise<void> | null = null;
+    const stop = () =>
+      (stopping ??= running.close().then(
+        () => process.exit(0),
+        (e) => {
+          running.platform.log.error("stopping failed", e);
+          process.exit(1);
+        },
+      ));
     for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => void stop());
     // What an error nobody caught does (docs/decisions/015-unexpected-errors.md).
     installProcessGuard({ log: running.platform.log, metrics: running.platform.metrics, shutdown: () => running.close() });

@@ -251,7 +251,7 @@ export function createWebShells(deps: WebShellsDeps) {
       s.channel.attach(ws);
 
       let warned = 0;
-      ws.on("message", (raw: Buffer, isBinary: boolean) => {
+      const onMessage = (raw: Buffer, isBinary: boolean) => {
         if (s.disposed) return;
         if (!isBinary) {
           // Control messages come out of the input's byte budget: each one is parsed, and a page
@@ -271,6 +271,16 @@ export function createWebShells(deps: WebShellsDeps) {
         }
         s.idle.refresh();
         s.channel.push(Buffer.from(raw));
+      };
+      // A page's message runs our code (and the recorder's, through the channel's 'data') inside
+      // ws's socket reader, where a throw would end the process: it ends this shell instead.
+      ws.on("message", (raw: Buffer, isBinary: boolean) => {
+        try {
+          onMessage(raw, isBinary);
+        } catch (e) {
+          log.error(`terminal: a message for the shell in ${s.deploymentId} failed`, e);
+          dispose(s, "failed");
+        }
       });
       ws.on("close", () => {
         if (s.channel.socket !== ws) return;
