@@ -10,7 +10,7 @@ import { matchRoutes, type ServerBuild } from "react-router";
 import { API_PREFIX } from "./server/api/index.ts";
 import { ConfigError, loadConfig, type Config } from "./server/config.ts";
 import { HEADERS_TIMEOUT_MS, limitBodies, REQUEST_TIMEOUT_MS } from "./server/body-limit.ts";
-import { BadRequestTarget, clientIp, sendResponse, toRequest } from "./server/http.ts";
+import { BadRequestTarget, clientIp, pathOf, sendResponse, toRequest } from "./server/http.ts";
 import { healthz } from "./server/healthz.ts";
 import { metricsEndpoint, requestScope, webRouteLabels } from "./server/metrics.ts";
 import { staticFiles } from "./server/static-files.ts";
@@ -66,8 +66,8 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
   });
 
   app.get("/healthz", healthz(platform.health));
-  // Prometheus metrics: METRICS_TOKEN as a bearer token, or loopback callers only (server/metrics.ts).
-  // In production without a token, nowhere on this port: a reverse proxy on this host that adds no
+  // Prometheus metrics (server/metrics.ts): METRICS_TOKEN as a bearer token. In production without
+  // a token, nowhere on this port: a reverse proxy on this host that adds no
   // X-Forwarded-For (nginx's default) would make every visitor look local. METRICS_PORT serves
   // them on 127.0.0.1 instead (below).
   const metricsAccess = { token: config.metricsToken, clientIp: (req: IncomingMessage) => clientIp(req, config.trustProxy) };
@@ -251,7 +251,7 @@ function listen(server: Server, port: number, host: string) {
 /** The METRICS_PORT listener: GET /metrics, nothing else. */
 function metricsOnly(serve: ReturnType<typeof metricsEndpoint>) {
   return (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method === "GET" && (req.url ?? "").split("?")[0] === "/metrics") return void serve(req, res);
+    if (req.method === "GET" && pathOf(req.url) === "/metrics") return void serve(req, res);
     res.statusCode = 404;
     res.end();
   };
@@ -270,19 +270,20 @@ if (isMain) {
   try {
     const config = loadConfig();
     const running = await startServer(config, { dev: process.argv.includes("--dev") });
-    // Once, whichever signal comes first (Ctrl-C under scripts/up.sh sends both).
-    let stopping: Promise<void> | null = null;
+    // Closed once, whatever asks first: a signal (Ctrl-C under scripts/up.sh sends two) or the
+    // process guard after an error nobody caught (docs/decisions/015-unexpected-errors.md).
+    let closing: Promise<void> | null = null;
+    const close = () => (closing ??= running.close());
     const stop = () =>
-      (stopping ??= running.close().then(
+      close().then(
         () => process.exit(0),
         (e) => {
           running.platform.log.error("stopping failed", e);
           process.exit(1);
         },
-      ));
+      );
     for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => void stop());
-    // What an error nobody caught does (docs/decisions/015-unexpected-errors.md).
-    installProcessGuard({ log: running.platform.log, metrics: running.platform.metrics, shutdown: () => running.close() });
+    installProcessGuard({ log: running.platform.log, metrics: running.platform.metrics, shutdown: close });
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(e.message);
