@@ -110,6 +110,8 @@ afterAll(async () => {
 interface Outcome {
   /** The status line of the answer, when one came ("" for none). */
   status: string;
+  /** The answer's status line and headers. */
+  head: string;
   /** The server closed the socket (after an answer or without one). */
   closed: boolean;
   /** Neither an answer nor a close within the wait: a socket left held. */
@@ -119,7 +121,7 @@ interface Outcome {
 
 /** Sends `raw` on a fresh socket and waits for the answer's head (then hangs up), the server's
  *  close, or `waitMs`. */
-function probe(raw: string | Buffer, waitMs = 3000): Promise<Outcome> {
+function probe(raw: string | Buffer, waitMs = 10_000): Promise<Outcome> {
   const t0 = Date.now();
   return new Promise((resolve) => {
     const socket = connect(port, HOST);
@@ -132,7 +134,7 @@ function probe(raw: string | Buffer, waitMs = 3000): Promise<Outcome> {
       const text = got.toString("latin1");
       const status = /^HTTP\/1\.[01] \d{3}[^\r\n]*/.exec(text)?.[0] ?? "";
       socket.destroy();
-      resolve({ status, closed, held: !status && !closed, ms: Date.now() - t0 });
+      resolve({ status, head: text.split("\r\n\r\n")[0]!, closed, held: !status && !closed, ms: Date.now() - t0 });
     };
     const timer = setTimeout(() => finish(false), waitMs);
     socket.on("connect", () => socket.write(raw));
@@ -236,6 +238,18 @@ describe("raw sockets against the real server (issue 20)", () => {
     expect(held, "sockets neither answered nor closed").toEqual([]);
     expect(fiveHundreds, "server errors").toEqual([]);
   }, 120_000);
+
+  it("a path of thousands of segments is not found without rendering a page (React Router matched every prefix of it)", async () => {
+    for (const n of [40, 3000, 7000]) {
+      const out = await probe(request("GET", "/a".repeat(n)), 30_000);
+      expect(out.status, `${n} segments`).toBe("HTTP/1.1 404 Not Found");
+      expect(out.head, `${n} segments`).toMatch(/content-type: text\/plain/i);
+      await stillServing(`a path of ${n} segments`);
+    }
+    // The app's own pages and their not-found page are untouched.
+    const page = await probe(request("GET", "/challenges/a/b/c"));
+    expect(page.head).toMatch(/content-type: text\/html/i);
+  });
 
   it("`GET //[` with and without Connection: Upgrade, then a reset: the process stays up (T3-01)", async () => {
     for (const headers of ["", WS_HEADERS]) {
