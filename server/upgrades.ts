@@ -34,13 +34,15 @@ export interface UpgradeOptions {
   trustProxy?: number;
   /** Time from the request to `authenticated()` before the socket is cut (default 10 s). */
   handshakeMs?: number;
-  /** Sockets of one address waiting for authentication at once (default 8); beyond, 429. */
+  /** Sockets of one address waiting for authentication at once (default 16); beyond, 429. A
+   *  handshake waits only while its credential is looked up (milliseconds), so this is reached by
+   *  a flood, not by the pages of an office behind one address reconnecting together. */
   maxPendingPerAddress?: number;
   /** Such sockets in all (default 512); beyond, 503. */
   maxPending?: number;
 }
 
-export const UPGRADE_LIMITS = { handshakeMs: 10_000, maxPendingPerAddress: 8, maxPending: 512 };
+export const UPGRADE_LIMITS = { handshakeMs: 10_000, maxPendingPerAddress: 16, maxPending: 512 };
 
 const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 429: "Too Many Requests", 503: "Service Unavailable" };
 
