@@ -1,7 +1,7 @@
 // The one entry point: configuration → platform (database, services, API) → HTTP (API + web).
 // `tsx server.ts --dev` serves the web through Vite with hot reload; otherwise the built app.
 import { existsSync } from "node:fs";
-import type { Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@react-router/express";
@@ -10,7 +10,7 @@ import { matchRoutes, type ServerBuild } from "react-router";
 import { API_PREFIX } from "./server/api/index.ts";
 import { ConfigError, loadConfig, type Config } from "./server/config.ts";
 import { HEADERS_TIMEOUT_MS, limitBodies, REQUEST_TIMEOUT_MS } from "./server/body-limit.ts";
-import { clientIp, sendResponse, toRequest } from "./server/http.ts";
+import { BadRequestTarget, clientIp, pathOf, sendResponse, toRequest } from "./server/http.ts";
 import { healthz } from "./server/healthz.ts";
 import { metricsEndpoint, requestScope, webRouteLabels } from "./server/metrics.ts";
 import { staticFiles } from "./server/static-files.ts";
@@ -22,6 +22,8 @@ import { attachLiveChannel } from "./server/live.ts";
 import { loadOrCreateHostKey } from "./server/gateway/hostkey.ts";
 import { attachBrowserTerminal, type BrowserTerminal } from "./server/terminal/index.ts";
 import { createPlatform } from "./server/platform.ts";
+import { installProcessGuard } from "./server/process-guard.ts";
+import { createUpgradeDispatcher } from "./server/upgrades.ts";
 
 type LoadContextFactory = (deps: unknown, clientIp: string, cspNonce?: string) => unknown;
 
@@ -54,14 +56,22 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
       const request = toRequest(req, config.publicUrl.origin, req.originalUrl);
       await sendResponse(res, await api.handle(request, { clientIp: clientIp(req, config.trustProxy) }, { labelsRequest: true }));
     } catch (e) {
+      if (e instanceof BadRequestTarget) {
+        if (!res.headersSent) res.status(400).json({ detail: "Bad request" });
+        return;
+      }
       log.error("API transport error", e);
       if (!res.headersSent) res.status(500).json({ detail: "Internal server error" });
     }
   });
 
   app.get("/healthz", healthz(platform.health));
-  // Prometheus metrics: METRICS_TOKEN as a bearer token, or loopback callers only (server/metrics.ts).
-  app.get("/metrics", metricsEndpoint(platform.metrics, { token: config.metricsToken, clientIp: (req) => clientIp(req, config.trustProxy) }));
+  // Prometheus metrics (server/metrics.ts): METRICS_TOKEN as a bearer token. In production without
+  // a token, nowhere on this port: a reverse proxy on this host that adds no
+  // X-Forwarded-For (nginx's default) would make every visitor look local. METRICS_PORT serves
+  // them on 127.0.0.1 instead (below).
+  const metricsAccess = { token: config.metricsToken, clientIp: (req: IncomingMessage) => clientIp(req, config.trustProxy) };
+  app.get("/metrics", metricsEndpoint(platform.metrics, { ...metricsAccess, withoutToken: config.env === "production" ? "none" : "loopback" }));
 
   // Cross-site form posts are refused for the whole web, here, once. React Router's own Origin
   // check covers actions of pages but not resource routes (/logout, /theme), which took any
@@ -119,17 +129,29 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
     app.use(webHandler(build, loadContext(build) as never, { pages, nonceOf: (res) => cspNonceOf(res as express.Response) }));
   }
 
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-  });
+  const server: Server = createServer(app);
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
+  // Every upgrade (and CONNECT) is answered by one listener, before the first can arrive
+  // (server/upgrades.ts): the live channel and the terminal take theirs from it by path.
+  const upgrades = createUpgradeDispatcher(server, { log, trustProxy: config.trustProxy });
+  await listen(server, config.port, config.host);
+  // Once listening, a failed accept (out of file descriptors) is an 'error' event: logged, and
+  // the server keeps listening, where an unheard one would end the process.
+  server.on("error", (e) => log.error(`http: ${e.message}`));
+  const metricsServer = config.metricsPort === undefined ? null : createServer(metricsOnly(metricsEndpoint(platform.metrics, { ...metricsAccess, withoutToken: "all" })));
+  if (metricsServer) {
+    await listen(metricsServer, config.metricsPort!, "127.0.0.1");
+    metricsServer.on("error", (e) => log.error(`metrics listener: ${e.message}`));
+    const a = metricsServer.address();
+    log.info(`metrics on http://127.0.0.1:${typeof a === "object" && a ? a.port : config.metricsPort}/metrics (this host only)`);
+  }
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   log.info(`faultline listening on http://${config.host}:${port} (public URL ${config.publicUrl.origin}, ${config.database.kind})`);
   // The live channel serves the pages' scripts and API clients alike: with either role.
   const live = roles.has("web") || roles.has("api")
-    ? attachLiveChannel(server, {
+    ? attachLiveChannel(upgrades, {
         deployments: platform.deployments,
         tokens: platform.tokens,
         webSessions: platform.webSessions,
@@ -161,11 +183,12 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
     const g = gateway;
     platform.metrics.setGatewayConnections(() => g.stats().connections);
     // The browser terminal (/ws/terminal/{id}): the same exec path, recording and messages.
-    const t = (terminal = attachBrowserTerminal(server, {
+    const t = (terminal = attachBrowserTerminal(upgrades, {
       runtime: platform.runtime,
       recorder: platform.recorder,
       deployments: platform.deployments,
       webSessions: platform.webSessions,
+      sessionsEndedElsewhere: (listener) => platform.cluster.on("session-ended", (e) => listener(e as never)),
       publicOrigin: config.publicUrl.origin,
       trustProxy: config.trustProxy,
       log,
@@ -178,6 +201,13 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
       g.closeDeployment(id, MESSAGES.reset);
       t.closeDeployment(id, MESSAGES.reset);
     });
+    // A password or SSH key changed, here or on another replica: what the old ones let in goes.
+    const closeOwner = (e: unknown) => {
+      const userId = (e as { userId?: unknown } | null)?.userId;
+      if (typeof userId === "string") g.closeOwner(userId);
+    };
+    platform.credentials.on(closeOwner);
+    platform.cluster.on("credentials-changed", closeOwner);
   } else if (platform.runtime) {
     // Another replica runs the gateway: tell users its host key when this one can read it (the
     // same DATA_DIR volume, or the key file given to every replica).
@@ -198,10 +228,32 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
       live?.close();
       terminal?.close(MESSAGES.gatewayClosing);
       await gateway?.close();
+      upgrades.close();
+      metricsServer?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await platform.close();
     },
+  };
+}
+
+/** Listens, or rejects with the listener's error (a port in use). */
+function listen(server: Server, port: number, host: string) {
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+/** The METRICS_PORT listener: GET /metrics, nothing else. */
+function metricsOnly(serve: ReturnType<typeof metricsEndpoint>) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === "GET" && pathOf(req.url) === "/metrics") return void serve(req, res);
+    res.statusCode = 404;
+    res.end();
   };
 }
 
@@ -218,9 +270,20 @@ if (isMain) {
   try {
     const config = loadConfig();
     const running = await startServer(config, { dev: process.argv.includes("--dev") });
-    for (const sig of ["SIGINT", "SIGTERM"] as const) {
-      process.once(sig, () => void running.close().then(() => process.exit(0)));
-    }
+    // Closed once, whatever asks first: a signal (Ctrl-C under scripts/up.sh sends two) or the
+    // process guard after an error nobody caught (docs/decisions/015-unexpected-errors.md).
+    let closing: Promise<void> | null = null;
+    const close = () => (closing ??= running.close());
+    const stop = () =>
+      close().then(
+        () => process.exit(0),
+        (e) => {
+          running.platform.log.error("stopping failed", e);
+          process.exit(1);
+        },
+      );
+    for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => void stop());
+    installProcessGuard({ log: running.platform.log, metrics: running.platform.metrics, shutdown: close });
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(e.message);

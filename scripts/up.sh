@@ -19,6 +19,32 @@ if [ "${RUNTIME:-docker}" != none ]; then
   npm run images
 fi
 
+# The server stops with exit status 1 after an error it cannot vouch for having contained
+# (docs/decisions/015-unexpected-errors.md): started again at once, then after 2, 4... up to 30 s
+# while it keeps failing within a minute of its start. SIGINT or SIGTERM stop it for good (the
+# server gets the signal and closes in order); a clean exit (status 0) ends the loop too.
+supervise() {
+  local delay=1 started code child stopping=""
+  trap 'stopping=1; [ -n "${child:-}" ] && kill -TERM "$child" 2>/dev/null || true' INT TERM
+  while :; do
+    started=$SECONDS
+    "$@" &
+    child=$!
+    code=0
+    wait "$child" || code=$?
+    # A trapped signal ends `wait` early: wait again, for the server to finish closing.
+    if [ -n "$stopping" ]; then
+      code=0
+      wait "$child" || code=$?
+    fi
+    if [ -n "$stopping" ] || [ "$code" -eq 0 ]; then exit "$code"; fi
+    [ $((SECONDS - started)) -ge 60 ] && delay=1
+    log "faultline stopped with status $code: starting it again in ${delay} s"
+    sleep "$delay"
+    delay=$((delay * 2 > 30 ? 30 : delay * 2))
+  done
+}
+
 server_user="${FAULTLINE_USER:-}"
 if [ -n "$server_user" ] && [ "$(id -u)" -eq 0 ] && [ "$server_user" != root ]; then
   if ! id "$server_user" >/dev/null 2>&1; then
@@ -49,10 +75,10 @@ if [ -n "$server_user" ] && [ "$(id -u)" -eq 0 ] && [ "$server_user" != root ]; 
   log "starting faultline as $server_user on ${PUBLIC_URL:-http://localhost:${PORT:-3000}}"
   # runuser: the user's groups (docker) from the group database, no login shell, no password.
   # HOME: tsx keeps a compile cache there; the data directory is the one place that user writes.
-  exec runuser -u "$server_user" -- env NODE_ENV=production HOME="$(cd "$data_dir" && pwd)" node_modules/.bin/tsx server.ts
+  supervise runuser -u "$server_user" -- env NODE_ENV=production HOME="$(cd "$data_dir" && pwd)" node --import tsx server.ts
 fi
 if [ "$(id -u)" -eq 0 ] && [ "${RUNTIME:-docker}" != none ]; then
   log "the server runs as root: FAULTLINE_USER=faultline runs it as an unprivileged user in the docker group instead"
 fi
 log "starting faultline on ${PUBLIC_URL:-http://localhost:${PORT:-3000}}"
-exec env NODE_ENV=production npx tsx server.ts
+supervise env NODE_ENV=production node --import tsx server.ts

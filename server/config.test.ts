@@ -75,6 +75,14 @@ describe("loadConfig", () => {
     for (const name of ["WARM_POOL_SIZE", "WARM_POOL_IDLE_MINUTES", "PREPARE_AT_BOOT"]) expect(e.message).toMatch(new RegExp(`^  ${name}: `, "m"));
   });
 
+  it("refuses a METRICS_TOKEN under 24 characters and reads METRICS_PORT (review T3-15)", () => {
+    expect(configError({ METRICS_TOKEN: "s3cret-token" }).message).toContain("METRICS_TOKEN: must be at least 24 characters");
+    expect(load({ METRICS_TOKEN: "x".repeat(24) }).metricsToken).toBe("x".repeat(24));
+    expect(load().metricsPort).toBeUndefined();
+    expect(load({ METRICS_PORT: "9464" }).metricsPort).toBe(9464);
+    expect(configError({ METRICS_PORT: "nope" }).message).toContain("METRICS_PORT: must be a port number");
+  });
+
   it("names every bad variable at once", () => {
     const e = configError({ PORT: "x", PUBLIC_URL: "ftp://host", SMTP_URL: "http://mail", LOG_LEVEL: "loud", SESSION_SECRET: "short" });
     for (const name of ["PORT", "PUBLIC_URL", "SMTP_URL", "LOG_LEVEL", "SESSION_SECRET"]) expect(e.message).toMatch(new RegExp(`^  ${name}: `, "m"));

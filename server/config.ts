@@ -58,8 +58,10 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // text (one readable line per event) or json (one JSON object per line, for log collectors).
   LOG_FORMAT: z.enum(["text", "json"], { error: "must be text or json" }).default("text"),
-  // Bearer token for /metrics; without one, only loopback callers may read it (server/metrics.ts).
-  METRICS_TOKEN: optional,
+  // Bearer token for /metrics (server/metrics.ts); without one, production serves /metrics only
+  // on METRICS_PORT, a listener on 127.0.0.1, and development to loopback callers.
+  METRICS_TOKEN: optional.pipe(z.string().min(24, "must be at least 24 characters").optional()),
+  METRICS_PORT: z.coerce.number({ error: "must be a port number (0-65535)" }).int("must be a whole number").min(0).max(65535).optional(),
   SSH_PORT: z.coerce.number({ error: "must be a port number (0-65535)" }).int("must be a whole number").min(0).max(65535).default(2222),
   SSH_HOST: optional,
   SESSION_DURATION_MINUTES: z.coerce.number({ error: "must be a number of minutes" }).positive("must be more than 0").max(24 * 60).default(30),
@@ -154,8 +156,10 @@ export interface Config {
   logFormat: "text" | "json";
   /** What this process runs (ROLE); every role unless split over replicas on PostgreSQL. */
   roles: Role[];
-  /** Bearer token that opens /metrics to non-loopback callers (none: loopback only). */
+  /** Bearer token that opens /metrics on the public port (none: see metricsPort). */
   metricsToken?: string;
+  /** A second listener on 127.0.0.1 serving /metrics to whoever reaches it (this host only). */
+  metricsPort?: number;
   ssh: { port: number; host: string };
   /** The challenge content: one folder per challenge (default: this checkout's challenges/). */
   challengesDir: string;
@@ -261,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: e.LOG_FORMAT,
     roles: e.ROLE,
     metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
     ssh: { port: e.SSH_PORT, host: e.SSH_HOST ?? publicUrl.hostname },
     challengesDir: e.CHALLENGES_DIR ? resolve(e.CHALLENGES_DIR) : CHALLENGES_DIR,
     discordUrl: e.DISCORD_URL,

@@ -3,7 +3,59 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { compressBuffer, isCompressible, MIN_COMPRESS_BYTES, pickEncoding, varyOnEncoding } from "./compression.ts";
 
+/** A request target no URL can be made of (a Host header such as `[`, a `mailto:` absolute form):
+ *  callers answer 400. */
+export class BadRequestTarget extends Error {}
+
+/**
+ * The path of a raw request target (`req.url`), without its query string, and never a throw:
+ * the WHATWG parser throws on targets Node's HTTP parser lets through (`//[`, `http://[`,
+ * `/\[`), and a throw in an event listener (a response's `finish`, a socket's `upgrade`) ends
+ * the process (docs/decisions/015-unexpected-errors.md). An absolute-form target gives its path.
+ */
+export function pathOf(target: string | undefined): string {
+  let raw = target || "/";
+  if (!raw.startsWith("/")) {
+    const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(\/[^?#]*)?/i.exec(raw);
+    raw = m ? (m[1] ?? "/") : "/";
+  }
+  const end = raw.search(/[?#]/);
+  return end === -1 ? raw : raw.slice(0, end);
+}
+
+/**
+ * The request's URL on `origin` (scheme and host: this site's, or as the request names it), or
+ * null when none can be made. Only the target's path and query are taken, each set on the URL as
+ * a path and a query: `//evil.example/x` stays a path of this origin (new URL() would make it the
+ * host), `//[` is a path instead of a throw, and an absolute-form target (`GET http://x/p`) is
+ * its path. Never throws.
+ */
+export function requestUrl(target: string | undefined, origin: string): URL | null {
+  let raw = target || "/";
+  if (!raw.startsWith("/")) {
+    if (!/^https?:\/\//i.test(raw)) return null; // `*` (OPTIONS), other schemes, garbage
+    raw = pathOf(raw) + (raw.includes("?") ? raw.slice(raw.indexOf("?")).replace(/#.*$/, "") : "");
+  }
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return null;
+  }
+  if (url.pathname !== "/" || url.search || url.username) return null; // not an origin
+  const hash = raw.indexOf("#");
+  if (hash !== -1) raw = raw.slice(0, hash);
+  const q = raw.indexOf("?");
+  url.pathname = q === -1 ? raw : raw.slice(0, q);
+  url.search = q === -1 ? "" : raw.slice(q);
+  return url;
+}
+
+/** Node's request as a Fetch Request on `origin`; throws BadRequestTarget when the target or the
+ *  origin (a Host header) makes no URL. */
 export function toRequest(req: IncomingMessage, origin: string, url = req.url ?? "/", signal?: AbortSignal): Request {
+  const target = requestUrl(url, origin);
+  if (!target) throw new BadRequestTarget(`no URL can be made of the request target on ${JSON.stringify(origin.slice(0, 100))}`);
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined || k.startsWith(":")) continue;
@@ -11,7 +63,7 @@ export function toRequest(req: IncomingMessage, origin: string, url = req.url ??
   }
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
-  return new Request(new URL(url, origin), {
+  return new Request(target, {
     method,
     headers,
     signal,

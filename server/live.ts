@@ -11,16 +11,16 @@
 //   WebSocket); the socket closes when the token expires.
 // A socket lives only as long as what authenticated it: ending the web session (sign-out,
 // password change) closes it at once, and every socket's session is re-checked every minute.
-import type { IncomingMessage, Server } from "node:http";
-import type { Duplex } from "node:stream";
+import type { IncomingMessage } from "node:http";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { Deployments, LiveMessage } from "./core/deployments/index.ts";
 import { DomainError } from "./core/errors.ts";
 import type { TokenService } from "./core/tokens.ts";
 import type { SessionEnded, WebSessions } from "./core/web-sessions.ts";
 import type { Logger } from "./logger.ts";
+import type { UpgradeClaim, UpgradeDispatcher } from "./upgrades.ts";
 
-const PATH = /^\/ws\/deployments\/([0-9a-f-]{36})\/?$/;
+export const LIVE_PATH = /^\/ws\/deployments\/([0-9a-f-]{36})\/?$/;
 /** Close codes in the application range (4000–4999), the HTTP status plus 4000. */
 const CLOSE = { unauthorized: 4401, notFound: 4404, tooMany: 4429 } as const;
 const AUTH_REQUIRED = "Authentication required";
@@ -61,7 +61,9 @@ export interface LiveDeps {
   revalidateMs?: number;
 }
 
-export function attachLiveChannel(server: Server, deps: LiveDeps) {
+/** Serves the live channel's upgrades, which the server's one dispatcher (server/upgrades.ts)
+ *  hands over by path. */
+export function attachLiveChannel(upgrades: UpgradeDispatcher, deps: LiveDeps) {
   const { deployments, tokens, webSessions, publicOrigin, log } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxPayload ?? 4096 });
   const openByUser = new Map<string, number>();
@@ -108,20 +110,18 @@ export function attachLiveChannel(server: Server, deps: LiveDeps) {
     return s ? { userId: s.userId, sessionKey: s.key, exp: null } : null;
   }
 
-  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? "/", "http://internal");
-    const m = PATH.exec(url.pathname);
-    // The browser terminal's sockets are server/terminal/'s (it listens for the same event).
-    if (!m && url.pathname.startsWith("/ws/terminal/")) return;
-    if (!m) {
-      // Vite's dev HMR listens on a port of its own.
-      socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => void serve(ws, m[1]!, req));
+  const unroute = upgrades.route(LIVE_PATH, (req, socket, head, claim) => {
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      // First: a bad frame while we authenticate is an 'error' event, thrown when unheard.
+      ws.on("error", (e) => log.debug(`live channel ${claim.match[1]}: ${e.message}`));
+      serve(ws, claim.match[1]!, req, claim).catch((e) => {
+        log.error(`live channel ${claim.match[1]}: serving the socket failed`, e);
+        ws.terminate();
+      });
+    });
   });
 
-  async function serve(ws: WebSocket, deploymentId: string, req: IncomingMessage) {
+  async function serve(ws: WebSocket, deploymentId: string, req: IncomingMessage, claim: UpgradeClaim) {
     // Accept first, then refuse with a close reason: a browser sees the reason, not just a
     // failed handshake.
     let caller: Caller | null;
@@ -144,6 +144,7 @@ export function attachLiveChannel(server: Server, deps: LiveDeps) {
     if (count >= MAX_PER_USER) return ws.close(CLOSE.tooMany, "Too many live connections");
     openByUser.set(userId, count + 1);
     open.set(ws, caller);
+    claim.authenticated();
     // A bearer token's socket ends with the token (access tokens cannot be revoked otherwise).
     const expiry = caller.exp === null ? null : setTimeout(() => refuse(ws), Math.max(0, caller.exp * 1000 - Date.now()));
     const send = (m: LiveMessage) => {
@@ -175,11 +176,11 @@ export function attachLiveChannel(server: Server, deps: LiveDeps) {
       if (left > 0) openByUser.set(userId, left);
       else openByUser.delete(userId);
     });
-    ws.on("error", (e) => log.debug(`live channel ${deploymentId}: ${e.message}`));
   }
 
   return {
     close() {
+      unroute();
       clearInterval(revalidate);
       unsubscribe();
       unsubscribeElsewhere?.();

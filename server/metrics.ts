@@ -11,6 +11,7 @@ import { ACTIVE_DEPLOYMENT_STATUSES } from "../shared/contract/deployments.ts";
 import type { StartDeploymentResult } from "../shared/contract/deployments.ts";
 import { safeEqual } from "./core/secrets.ts";
 import type { Database } from "./db/schema.ts";
+import { pathOf } from "./http.ts";
 import type { Logger } from "./logger.ts";
 import { acceptRequestId, REQUEST_ID_HEADER, runInRequest, type RequestContext } from "./request-context.ts";
 
@@ -89,6 +90,13 @@ export function createMetrics({ db, log }: { db: Kysely<Database>; log: Logger }
     help: "Grading a submission (the check in the deployment), by result",
     labelNames: ["result"] as const,
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20, 30],
+    registers,
+  });
+
+  const uncaught = new Counter({
+    name: "faultline_uncaught_errors_total",
+    help: "Errors nobody caught (server/process-guard.ts): exceptions and unhandled rejections, by whether the process kept serving or stopped",
+    labelNames: ["kind", "outcome"] as const,
     registers,
   });
 
@@ -190,6 +198,7 @@ export function createMetrics({ db, log }: { db: Kysely<Database>; log: Logger }
       if (result === "ready") startLatency.observe(seconds);
     },
     observeCheck: (seconds: number, result: "correct" | "incorrect") => checkDuration.observe({ result }, seconds),
+    observeUncaught: (kind: "exception" | "rejection", outcome: "kept" | "exit") => uncaught.inc({ kind, outcome }),
     contentType: registry.contentType,
     render: () => registry.metrics(),
   };
@@ -283,7 +292,8 @@ export function requestScope(metrics: Pick<Metrics, "observeHttp">, webRoute: (p
     const observe = () => {
       if (observed) return;
       observed = true;
-      const path = new URL(req.url ?? "/", "http://x").pathname;
+      // A listener of the response's events: whatever the target, this must not throw.
+      const path = pathOf(req.url);
       const route = ctx.route ?? webRoute(path) ?? "unmatched";
       const seconds = since(t0);
       metrics.observeHttp(req.method ?? "GET", route, res.statusCode, seconds);
@@ -300,12 +310,24 @@ export function requestScope(metrics: Pick<Metrics, "observeHttp">, webRoute: (p
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1)$/;
 
-/**
- * GET /metrics. With a token: only `Authorization: Bearer <token>`. Without: only a loopback
- * caller whose request came through no proxy (a proxy on this host would make every visitor
- * look local; it adds X-Forwarded-For or Forwarded, so such requests are refused).
- */
-export function metricsEndpoint(metrics: Pick<Metrics, "render" | "contentType">, opts: { token?: string; clientIp: (req: IncomingMessage) => string }) {
+/** Without METRICS_TOKEN in production, the public port says this (METRICS_PORT serves them). */
+export const METRICS_NEED_TOKEN = "Metrics are not served on this port without METRICS_TOKEN: set METRICS_TOKEN (at least 24 characters), or METRICS_PORT for a listener on 127.0.0.1 only.\n";
+
+export interface MetricsAccess {
+  /** With a token: only `Authorization: Bearer <token>`, from anywhere. */
+  token?: string;
+  /**
+   * Without a token: "loopback" serves loopback callers whose request came through no proxy (a
+   * development machine), "none" refuses everyone (production: a reverse proxy on the same host
+   * that adds no X-Forwarded-For, nginx's default, makes every visitor look local), "all" serves
+   * everyone (the loopback-only METRICS_PORT listener, which only this host can reach).
+   */
+  withoutToken: "loopback" | "none" | "all";
+  clientIp: (req: IncomingMessage) => string;
+}
+
+/** GET /metrics, as `MetricsAccess` says. */
+export function metricsEndpoint(metrics: Pick<Metrics, "render" | "contentType">, opts: MetricsAccess) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     const refuse = (status: number, text: string) => {
       res.statusCode = status;
@@ -316,7 +338,9 @@ export function metricsEndpoint(metrics: Pick<Metrics, "render" | "contentType">
     if (opts.token) {
       const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "");
       if (!m || !safeEqual(m[1]!.trim(), opts.token)) return refuse(401, "Metrics need the bearer token (METRICS_TOKEN).\n");
-    } else {
+    } else if (opts.withoutToken === "none") {
+      return refuse(403, METRICS_NEED_TOKEN);
+    } else if (opts.withoutToken === "loopback") {
       const proxied = req.headers["x-forwarded-for"] !== undefined || req.headers.forwarded !== undefined;
       if (proxied || !LOOPBACK.test(opts.clientIp(req))) {
         return refuse(403, "Metrics are served to loopback callers only; set METRICS_TOKEN to read them from elsewhere.\n");

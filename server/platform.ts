@@ -11,6 +11,7 @@ import { createAccountDeletion } from "./core/accounts/deletion.ts";
 import { createEmailChange } from "./core/accounts/email-change.ts";
 import { createAccountExport } from "./core/accounts/export.ts";
 import { createAccounts } from "./core/accounts/index.ts";
+import { createCredentialEvents } from "./core/accounts/credentials.ts";
 import { createNotifications } from "./core/accounts/notifications.ts";
 import { createPasswordReset } from "./core/accounts/password-reset.ts";
 import { adminAdmission, createAdmin, publicNotice } from "./core/admin/index.ts";
@@ -88,8 +89,11 @@ export async function createPlatform(config: Config) {
   // Planner statistics stay current as tables grow (server/db/statistics.ts); the first ran at start.
   const statistics = setInterval(() => void refreshStatistics(db).catch((e) => log.error(`statistics refresh failed: ${String(e)}`)), STATISTICS_INTERVAL_MS);
   statistics.unref();
+  // Password and SSH key changes end SSH connections on every replica (server.ts listens).
+  const credentials = createCredentialEvents();
+  credentials.on((e) => cluster.publish("credentials-changed", e));
   // No username may equal a challenge id (the library as loaded now: reloads change it).
-  const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring, webSessions, audit, challengeIds: () => challenges.keys(), log });
+  const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring, webSessions, audit, challengeIds: () => challenges.keys(), log, credentials });
   const oauth = createOAuth({ db, tokens, accounts, providers: config.oauth, publicUrl: config.publicUrl, limiter });
 
   // A broken challenge folder is reported and left out; the rest of the library stays in service.
@@ -187,7 +191,7 @@ export async function createPlatform(config: Config) {
   });
   const account = {
     notifications,
-    passwordReset: createPasswordReset({ db, mailer, limiter, publicUrl: config.publicUrl, tokens, webSessions, audit, log }),
+    passwordReset: createPasswordReset({ db, mailer, limiter, publicUrl: config.publicUrl, tokens, webSessions, audit, credentials, log }),
     emailChange: createEmailChange({ db, mailer, limiter, publicUrl: config.publicUrl, accounts, audit, log }),
     exporter: createAccountExport({ db, scoring, audit }),
     deletion: createAccountDeletion({
@@ -293,6 +297,8 @@ export async function createPlatform(config: Config) {
     admin,
     /** The other replicas on this database (server/db/cluster.ts). */
     cluster,
+    /** Password and SSH key changes made through this process (core/accounts/credentials.ts). */
+    credentials,
     /** The public notice every page shows (maintenance mode). */
     notice: () => publicNotice(settings),
     /** Reconciles with the engine, then expires deployments on time (server.ts starts it). */

@@ -8,7 +8,7 @@ import { pipeline, Readable } from "node:stream";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { compressBuffer, type Encoding, isCompressible, MIN_COMPRESS_BYTES, pickEncoding, pipeCompressed, varyOnEncoding } from "./compression.ts";
 import type { PageCache } from "./page-cache.ts";
-import { toRequest } from "./http.ts";
+import { BadRequestTarget, pathOf, toRequest } from "./http.ts";
 
 type Req = IncomingMessage & { protocol: string; host: string; originalUrl: string };
 
@@ -24,6 +24,10 @@ export function webHandler(build: ServerBuild, loadContext: (req: Req, res: Serv
   const handle = createRequestHandler(build, opts.mode ?? process.env.NODE_ENV);
   const pages = opts.pages;
   return async (req: Req, res: ServerResponse, next: (err?: unknown) => void) => {
+    // No page has more than a few segments, and React Router's page scripts (the partial route
+    // manifest) match every prefix of the path: a 6 KB path of 3,000 segments cost seconds of CPU
+    // (16 KB, half a minute). Deeper paths are not found, without rendering.
+    if (segmentCount(pathOf(req.url)) > MAX_PAGE_SEGMENTS) return notFound(res);
     try {
       const nonce = opts.nonceOf?.(res);
       const keepable = pages?.cache.applies(req) ?? false;
@@ -37,6 +41,10 @@ export function webHandler(build: ServerBuild, loadContext: (req: Req, res: Serv
       const controller = new AbortController();
       res.on("close", () => controller.abort());
       const request = toRequest(req, `${req.protocol}://${req.host}`, req.originalUrl, controller.signal);
+      // A multipart body that cannot be read (no boundary, broken parts) makes every action's
+      // formData() throw: a 400 here, once, rather than a 500 from whichever page it was sent to.
+      // Bodies are capped before this (server/body-limit.ts), so reading a copy costs little.
+      if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "") && !(await readableForm(request))) return badRequest(res);
       const response = await handle(request, loadContext(req, res) as never);
       if (keepable && wholeBody(response)) {
         const body = Buffer.from(await response.arrayBuffer());
@@ -45,9 +53,43 @@ export function webHandler(build: ServerBuild, loadContext: (req: Req, res: Serv
       }
       await sendStreamed(req, res, response);
     } catch (e) {
+      if (e instanceof BadRequestTarget) return badRequest(res);
       next(e);
     }
   };
+}
+
+async function readableForm(request: Request): Promise<boolean> {
+  try {
+    await request.clone().formData();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A request no URL can be made of (its target, or its Host header), or a form that cannot be
+ *  read: a plain 400. */
+function badRequest(res: ServerResponse) {
+  if (res.headersSent) return void res.end();
+  res.statusCode = 400;
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.end("Bad request\n");
+}
+
+/** Path segments a page's URL may have (app/routes.ts has at most 4). */
+export const MAX_PAGE_SEGMENTS = 32;
+
+function segmentCount(path: string) {
+  let n = 0;
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) n++; // "/"
+  return n;
+}
+
+function notFound(res: ServerResponse) {
+  res.statusCode = 404;
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.end("Not found\n");
 }
 
 /** Bodies of a known length up to this are sent whole; longer or unknown ones are streamed. */

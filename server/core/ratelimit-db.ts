@@ -8,9 +8,12 @@
 // rolls back every hit when one key refuses: what the memory store gets from doing everything
 // in one synchronous step.
 //
-// Growth is bounded: rows whose window has passed are deleted every minute, and past `maxKeys`
-// rows the ones whose windows end soonest go first (the memory store's bound, by a cheaper
-// order than recency). Windows are measured on each replica's own clock: keep them in time (NTP).
+// Growth is bounded: rows whose window has passed are deleted every minute (and after every
+// tenth of `maxKeys` hits by this replica, so a flood of fresh keys cannot outgrow the bound
+// between two minutes), and past `maxKeys` rows the least recently hit go first, as in the memory
+// store; a key that has reached its limit (a lock-out in force) is never evicted early, so
+// fresh keys cannot buy back anyone's attempts (review T3-20). Windows are measured on each
+// replica's own clock: keep them in time (NTP).
 import { sql } from "kysely";
 import type { Db } from "../db/index.ts";
 import { tooManyRequests } from "./errors.ts";
@@ -41,12 +44,15 @@ export function createDbRateLimiter(db: Db, { clock = Date.now, maxKeys = MAX_RA
     const fresh = t + limit.windowSeconds * 1000;
     const room = max === undefined ? sql`true` : sql`rate_limits.expires_at <= ${t} OR rate_limits.count < ${max}`;
     const { rows } = await sql<{ count: number }>`
-      INSERT INTO rate_limits (key, count, expires_at) VALUES (${key}, 1, ${fresh})
+      INSERT INTO rate_limits (key, count, expires_at, last_hit, max_count) VALUES (${key}, 1, ${fresh}, ${t}, ${limit.max})
       ON CONFLICT (key) DO UPDATE SET
         count = CASE WHEN rate_limits.expires_at <= ${t} THEN 1 ELSE rate_limits.count + 1 END,
-        expires_at = CASE WHEN rate_limits.expires_at <= ${t} THEN ${fresh} ELSE rate_limits.expires_at END
+        expires_at = CASE WHEN rate_limits.expires_at <= ${t} THEN ${fresh} ELSE rate_limits.expires_at END,
+        last_hit = ${t},
+        max_count = ${limit.max}
       WHERE ${room}
       RETURNING count`.execute(on);
+    if (rows.length === 1 && ++hitsSinceCleanup >= cleanupAfterHits) void cleanupOnce();
     return rows.length === 1;
   }
 
@@ -63,15 +69,28 @@ export function createDbRateLimiter(db: Db, { clock = Date.now, maxKeys = MAX_RA
     });
   }
 
-  /** Expired rows go; past maxKeys, the rows whose windows end soonest. */
+  /** Expired rows go; past maxKeys, the least recently hit of those below their limit. */
   async function cleanup() {
+    hitsSinceCleanup = 0;
     await db.deleteFrom("rate_limits").where("expires_at", "<=", clock()).execute();
+    const { n } = await db.selectFrom("rate_limits").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const over = Number(n) - maxKeys;
+    if (over <= 0) return;
     await sql`
       DELETE FROM rate_limits WHERE key IN (
-        SELECT key FROM rate_limits ORDER BY expires_at
-        LIMIT greatest((SELECT count(*) FROM rate_limits) - ${maxKeys}, 0))`.execute(db);
+        SELECT key FROM rate_limits WHERE count < max_count ORDER BY last_hit LIMIT ${over})`.execute(db);
   }
-  const timer = setInterval(() => void cleanup().catch(() => {}), cleanupEveryMs);
+  /** One cleanup at a time, whoever asks (the timer or a burst of hits). */
+  let running: Promise<void> | null = null;
+  let hitsSinceCleanup = 0;
+  const cleanupAfterHits = Math.max(1, Math.ceil(maxKeys / 10));
+  function cleanupOnce() {
+    running ??= cleanup()
+      .catch(() => {})
+      .finally(() => (running = null));
+    return running;
+  }
+  const timer = setInterval(() => void cleanupOnce(), cleanupEveryMs);
   timer.unref();
 
   const limiter = {
@@ -100,8 +119,9 @@ export function createDbRateLimiter(db: Db, { clock = Date.now, maxKeys = MAX_RA
     async reset(key: string) {
       await db.deleteFrom("rate_limits").where("key", "=", key).execute();
     },
-    /** Removes what has expired now (the timer does it every minute). */
-    cleanup,
+    /** Removes what has expired now, and the coldest rows past the bound (the timer does it
+     *  every minute). */
+    cleanup: cleanupOnce,
     /** Rows held now (tests). */
     async size() {
       const r = await db.selectFrom("rate_limits").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();

@@ -132,18 +132,60 @@ describe.each(stores)("rate limiter (%s)", (_name, make) => {
 describe("rate limiter in PostgreSQL: bounded growth", () => {
   it("removes rows whose window has passed, and keeps at most maxKeys", async () => {
     let now = 5_000_000;
-    const l = createDbRateLimiter(pgDb, { clock: () => now, maxKeys: 50 });
+    const l = createDbRateLimiter(pgDb, { clock: () => now, maxKeys: 50, cleanupEveryMs: 3_600_000 });
     dbLimiters.push(l);
     await pgDb.deleteFrom("rate_limits").execute();
-    for (let i = 0; i < 30; i++) await l.hit(`short:${i}`, { max: 1, windowSeconds: 10 });
-    for (let i = 0; i < 80; i++) await l.hit(`long:${i}`, { max: 1, windowSeconds: 600 + i });
+    for (let i = 0; i < 30; i++) await l.hit(`short:${i}`, { max: 2, windowSeconds: 10 });
+    for (let i = 0; i < 80; i++) {
+      now += 10;
+      await l.hit(`long:${i}`, { max: 2, windowSeconds: 600 + i });
+    }
     now += 11_000;
     await l.cleanup();
-    expect(await l.size()).toBe(50);
-    // The ones whose windows end soonest went first; the longest stay.
+    await l.cleanup();
+    expect(await l.size()).toBeLessThanOrEqual(50);
+    expect(await l.size()).toBeGreaterThanOrEqual(40);
     expect(await l.count("short:0")).toBe(0);
+    // The least recently hit went first; the latest stay.
     expect(await l.count("long:79")).toBe(1);
     expect(await l.count("long:0")).toBe(0);
+  });
+
+  it("a flood of fresh keys evicts the least recently hit, never a lock-out in force, and stays bounded between cleanups (review T3-20)", async () => {
+    let now = 9_000_000;
+    // No timer during the test: only the flood itself may trigger cleanups.
+    const l = createDbRateLimiter(pgDb, { clock: () => now, maxKeys: 50, cleanupEveryMs: 3_600_000 });
+    dbLimiters.push(l);
+    await pgDb.deleteFrom("rate_limits").execute();
+    const lockout = { max: 3, windowSeconds: 600 };
+    // An account locked out (its limit reached), and a counter in use below its limit, both
+    // with windows ending before the flood's.
+    for (let i = 0; i < 3; i++) await l.hit("login-account:victim", lockout);
+    await l.hit("login-ip:old", { max: 10, windowSeconds: 600 });
+    for (let i = 0; i < 300; i++) {
+      now += 10;
+      await l.hit(`login-user:fresh${i}`, { max: 5, windowSeconds: 900 });
+    }
+    await l.cleanup();
+    await l.cleanup();
+    expect(await l.size()).toBeLessThanOrEqual(50);
+    // The lock-out holds: the flood bought no attempts back.
+    await expect(l.check("login-account:victim", lockout)).rejects.toThrow();
+    expect(await l.count("login-ip:old")).toBe(0);
+    expect(await l.count("login-user:fresh299")).toBe(1);
+  });
+
+  it("grows no further than about a tenth past maxKeys between two timed cleanups", async () => {
+    const l = createDbRateLimiter(pgDb, { maxKeys: 100, cleanupEveryMs: 3_600_000 });
+    dbLimiters.push(l);
+    await pgDb.deleteFrom("rate_limits").execute();
+    let largest = 0;
+    for (let i = 0; i < 600; i++) {
+      await l.hit(`flood:${i}`, { max: 5, windowSeconds: 900 });
+      if (i % 50 === 49) largest = Math.max(largest, await l.size());
+    }
+    await l.cleanup();
+    expect(largest).toBeLessThanOrEqual(100 + 10 + 10);
   });
 });
 

@@ -13,6 +13,7 @@ import { boardVersions0015 } from "./migrations/0015_board_versions.ts";
 import { recordingBounds0016 } from "./migrations/0016_recording_bounds.ts";
 import { stepUp0017 } from "./migrations/0017_step_up.ts";
 import { typedAuditAndCheckouts0018 } from "./migrations/0018_typed_audit_and_checkouts.ts";
+import { rateLimitRecency0019 } from "./migrations/0019_rate_limit_recency.ts";
 import { answers0020 } from "./migrations/0020_answers.ts";
 
 const now = sql`0`;
@@ -311,6 +312,7 @@ export const migrations: Record<string, Migration> = {
   "0016_recording_bounds": recordingBounds0016,
   "0017_step_up": stepUp0017,
   "0018_typed_audit_and_checkouts": typedAuditAndCheckouts0018,
+  "0019_rate_limit_recency": rateLimitRecency0019,
   "0020_answers": answers0020,
 };
 

@@ -326,6 +326,10 @@ export interface RateLimitsTable {
   key: string;
   count: number;
   expires_at: number;
+  /** When the key was last hit (epoch ms; migration 0019): eviction takes the oldest first. */
+  last_hit: Generated<number>;
+  /** The limit of the last hit: a key whose count reached it is never evicted early. */
+  max_count: Generated<number>;
 }
 
 /** Warm deployments made ahead of any start (server/core/deployments/pool.ts), owned by no one. */

@@ -1,7 +1,8 @@
 // Public-key authentication and key lookup (docs/decisions/004-ssh-gateway.md, "Authentication"):
-// the order of the checks is the point. A stranger's made-up keys cost a lookup, never a
-// signature check; whether a key is registered is only told to whoever proves they hold it.
-import ssh2, { type AuthContext, type PublicKeyAuthContext } from "ssh2";
+// the order of the checks is the point. Whether a key is registered, and the state of its owner's
+// deployments, are only looked up for, and told to, whoever proves they hold it: a forged
+// signature costs the same (one verify, no lookup) whatever the key.
+import ssh2, { type AuthContext, type ParsedKey, type PublicKeyAuthContext } from "ssh2";
 import { sshFingerprint, sshKeyProblem } from "../core/sshkeys.ts";
 import { openForOwner, ownerLimitKey } from "./admission.ts";
 import { sendAuthBanner } from "./banner.ts";
@@ -53,8 +54,18 @@ export function createAuthenticator({ resolve, log, conns, maxAuthAttempts, maxP
     // they hold it (the signed round below).
     if (!pk.signature) return ctx.accept();
 
-    // Look the key up first, and verify only signatures by keys that lead somewhere: a stranger's
-    // made-up keys cost a database lookup, never a signature check.
+    // The signature first, then the lookup: a forged signature costs one verify and gets the
+    // generic refusal whatever the key's state (unknown, registered, its owner's deployment
+    // running or being set up), so neither the answer nor its timing tells a forger anything
+    // (review T3-14). The verify is bounded by the key checks above and the attempt caps.
+    signatureChecks++;
+    if (!verified(key, pk)) {
+      if (!conn.badSignature) {
+        conn.badSignature = true; // once per connection: a forger cannot flood the log
+        log.warn(`ssh: bad signature from ${conn.remote} for user ${printable(ctx.username)} key ${sshFingerprint(pk.key.data)}`);
+      }
+      return refuse(conn, ctx, MESSAGES.noDeployment);
+    }
     let answer: Target | Refusal | null;
     try {
       answer = await resolve(ctx.username, { algo: pk.key.algo, data: pk.key.data });
@@ -64,12 +75,6 @@ export function createAuthenticator({ resolve, log, conns, maxAuthAttempts, maxP
     }
     if (conn.closed) return;
     if (!answer) return refuse(conn, ctx, MESSAGES.noDeployment);
-    signatureChecks++;
-    if (!pk.blob || key.verify(pk.blob, pk.signature, pk.hashAlgo) !== true) {
-      log.warn(`ssh: bad signature from ${conn.remote} for user ${printable(ctx.username)} key ${sshFingerprint(pk.key.data)}`);
-      // The same words as for an unknown key: a forger learns nothing about the key's owner.
-      return refuse(conn, ctx, MESSAGES.noDeployment);
-    }
     if ("refuse" in answer) return refuse(conn, ctx, answer.refuse);
     const limitKey = ownerLimitKey(answer);
     const open = openForOwner(conns, conn, limitKey);
@@ -81,9 +86,19 @@ export function createAuthenticator({ resolve, log, conns, maxAuthAttempts, maxP
     ctx.accept();
   }
 
+  /** Whether the signed request's signature is the key's (a malformed one is not). */
+  function verified(key: ParsedKey, pk: PublicKeyAuthContext): boolean {
+    if (!pk.blob || !pk.signature) return false;
+    try {
+      return key.verify(pk.blob, pk.signature, pk.hashAlgo) === true;
+    } catch {
+      return false;
+    }
+  }
+
   return {
     authenticate,
-    /** Client signatures verified since the start (only keys `resolve` maps somewhere are). */
+    /** Client signatures verified since the start (one per signed attempt). */
     signatureChecks: () => signatureChecks,
   };
 }

@@ -7,7 +7,7 @@ import type { ShellRecorder } from "../core/recordings/recorder.ts";
 import type { ExecSession, Runtime } from "../runtime/types.ts";
 import type { Conn } from "./connection.ts";
 import { createExecBridge } from "./exec-bridge.ts";
-import { acceptEnv } from "./limits.ts";
+import { acceptEnv, acceptTerm, clampSize } from "./limits.ts";
 import { createShellState, resizeShell, signalShell } from "./shell.ts";
 import type { GatewayLogger } from "./types.ts";
 
@@ -45,7 +45,8 @@ export function createChannelHandler(deps: ChannelDeps) {
 
     session.on("pty", (accept, reject, info) => {
       if (s.channel) return reject?.();
-      s.pty = { term: info.term || "xterm", cols: info.cols || 80, rows: info.rows || 24 };
+      // Bounded here, once: the size and TERM become the exec's and the recording's header.
+      s.pty = { term: acceptTerm(info.term), cols: clampSize(info.cols, 80), rows: clampSize(info.rows, 24) };
       accept?.();
     });
     session.on("window-change", (accept, _reject, info) => {

@@ -23,6 +23,8 @@ export interface Conn {
   limitKey?: string;
   authAttempts: number;
   refusals: Set<string>;
+  /** A bad signature was logged for this connection already. */
+  badSignature?: boolean;
   outcome: "none" | "refused" | "ok" | "timeout";
   overCapacity: boolean;
   /** The SSH session channels open now (ssh2's "session": one shell, command or sftp each). */

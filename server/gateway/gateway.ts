@@ -113,16 +113,17 @@ export function createGateway(options: GatewayOptions): Gateway {
   tcp.on("error", (e) => log.error(`ssh: listener: ${e.message}`));
 
   ssh.on("connection", (client: Connection) => {
+    // ssh2 emits 'error' for a client's protocol errors, resets and keep-alive timeouts (and for
+    // whatever our own listeners throw while it parses a packet): never let one reach the process.
+    // First thing: an 'error' with no listener is thrown.
     const socket = (client as unknown as { _sock: Socket })._sock;
     const conn = bySocket.get(socket);
+    client.on("error", (e: Error & { level?: string }) => log.debug(`ssh: client ${conn?.remote ?? "?"}: ${e.level ?? ""} ${e.message}`));
     if (!conn) {
       client.end();
       return;
     }
     conn.client = client;
-    // ssh2 emits 'error' for a client's protocol errors, resets and keep-alive timeouts:
-    // never let one reach the process.
-    client.on("error", (e: Error & { level?: string }) => log.debug(`ssh: client ${conn.remote}: ${e.level ?? ""} ${e.message}`));
     client.on("authentication", (ctx) => {
       auth.authenticate(conn, ctx).catch((e) => {
         log.error(`ssh: authentication ${conn.remote}`, e);
@@ -163,6 +164,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     closeDeployment(deploymentId: string, message = MESSAGES.ended) {
       for (const conn of conns) if (conn.target?.deploymentId === deploymentId) disconnect(conn, message, hangUp);
+    },
+    closeOwner(userId: string, message = MESSAGES.credentialsChanged) {
+      for (const conn of conns) if (conn.target?.userId === userId) disconnect(conn, message, hangUp);
     },
     async close() {
       closing = true;

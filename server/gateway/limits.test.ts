@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { acceptEnv, addressKey, Coalescer, ENV_LIMITS, TokenBucket } from "./limits.ts";
+import { acceptEnv, acceptTerm, addressKey, clampSize, Coalescer, ENV_LIMITS, RecentBuckets, TokenBucket } from "./limits.ts";
 
 describe("TokenBucket", () => {
   it("allows a burst, then the refill rate", () => {
@@ -13,6 +13,43 @@ describe("TokenBucket", () => {
     expect([b.take(), b.take(), b.take()]).toEqual([true, true, false]); // 2 per second
     t = 100_000;
     expect([b.take(), b.take(), b.take(), b.take()]).toEqual([true, true, true, false]);
+  });
+});
+
+describe("RecentBuckets (review T3-20)", () => {
+  it("a key that spent its budget stays refused while 20,000 others come, as long as it keeps trying", () => {
+    const t = 0;
+    const opens = new RecentBuckets(10, 0.5, 10_000, () => t);
+    for (let i = 0; i < 10; i++) expect(opens.take("attacker")).toBe(true);
+    expect(opens.take("attacker")).toBe(false);
+    for (let i = 0; i < 20_000; i++) {
+      opens.take(`user-${i}`);
+      if (i % 1000 === 0) expect(opens.take("attacker"), `after ${i} others`).toBe(false);
+    }
+    expect(opens.size).toBe(10_000);
+    // The others' budgets were not all forgotten either: the most recent are still counted.
+    for (let i = 0; i < 9; i++) opens.take("user-19999");
+    expect(opens.take("user-19999")).toBe(false);
+  });
+
+  it("forgets only the least recently used key past the bound", () => {
+    const opens = new RecentBuckets(1, 0, 2, () => 0);
+    expect([opens.take("a"), opens.take("b"), opens.take("a")]).toEqual([true, true, false]);
+    opens.take("c"); // b is the least recently used now
+    expect(opens.size).toBe(2);
+    expect(opens.take("a")).toBe(false);
+    expect(opens.take("b")).toBe(true); // forgotten: a full bucket again
+  });
+});
+
+describe("pty limits (review T3-12)", () => {
+  it("clamps sizes to 1..1000 and keeps only plain TERM names", () => {
+    expect([clampSize(2 ** 32 - 1, 80), clampSize(0, 80), clampSize(-5, 24), clampSize(NaN, 24), clampSize(132.7, 80), clampSize("9" as unknown, 80)]).toEqual([1000, 80, 24, 24, 132, 80]);
+    expect(acceptTerm("xterm-256color")).toBe("xterm-256color");
+    expect(acceptTerm("screen.xterm-256color")).toBe("screen.xterm-256color");
+    expect(acceptTerm("x".repeat(30_000))).toBe("xterm");
+    expect(acceptTerm("xterm\u001b]0;pwned\u0007")).toBe("xterm");
+    expect(acceptTerm("")).toBe("xterm");
   });
 });
 

@@ -40,6 +40,38 @@ export class TokenBucket {
 }
 
 /**
+ * A token bucket per key (a user's terminal openings), for at most `maxKeys` keys: past it the
+ * least recently used key is forgotten (it starts again with a full bucket). Forgetting every key
+ * at once instead (as it was done) gave everyone, the one who spent their budget included, a full
+ * bucket as soon as enough accounts had been seen (review T3-20).
+ */
+export class RecentBuckets {
+  private readonly buckets = new Map<string, TokenBucket>();
+
+  constructor(
+    readonly capacity: number,
+    readonly perSecond: number,
+    readonly maxKeys: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Takes one token of `key`'s bucket when there is one. */
+  take(key: string): boolean {
+    let bucket = this.buckets.get(key);
+    if (bucket) this.buckets.delete(key);
+    bucket ??= new TokenBucket(this.capacity, this.perSecond, this.now);
+    // Map order is insertion order: re-inserting on use keeps the least recently used first.
+    this.buckets.set(key, bucket);
+    if (this.buckets.size > this.maxKeys) this.buckets.delete(this.buckets.keys().next().value!);
+    return bucket.take();
+  }
+
+  get size() {
+    return this.buckets.size;
+  }
+}
+
+/**
  * Applies only the latest of a burst of values: the first waits `delayMs` for more to come,
  * later ones replace it, and the bucket bounds how often `apply` runs. The last value is never
  * dropped, only delayed (a terminal ends at the size it was last given).
@@ -101,6 +133,22 @@ export function acceptEnv(env: Record<string, string>, key: unknown, value: unkn
   if (total > ENV_LIMITS.totalBytes) return false;
   env[key] = value;
   return true;
+}
+
+/** What a `pty-req` may ask for (and a `window-change`, or the browser terminal, resize to):
+ *  1..1000 columns and rows; a TERM of 1..64 plain characters, else "xterm". A size of 2^32-1
+ *  would become the recording's width and freeze the replay viewer (review T3-12). */
+export const PTY_LIMITS = { maxSize: 1000, term: /^[A-Za-z0-9._-]{1,64}$/, defaultTerm: "xterm" };
+
+/** A terminal dimension within 1..PTY_LIMITS.maxSize; `fallback` when it is not a number or 0. */
+export function clampSize(n: unknown, fallback: number): number {
+  if (typeof n !== "number" || !Number.isFinite(n) || n < 1) return fallback;
+  return Math.min(PTY_LIMITS.maxSize, Math.floor(n));
+}
+
+/** The TERM a client asked for, when it is a plain terminal name; else the default. */
+export function acceptTerm(term: unknown): string {
+  return typeof term === "string" && PTY_LIMITS.term.test(term) ? term : PTY_LIMITS.defaultTerm;
 }
 
 /**

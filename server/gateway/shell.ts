@@ -6,7 +6,7 @@
 import type { Duplex, Writable } from "node:stream";
 import type { ShellRecording } from "../core/recordings/recorder.ts";
 import type { ExecSession } from "../runtime/types.ts";
-import { Coalescer, TokenBucket } from "./limits.ts";
+import { clampSize, Coalescer, TokenBucket } from "./limits.ts";
 import type { GatewayLogger } from "./types.ts";
 
 /** What a shell's person is reached through: their input to read, the process's output to write,
@@ -52,11 +52,11 @@ export function createShellState(log: GatewayLogger): ShellState {
   return s;
 }
 
-/** A new window size (clamped to 1..1000). Before the exec starts it is only remembered (the
- *  bridge starts the exec with s.pty's size). */
+/** A new window size (clamped to 1..1000; nonsense keeps the current size). Before the exec
+ *  starts it is only remembered (the bridge starts the exec with s.pty's size). */
 export function resizeShell(s: ShellState, cols: number, rows: number) {
-  cols = Math.max(1, Math.min(1000, cols | 0));
-  rows = Math.max(1, Math.min(1000, rows | 0));
+  cols = clampSize(cols, s.pty?.cols ?? 80);
+  rows = clampSize(rows, s.pty?.rows ?? 24);
   if (s.pty) s.pty = { ...s.pty, cols, rows };
   if (s.exec) s.resizer.push({ cols, rows });
 }

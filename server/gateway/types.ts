@@ -60,6 +60,9 @@ export interface Gateway {
   /** Ends every connection into the deployment (and the processes they started), telling each
    *  why (default: the deployment has ended). */
   closeDeployment(deploymentId: string, message?: string): void;
+  /** Ends every connection of the platform user (Target.userId): their password or SSH key
+   *  changed, and what the old ones let in must not stay (default: says so). */
+  closeOwner(userId: string, message?: string): void;
   /** Stops listening and ends every connection. */
   close(): Promise<void>;
   /** The host key's fingerprint as OpenSSH prints it ("SHA256:..."). */
@@ -67,6 +70,6 @@ export interface Gateway {
   /** The host key's public line ("ssh-ed25519 AAAA..."), e.g. for a known_hosts line. */
   readonly hostPublicKey: string;
   /** Open connections (authenticated or not), per deployment authenticated ones, and how many
-   *  client signatures were verified since the start (only keys `resolve` maps somewhere are). */
+   *  client signatures were verified since the start (every signed attempt is). */
   stats(): { connections: number; byDeployment: Record<string, number>; signatureChecks: number };
 }

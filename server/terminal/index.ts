@@ -2,10 +2,10 @@
 // WebSocket (who may open it), web-shells.ts the shells behind it, one per deployment, run through
 // the SSH gateway's exec path so both record and end the same way. server.ts attaches it next to
 // the gateway and tells it, as it tells the gateway, when a deployment ends or is reset.
-import type { Server } from "node:http";
 import type { ShellRecorder } from "../core/recordings/recorder.ts";
 import { createHangUp } from "../gateway/shell.ts";
 import type { Runtime } from "../runtime/types.ts";
+import type { UpgradeDispatcher } from "../upgrades.ts";
 import { createWebShells } from "./web-shells.ts";
 import { attachWebTerminal, type WebTerminalDeps } from "./web-terminal.ts";
 
@@ -17,10 +17,10 @@ export interface BrowserTerminalDeps extends Omit<WebTerminalDeps, "shells"> {
   idleMs?: number;
 }
 
-export function attachBrowserTerminal(server: Server, deps: BrowserTerminalDeps) {
+export function attachBrowserTerminal(upgrades: UpgradeDispatcher, deps: BrowserTerminalDeps) {
   const hangUp = createHangUp(1000, deps.log);
   const shells = createWebShells({ runtime: deps.runtime, log: deps.log, hangUp, recorder: deps.recorder, graceMs: deps.graceMs, idleMs: deps.idleMs });
-  const transport = attachWebTerminal(server, { ...deps, shells });
+  const transport = attachWebTerminal(upgrades, { ...deps, shells });
   return {
     /** Ends the deployment's browser shell, telling the page `message`. */
     closeDeployment: shells.closeDeployment,

@@ -21,6 +21,11 @@ import { OutputRing } from "./output-ring.ts";
 /** Keystrokes and pastes: 256 KiB at once, then 32 KiB a second; beyond it input is dropped
  *  (and the page told). A person types far less; a paste of a long script fits. */
 const INPUT_RATE = { burstBytes: 256 * 1024, bytesPerSecond: 32 * 1024 };
+/** Control messages (a resize is ~40 bytes): longer than this, ignored unread; each costs the
+ *  input budget CONTROL_COST bytes: 256 at once, then 32 a second. A window dragged by its corner
+ *  sends a few dozen, and only while it changes the terminal's size. */
+const MAX_CONTROL_BYTES = 256;
+const CONTROL_COST = 1024;
 
 export interface WebShellsDeps {
   runtime: Runtime;
@@ -246,23 +251,36 @@ export function createWebShells(deps: WebShellsDeps) {
       s.channel.attach(ws);
 
       let warned = 0;
-      ws.on("message", (raw: Buffer, isBinary: boolean) => {
+      const onMessage = (raw: Buffer, isBinary: boolean) => {
         if (s.disposed) return;
-        if (isBinary) {
-          if (!raw.length) return;
-          if (!s.input.take(raw.length)) {
-            if (Date.now() - warned > 5000) {
-              warned = Date.now();
-              send(ws, { type: "notice", message: TERMINAL_TEXT.inputDropped });
-            }
-            return;
-          }
-          s.idle.refresh();
-          s.channel.push(Buffer.from(raw));
+        if (!isBinary) {
+          // Control messages come out of the input's byte budget: each one is parsed, and a page
+          // could send them in a loop. A long one is not even read.
+          if (raw.length > MAX_CONTROL_BYTES || !s.input.take(CONTROL_COST)) return;
+          const m = parseControl(raw);
+          if (m?.type === "resize") resizeShell(s.state, m.cols, m.rows);
           return;
         }
-        const m = parseControl(raw);
-        if (m?.type === "resize") resizeShell(s.state, m.cols, m.rows);
+        if (!raw.length) return;
+        if (!s.input.take(raw.length)) {
+          if (Date.now() - warned > 5000) {
+            warned = Date.now();
+            send(ws, { type: "notice", message: TERMINAL_TEXT.inputDropped });
+          }
+          return;
+        }
+        s.idle.refresh();
+        s.channel.push(Buffer.from(raw));
+      };
+      // A page's message runs our code (and the recorder's, through the channel's 'data') inside
+      // ws's socket reader, where a throw would end the process: it ends this shell instead.
+      ws.on("message", (raw: Buffer, isBinary: boolean) => {
+        try {
+          onMessage(raw, isBinary);
+        } catch (e) {
+          log.error(`terminal: a message for the shell in ${s.deploymentId} failed`, e);
+          dispose(s, "failed");
+        }
       });
       ws.on("close", () => {
         if (s.channel.socket !== ws) return;

@@ -7,15 +7,15 @@
 // token is ever put in a page. A socket lives only as long as its web session: sign-out or a
 // password change closes it (the shell then waits out its grace period, for its owner only).
 // Connection attempts are rate-limited per user; the shells themselves are web-shells.ts.
-import type { IncomingMessage, Server } from "node:http";
-import type { Duplex } from "node:stream";
+import type { IncomingMessage } from "node:http";
 import { WebSocketServer, type WebSocket } from "ws";
 import { z } from "zod";
 import type { Deployments } from "../core/deployments/index.ts";
-import type { WebSessions } from "../core/web-sessions.ts";
-import { TokenBucket } from "../gateway/limits.ts";
+import type { SessionEnded, WebSessions } from "../core/web-sessions.ts";
+import { RecentBuckets } from "../gateway/limits.ts";
 import { clientIp } from "../http.ts";
 import type { Logger } from "../logger.ts";
+import type { UpgradeClaim, UpgradeDispatcher } from "../upgrades.ts";
 import { TERMINAL_CLOSE, TERMINAL_TEXT } from "../../shared/contract/terminal.ts";
 import type { WebShells } from "./web-shells.ts";
 
@@ -25,6 +25,12 @@ const PING_MS = 25_000;
 const OPEN_RATE = { capacity: 10, perSecond: 0.5 };
 /** One message: a paste of up to 64 KiB, or a control message. */
 const MAX_PAYLOAD = 64 * 1024;
+/** Users whose opening budget is remembered; past it the least recently seen is forgotten (a
+ *  forgotten user starts with a full budget, as everyone did when the whole map was cleared). */
+const OPENS_REMEMBERED = 10_000;
+/** How often every open socket's web session is checked again (sessions also expire, or their
+ *  rows are deleted by another replica). */
+const REVALIDATE_MS = 60_000;
 
 const query = z.object({
   cols: z.coerce.number().int().min(1).max(1000).catch(80),
@@ -35,7 +41,11 @@ const query = z.object({
 
 export interface WebTerminalDeps {
   deployments: Pick<Deployments, "targetOf">;
-  webSessions: Pick<WebSessions, "fromCookieHeader" | "onEnded">;
+  webSessions: Pick<WebSessions, "fromCookieHeader" | "onEnded" | "readByKey">;
+  /** Sessions ended on other replicas (server/db/cluster.ts): their sockets here close too. */
+  sessionsEndedElsewhere?: (listener: (e: SessionEnded) => void) => () => void;
+  /** Tests shorten the periodic re-check. */
+  revalidateMs?: number;
   shells: WebShells;
   /** PUBLIC_URL's origin: the only Origin a handshake may carry. */
   publicOrigin: string;
@@ -43,38 +53,56 @@ export interface WebTerminalDeps {
   log: Logger;
 }
 
-export function attachWebTerminal(server: Server, deps: WebTerminalDeps) {
+/** Serves the browser terminal's upgrades, which the server's one dispatcher
+ *  (server/upgrades.ts) hands over by path. */
+export function attachWebTerminal(upgrades: UpgradeDispatcher, deps: WebTerminalDeps) {
   const { deployments, webSessions, shells, publicOrigin, log } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
-  const opens = new Map<string, TokenBucket>();
+  const opens = new RecentBuckets(OPEN_RATE.capacity, OPEN_RATE.perSecond, OPENS_REMEMBERED);
   const open = new Map<WebSocket, { userId: string; sessionKey: string }>();
 
-  const unsubscribe = webSessions.onEnded((e) => {
-    for (const [ws, c] of open) if (e.key ? c.sessionKey === e.key : c.userId === e.userId) ws.close(TERMINAL_CLOSE.unauthorized, "Authentication required");
+  const refuse = (ws: WebSocket) => ws.close(TERMINAL_CLOSE.unauthorized, "Authentication required");
+  const closeWhere = (match: (c: { userId: string; sessionKey: string }) => boolean) => {
+    for (const [ws, c] of open) if (match(c)) refuse(ws);
+  };
+  // Sign-out and password changes end sessions, here or on another replica: their sockets go.
+  const onEnded = (e: SessionEnded) => closeWhere((c) => (e.key ? c.sessionKey === e.key : c.userId === e.userId));
+  const unsubscribe = webSessions.onEnded(onEnded);
+  const unsubscribeElsewhere = deps.sessionsEndedElsewhere?.(onEnded);
+  // Sessions also end by expiry or by rows deleted elsewhere: look again every minute.
+  const revalidate = setInterval(() => void recheck(), deps.revalidateMs ?? REVALIDATE_MS);
+  revalidate.unref();
+
+  async function recheck() {
+    const keys = new Map<string, string>(); // session key -> user
+    for (const c of open.values()) keys.set(c.sessionKey, c.userId);
+    for (const [key, userId] of keys) {
+      try {
+        const s = await webSessions.readByKey(key);
+        if (!s || s.userId !== userId) closeWhere((c) => c.sessionKey === key);
+      } catch (e) {
+        log.debug(`terminal: re-checking a session failed: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  const unroute = upgrades.route(TERMINAL_PATH, (req, socket, head, claim) => {
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.on("error", (e) => log.debug(`terminal ${claim.match[1]}: ${e.message}`));
+      serve(ws, claim.match[1]!, req, claim).catch((e) => {
+        log.error(`terminal ${claim.match[1]}: serving the socket failed`, e);
+        ws.terminate();
+      });
+    });
   });
 
-  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? "/", "http://internal");
-    const m = TERMINAL_PATH.exec(url.pathname);
-    if (!m) return; // the live channel's (server/live.ts)
-    wss.handleUpgrade(req, socket, head, (ws) => void serve(ws, m[1]!, req, url.searchParams));
-  };
-  server.on("upgrade", onUpgrade);
-
-  async function serve(ws: WebSocket, deploymentId: string, req: IncomingMessage, params: URLSearchParams) {
-    ws.on("error", (e) => log.debug(`terminal ${deploymentId}: ${e.message}`));
+  async function serve(ws: WebSocket, deploymentId: string, req: IncomingMessage, claim: UpgradeClaim) {
     // Accept first, then refuse with a close reason: the page can say why.
-    if (req.headers.origin !== publicOrigin) return ws.close(TERMINAL_CLOSE.unauthorized, "Authentication required");
+    if (req.headers.origin !== publicOrigin) return refuse(ws);
     const session = await webSessions.fromCookieHeader(req.headers.cookie).catch(() => null);
-    if (!session) return ws.close(TERMINAL_CLOSE.unauthorized, "Authentication required");
+    if (!session) return refuse(ws);
     const userId = session.userId;
-    let bucket = opens.get(userId);
-    if (!bucket) {
-      if (opens.size > 10_000) opens.clear();
-      bucket = new TokenBucket(OPEN_RATE.capacity, OPEN_RATE.perSecond);
-      opens.set(userId, bucket);
-    }
-    if (!bucket.take()) return ws.close(TERMINAL_CLOSE.tooMany, "Too many attempts: wait a few seconds");
+    if (!opens.take(userId)) return ws.close(TERMINAL_CLOSE.tooMany, "Too many attempts: wait a few seconds");
     const target = await deployments.targetOf(deploymentId, userId).catch((e: Error) => {
       log.warn(`terminal: looking up ${deploymentId}: ${e.message}`);
       return null;
@@ -84,6 +112,7 @@ export function attachWebTerminal(server: Server, deps: WebTerminalDeps) {
     if (ws.readyState !== ws.OPEN) return; // the page left while we looked
 
     open.set(ws, { userId, sessionKey: session.key });
+    claim.authenticated();
     let alive = true;
     ws.on("pong", () => (alive = true));
     // A page whose network went away is noticed, so its shell starts waiting for it to return.
@@ -96,14 +125,16 @@ export function attachWebTerminal(server: Server, deps: WebTerminalDeps) {
       clearInterval(ping);
       open.delete(ws);
     });
-    const q = query.parse(Object.fromEntries(params));
+    const q = query.parse(Object.fromEntries(claim.url.searchParams));
     shells.attach(ws, { userId, target, cols: q.cols, rows: q.rows, shellId: q.shell, offset: q.offset, remote: clientIp(req, deps.trustProxy) });
   }
 
   return {
     close() {
+      unroute();
+      clearInterval(revalidate);
       unsubscribe();
-      server.off("upgrade", onUpgrade);
+      unsubscribeElsewhere?.();
       for (const c of wss.clients) c.terminate();
       wss.close();
     },

@@ -355,22 +355,29 @@ describe("ssh gateway: protocol-level refusals (ssh2 client)", () => {
     expect(gw.stats().signatureChecks).toBe(checks + 1);
   });
 
-  it("looks a key up before verifying: a key that leads nowhere never has its signature checked", async () => {
-    // Issue 7 (S1): verifying came first, so anyone could make the gateway check signatures by
-    // made-up keys (an RSA key with a huge exponent costs ~100x a normal one).
-    const checks = gw.stats().signatureChecks;
-    const calls = resolveCalls.length;
-    for (const key of [keys.wrong, keys.orphan]) {
-      const r = await connect({ agent: new SigningAgent(key), username: "stranger" });
+  it("a forged signature costs the same whatever the key's state: one verify, no lookup, the generic refusal (review T3-14)", async () => {
+    // The lookup came first, so a forger's attempt cost one query for an unknown key, two for a
+    // registered one and a verify on top for a key whose owner had a deployment: timing told
+    // "registered?" and "deployment running?". Now only a valid signature is looked up.
+    for (const key of [keys.wrong, keys.orphan, keys.pending, keys.good]) {
+      const checks = gw.stats().signatureChecks;
+      const calls = resolveCalls.length;
+      const r = await connect({ agent: new SigningAgent(key, { forge: true }), username: "stranger" });
       expect(r.error?.message).toMatch(/authentication methods failed/);
       r.client.end();
+      expect(r.banners.join("")).toContain(MESSAGES.noDeployment);
+      expect(resolveCalls.length, "looked up").toBe(calls);
+      expect(gw.stats().signatureChecks, "verified").toBe(checks + 1);
     }
-    expect(resolveCalls.length).toBe(calls + 2); // looked up once each (the signed round only)
-    expect(gw.stats().signatureChecks).toBe(checks); // and never verified
+    // The holder of a key, signing for real, is looked up and let in (or told why not).
+    const calls = resolveCalls.length;
     const ok = await connect({ agent: new SigningAgent(keys.good) });
     expect(ok.error).toBeUndefined();
     ok.client.end();
-    expect(gw.stats().signatureChecks).toBe(checks + 1);
+    const orphan = await connect({ agent: new SigningAgent(keys.orphan) });
+    expect(orphan.error?.message).toMatch(/authentication methods failed/);
+    orphan.client.end();
+    expect(resolveCalls.length).toBe(calls + 2);
   });
 
   it("answers the unsigned query the same whatever the key's state, and tells the state only after a valid signature", async () => {

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attachLiveChannel } from "../../server/live.ts";
+import { createUpgradeDispatcher } from "../../server/upgrades.ts";
 import { nowSeconds } from "../../server/db/index.ts";
 import { createTestPlatform, DATABASES, PUBLIC_URL, type TestPlatform } from "../support/platform.ts";
 
@@ -23,7 +24,7 @@ describe.each(DATABASES)("live channel authentication on %s", (kind) => {
   beforeAll(async () => {
     t = await createTestPlatform(kind, { env: { RUNTIME: "none" } });
     server = createServer();
-    live = attachLiveChannel(server, {
+    live = attachLiveChannel(createUpgradeDispatcher(server, { log: t.platform.log }), {
       deployments: t.platform.deployments,
       tokens: t.platform.tokens,
       webSessions: t.platform.webSessions,

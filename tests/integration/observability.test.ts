@@ -172,7 +172,7 @@ describe("/metrics", () => {
   });
 
   it("with METRICS_TOKEN: the bearer token only, from anywhere", async () => {
-    const serve = metricsEndpoint({ render: async () => "up 1\n", contentType: "text/plain; version=0.0.4; charset=utf-8" }, { token: "s3cret-token", clientIp: () => "203.0.113.7" });
+    const serve = metricsEndpoint({ render: async () => "up 1\n", contentType: "text/plain; version=0.0.4; charset=utf-8" }, { token: "s3cret-token", withoutToken: "none", clientIp: () => "203.0.113.7" });
     const server = createHttpServer((req, res) => void serve(req, res));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/metrics`;

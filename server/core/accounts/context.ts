@@ -10,6 +10,7 @@ import { nowSeconds } from "../../db/index.ts";
 import type { Logger } from "../../logger.ts";
 import type { Mailer } from "../../mail/mailer.ts";
 import type { Audit } from "../audit.ts";
+import type { CredentialEvents } from "./credentials.ts";
 import { badRequest, unauthorized } from "../errors.ts";
 import { verifyPassword } from "../passwords.ts";
 import type { Limit, RateLimiter } from "../ratelimit.ts";
@@ -54,6 +55,8 @@ export interface AccountsDeps {
   log?: Pick<Logger, "error">;
   /** The challenge ids loaded now (the admin console's reload changes them): no username may equal one. */
   challengeIds?: () => Iterable<string>;
+  /** Told when a password or SSH key changes: SSH connections made with the old ones end. */
+  credentials?: Pick<CredentialEvents, "changed">;
 }
 
 /**

@@ -8,6 +8,7 @@ import { nowSeconds } from "../../db/index.ts";
 import type { Logger } from "../../logger.ts";
 import type { Mailer } from "../../mail/mailer.ts";
 import type { Audit } from "../audit.ts";
+import type { CredentialEvents } from "./credentials.ts";
 import { badRequest } from "../errors.ts";
 import { hashPassword } from "../passwords.ts";
 import { addressKey, type RateLimiter } from "../ratelimit.ts";
@@ -32,12 +33,14 @@ export interface PasswordResetDeps {
   tokens: Pick<TokenService, "revokeAllForUser">;
   webSessions?: Pick<WebSessions, "destroyAllForUser">;
   audit?: Pick<Audit, "record">;
+  /** Told when the password is reset: SSH connections of the account end. */
+  credentials?: Pick<CredentialEvents, "changed">;
   /** Epoch seconds; tests move time forward to see a link expire. */
   now?: () => number;
   log?: Pick<Logger, "error">;
 }
 
-export function createPasswordReset({ db, mailer, limiter, publicUrl, tokens, webSessions, audit, now = nowSeconds, log }: PasswordResetDeps) {
+export function createPasswordReset({ db, mailer, limiter, publicUrl, tokens, webSessions, audit, credentials, now = nowSeconds, log }: PasswordResetDeps) {
   /** Mails on their way: sent after the answer, so a known address does not answer slower
    *  (SMTP takes a while) than an unknown one. */
   const sending = new Set<Promise<void>>();
@@ -97,6 +100,7 @@ export function createPasswordReset({ db, mailer, limiter, publicUrl, tokens, we
     await forgetMailedLinks(db, row.user_id);
     await tokens.revokeAllForUser(row.user_id);
     await webSessions?.destroyAllForUser(row.user_id);
+    credentials?.changed({ userId: row.user_id, what: "password" });
     await audit?.record({ action: "auth.password_reset", actorId: row.user_id });
     return { message: "Your password was changed. Sign in with the new one." };
   }

@@ -70,6 +70,7 @@ export function createProfile(ctx: AccountsContext) {
     // Every browser signed in with the old password is signed out now (and its live sockets
     // closed), not when its access token runs out; the caller gets a fresh pair below.
     await webSessions?.destroyAllForUser(userId);
+    ctx.deps.credentials?.changed({ userId, what: "password" });
     return { message: "Password changed", ...(await tokens.issue(u)) };
   }
 

@@ -44,6 +44,7 @@ export function createSshKeys(ctx: AccountsContext) {
     await sshProofs.prove(userId, key.blob, input.nonce, input.signature);
     try {
       await update(userId, { ssh_public_key: key.line, ssh_key_fingerprint: key.fingerprint });
+      if (u.ssh_key_fingerprint && u.ssh_key_fingerprint !== key.fingerprint) ctx.deps.credentials?.changed({ userId, what: "ssh-key" });
       await audit?.record({ action: "ssh_key.set", actorId: userId, detail: { fingerprint: key.fingerprint } });
     } catch (e) {
       // The unique index on the fingerprint (migration 0003): the key belongs to another account.
@@ -60,6 +61,7 @@ export function createSshKeys(ctx: AccountsContext) {
     const u = await requireUser(userId);
     if (u.ssh_public_key) await confirmKeyChange(u, proof);
     await update(userId, { ssh_public_key: null, ssh_key_fingerprint: null });
+    if (u.ssh_public_key) ctx.deps.credentials?.changed({ userId, what: "ssh-key" });
     await audit?.record({ action: "ssh_key.deleted", actorId: userId });
     return { message: "SSH key deleted", has_ssh_key: false };
   }

@@ -47,12 +47,10 @@ export interface Refusal {
  * - Return null for an unknown key or no ready deployment (the client is told so in generic
  *   words), or `{ refuse: "..." }` to tell the person something specific (for example
  *   "Your deployment is still being set up: try again in a few seconds.").
- * - It is called once per signed attempt, BEFORE the gateway verifies the signature (a key that
- *   leads nowhere is never verified: checking a stranger's signature costs CPU). So whatever it
- *   answers must not be shown or acted on before the signature is good: the gateway only tells a
- *   Refusal's words, or enters a Target, after verifying. Unsigned "would this key do?" queries
- *   never reach it (they get the same yes for every well-formed key). It must be cheap and free of
- *   side effects. A thrown error refuses the key and is logged.
+ * - It is called once per signed attempt whose signature the gateway has verified (a forged one
+ *   never reaches it: the gateway answers every forger alike, whatever the key's state; review
+ *   T3-14). Unsigned "would this key do?" queries never reach it (they get the same yes for
+ *   every well-formed key). It must be cheap and free of side effects. A thrown error refuses the key and is logged.
  */
 export type Resolve = (sshUser: string, key: OfferedKey) => Promise<Target | Refusal | null>;
 
