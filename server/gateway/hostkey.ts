@@ -16,6 +16,21 @@ export interface HostKey {
   created: boolean;
 }
 
+/**
+ * A new ed25519 key in OpenSSH format. ssh2's generator drops a leading zero byte of the public
+ * key (about one key in 256 then has a 31-byte public key and ssh2 itself calls it "Malformed
+ * OpenSSH private key": a server on a fresh DATA_DIR failed to start that often), so a key is kept
+ * only once ssh2 reads it back.
+ */
+export function generateHostKey(attempts = 20): { private: string; public: string } {
+  for (let i = 0; i < attempts; i++) {
+    const pair = ssh2.utils.generateKeyPairSync("ed25519", { comment: "faultline-gateway" });
+    const parsed = ssh2.utils.parseKey(pair.private);
+    if (!(parsed instanceof Error) && !Array.isArray(parsed) && parsed.getPublicSSH().length === 51) return pair;
+  }
+  throw new Error("could not generate an ssh host key that ssh2 reads back");
+}
+
 export function loadOrCreateHostKey(path: string, warn: (message: string) => void = () => {}): HostKey {
   let text: string | null = null;
   let created = false;
@@ -26,7 +41,7 @@ export function loadOrCreateHostKey(path: string, warn: (message: string) => voi
   }
   if (text === null) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const pair = ssh2.utils.generateKeyPairSync("ed25519", { comment: "faultline-gateway" });
+    const pair = generateHostKey();
     // Written whole under a name of its own, then linked into place: a link fails if the name
     // exists, so two processes starting at once never overwrite each other's key, and neither
     // reads the other's file half written (writing the final name with "wx" let the second one
