@@ -25,8 +25,6 @@ me=$(hostname -i 2>/dev/null | awk '{print $1}')
 # After a boot: the firewall as loaded, judged rule by rule, before anything is called.
 api_probe=yes
 if [ "$FL_PHASE" = boot ]; then
-  same=$(fl pristine /etc/init.d /etc/rc2.d /etc/rcS.d /etc/rc.local /etc/alternatives/iptables \
-    /etc/alternatives/iptables-restore /etc/alternatives/iptables-save) || refuse "$same"
   cat >"$tmp/fw.py" <<'PY'
 RULES, CLIENTS, MONITOR = "/etc/iptables/rules.v4", "the front ends", "10.250.0.10"
 # What the firewall the boot loads does with a new TCP connection from the network, judged on
@@ -372,33 +370,57 @@ if [ "$api_probe" = yes ]; then
   [ "$rc" = 0 ] && [ "$code" = 200 ] && [[ "$body" == *"\"$FL_ORDER\""* ]] || refuse "/health answers, but the order lookups of $base do not return this host's orders."
 fi
 
-# Who answers, and nothing else listening (a packet filter rule could send clients elsewhere).
-quiet=$(fl quiet-net @PORT @METRICS) || refuse "$quiet"
-argv='["/usr/bin/python3","-I","-S","/usr/lib/orders-api/orders_api.py","/etc/orders-api/orders-api.conf"]'
-pids=$(fl service @PORT /usr/bin/python3.11 --argv "$argv" --config /etc/orders-api --config /etc/orders-api/orders-api.conf) || refuse "$pids"
-mpids=$(fl service @METRICS /usr/bin/python3.11 --argv "$argv" --config /etc/orders-api --config /etc/orders-api/orders-api.conf) || refuse "$mpids"
-for pid in $pids $mpids; do
-  user=$(fl user "$pid") || refuse "$user"
-  [ "$user" = orders ] || refuse "orders-api runs as $user; it must run as its own user, orders (use its service script)."
-done
-listening=$( (fl listeners @PORT && fl listeners @METRICS) ) || refuse "$listening"
-while read -r addr port _; do
-  [ "$addr" = 0.0.0.0 ] || refuse "orders-api listens on $addr:$port, not on every address as configured."
-done <<<"$listening"
+# Who answers, nothing else listening, the boot's own scripts, and the metrics port closed to
+# this host: one Python process over fl's functions.
+cat >"$tmp/who.py" <<'PY'
+SERVICE, USER, PORT_VALUES, METRICS = "orders-api", "orders", ("PORT", "METRICS"), True
+ARGV = ["/usr/bin/python3", "-I", "-S", "/usr/lib/orders-api/orders_api.py", "/etc/orders-api/orders-api.conf"]
+CONF = ["/etc/orders-api", "/etc/orders-api/orders-api.conf"]
+BOOT_FILES = ["/etc/init.d", "/etc/rc2.d", "/etc/rcS.d", "/etc/rc.local", "/etc/alternatives/iptables",
+              "/etc/alternatives/iptables-restore", "/etc/alternatives/iptables-save"]
+import os, socket, sys
+ns = {"__name__": "fl"}
+exec(compile(open("/tmp/fl.py").read(), "fl.py", "exec"), ns)
+Refused = ns["Refused"]
+PORTS = [int(os.environ[f"FL_{name}"]) for name in PORT_VALUES]
 
-# The firewall still protects the metrics port from everyone but the monitoring server: from
-# here, where the API answered, a connection to it is refused or never answered.
-metrics=$(python3 -I -S -c '
-import os, socket
-s = socket.socket()
-s.settimeout(1.5)
+
+def main():
+    # Nothing but the service listens (a packet filter rule could send the clients elsewhere).
+    ns["quiet_net"]({str(p) for p in PORTS})
+    for port in PORTS:
+        for pid in ns["verify_listener"](port, "/usr/bin/python3.11", [ARGV], CONF):
+            user = ns["user_name"](ns["uid_of"](pid))
+            if user != USER:
+                raise Refused(f"{SERVICE} runs as {user}; it must run as its own user, {USER} (use its service script).")
+        for addr, _, _ in ns["listeners"](port):
+            if addr != "0.0.0.0":
+                raise Refused(f"{SERVICE} listens on {addr}:{port} only: it must listen on every address of its host (bind = 0.0.0.0), as configured.")
+    if os.environ.get("FL_PHASE") == "boot":
+        for path in BOOT_FILES:
+            ns["pristine"](path)
+    if METRICS:
+        # The metrics port stays closed to this host, from where the API answered: a connection
+        # to it is refused or never answered.
+        s = socket.socket()
+        s.settimeout(1.5)
+        try:
+            s.connect((os.environ["FL_TARGET"], int(os.environ["FL_METRICS"])))
+            raise Refused(f"The API answers, but so does the metrics port {os.environ['FL_METRICS']}, from a host that is not the monitoring server: the firewall must keep protecting it.")
+        except (ConnectionRefusedError, socket.timeout):
+            pass
+        finally:
+            s.close()
+
+
 try:
-    s.connect((os.environ["FL_TARGET"], int(os.environ["FL_METRICS"])))
-    print("open")
-except (ConnectionRefusedError, socket.timeout):
-    print("closed")
+    main()
+except Refused as e:
+    print(e)
+    sys.exit(1)
 except OSError as e:
-    print(f"error {e.strerror}")
-') || refuse "The grader could not try the metrics port."
-[ "$metrics" = closed ] || refuse "The API answers, but so does the metrics port $FL_METRICS, from a host that is not the monitoring server: the firewall must keep protecting it."
+    print(f"The grader could not read what it needs ({e.strerror or e}).")
+    sys.exit(1)
+PY
+who=$(python3 -I -S "$tmp/who.py") || refuse "${who:-The grader could not judge who answers: not graded.}"
 echo "The front ends reach orders-api at $base again, and the firewall still keeps its metrics port closed."
