@@ -31,7 +31,7 @@ page=$(cat "$tmp/body")
 [[ "$page" == *"content=\"$FL_INSTANCE\""* ]] || refuse "Something answers at $url, but not with this host's status page application."
 
 cat >"$tmp/judge.py" <<'PY'
-import configparser, os, stat, sys
+import configparser, os, sys
 ns = {"__name__": "fl"}
 exec(compile(open("/tmp/fl.py").read(), "fl.py", "exec"), ns)
 Refused = ns["Refused"]
@@ -94,15 +94,21 @@ def main():
     want = ns["normalized"](SITE, "nginx", image=True).replace("proxy_pass http://127.0.0.1:8080 ;", f"proxy_pass http://127.0.0.1:{port} ;")
     if site != want:
         raise Refused(f"The page is served, but the status page's nginx site is not its own configuration any more, proxying to the application on 127.0.0.1:{port}: repair the fault rather than replacing the site.")
-    # Both programs' configurations stay root's alone to change (mode bits and ACLs).
+    # Both programs' configurations stay root's alone to change: the file and every directory
+    # above it (links resolved), owner, mode bits and ACLs.
     for path in (SITE, APP_CONF):
-        fd, _ = ns["resolve"](path)
-        try:
-            st, acl = os.fstat(fd), ns["_acl_entries"](ns["_xattrs"](fd)[0])
-        finally:
-            os.close(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_uid != 0 or st.st_mode & 0o022 or acl:
-            raise Refused(f"{path} is not root's alone to change (owner, mode or ACL): nobody else may rewrite what nginx and statuspage run.")
+        fd, canonical = ns["resolve"](path)
+        os.close(fd)
+        parts = canonical.strip("/").split("/")
+        for i in range(len(parts) + 1):
+            where = "/" + "/".join(parts[:i])
+            fd, _ = ns["resolve"](where, want_dir=i < len(parts))
+            try:
+                st, acl = os.fstat(fd), ns["_acl_entries"](ns["_xattrs"](fd)[0])
+            finally:
+                os.close(fd)
+            if st.st_uid != 0 or st.st_mode & 0o022 or acl:
+                raise Refused(f"{path} is not root's alone to change ({where}: owner, mode or ACL): nobody else may rewrite what nginx and statuspage run.")
     print(port)
 
 

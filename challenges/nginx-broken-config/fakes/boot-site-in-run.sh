@@ -1,8 +1,8 @@
 #!/bin/bash
-# Fake (boot class): leave the broken site where it is, put a working copy in /tmp and point the
-# site's name at it. nginx serves the shop now; /tmp is empty after a reboot, and nginx with it.
+# Fake (boot class): leave the broken site where it is, put a working copy in /run and point the
+# site's name at it. nginx serves the shop now; /run is empty after a reboot, and nginx with it.
 cp /etc/nginx/sites-available/shop /root/shop.broken
-cat >/tmp/shop.conf <<'CONF'
+cat >/run/shop.conf <<'CONF'
 server {
     listen 80 default_server;
     server_name web01 shop.internal;
@@ -19,6 +19,6 @@ server {
     }
 }
 CONF
-ln -sf /tmp/shop.conf /etc/nginx/sites-available/shop
+ln -sf /run/shop.conf /etc/nginx/sites-available/shop
 nginx -t && service nginx start
 sleep 0.3
