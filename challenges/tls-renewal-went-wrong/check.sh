@@ -66,7 +66,7 @@ ns = {"__name__": "fl"}
 exec(compile(open("/tmp/fl.py").read(), "fl.py", "exec"), ns)
 needles = [bytes.fromhex(h) for h in os.environ["FL_KEY_NEEDLES"].split()]
 holders = []
-for top in ("/etc", "/var", "/root", "/home", "/srv", "/opt", "/usr/local", "/tmp", "/run"):
+for top in ("/etc", "/var", "/root", "/home", "/srv", "/opt", "/usr/local", "/tmp", "/run", "/dev/shm"):
     try:
         for path, fd in ns["walk_files"](top):
             if ns["contains"](fd, needles):
