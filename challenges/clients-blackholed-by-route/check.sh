@@ -3,18 +3,23 @@
 # inside it, and executes nothing of billing01's. The player holds NET_ADMIN (routes, packet
 # filters), so the check also refuses any listener it does not expect (fl quiet-net). It asks:
 #   what the clients see: billing-api answers at http://billing01:<port> from another host of the
-#     network (the grader is one of the front ends' neighbours), with this deployment's data;
+#     network (the grader calls from an address picked at random), with this deployment's data;
 #   who answers: the port is held by the system's billing-api program, as its own user;
-#   what was repaired: no file of /etc/network/routes.d routes the front ends' network away any
-#     more (the next boot applies them), and nothing else of them was thrown away;
-#   the written answer names the file the bad routing came from.
-# Environment: FL_TARGET, FL_PORT, FL_INSTANCE, FL_INVOICE, FL_FILE, FL_BAD (prefixes that must
-# not be routed away), FL_KEEP (digest of what must stay of the culprit file, or empty). Exit 0 = fixed.
+#   where replies go, for EVERY address of billing01's network, not only the grader's: live, by
+#     the main routing table as the kernel holds it (/proc/net/fib_trie: the most specific route
+#     to each neighbour is the network's own link route); after a boot, by the kernel itself:
+#     inspect.sh applied /etc/network/routes.d as the boot does and asked `ip route get` for each
+#     neighbour (prefixes respelled, split or moved to another file change nothing of that);
+#   what stays: the routes other teams need are still installed by the boot, as the kernel holds
+#     them; the boot's own scripts are the installed ones.
+# The written answer (which file) is judged by the platform (challenge.yaml answer:).
+# Environment: FL_TARGET, FL_PORT, FL_INSTANCE, FL_INVOICE, FL_NET, FL_ADDRESS, FL_KEEP (setup.sh);
+# FL_INSPECTION (boot). Exit 0 = fixed; stdout = feedback.
 base="http://${FL_TARGET}:${FL_PORT}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 get() {
-  code=$(curl -sS --connect-timeout 3 --max-time 5 -D "$tmp/headers" -o "$tmp/body" -w '%{http_code}' "$base$1" 2>"$tmp/err")
+  code=$(fetch "$base$1" -sS --connect-timeout 3 --max-time 5 -D "$tmp/headers" -o "$tmp/body" -w '%{http_code}' 2>"$tmp/err")
   rc=$?
 }
 get /health
@@ -25,40 +30,164 @@ case $rc in
   *) refuse "Calling $base/health from another host failed: $(sed 's/^curl: ([0-9]*) //' "$tmp/err")" ;;
 esac
 grep -qi '^server: billing-api/' "$tmp/headers" || refuse "Something answers on port $FL_PORT of $FL_TARGET, but it is not billing-api."
-[ "$code" = 200 ] && grep -q "\"instance\": \"$FL_INSTANCE\"" "$tmp/body" || refuse "Port $FL_PORT answers HTTP $code, but not with this host's billing-api."
+body=$(cat "$tmp/body")
+[ "$code" = 200 ] && [[ "$body" == *"\"instance\": \"$FL_INSTANCE\""* ]] || refuse "Port $FL_PORT answers HTTP $code, but not with this host's billing-api."
 get "/v1/invoices/$FL_INVOICE"
-[ "$rc" = 0 ] && [ "$code" = 200 ] && grep -q "\"$FL_INVOICE\"" "$tmp/body" || refuse "/health answers, but the invoice lookups of $base do not return this host's invoices."
+body=$(cat "$tmp/body")
+[ "$rc" = 0 ] && [ "$code" = 200 ] && [[ "$body" == *"\"$FL_INVOICE\""* ]] || refuse "/health answers, but the invoice lookups of $base do not return this host's invoices."
 
-quiet=$(fl quiet-net "$FL_PORT") || refuse "$quiet"
-pids=$(fl service "$FL_PORT" /usr/bin/python3.11 \
-  --argv '["/usr/bin/python3","-I","-S","/usr/lib/billing-api/billing_api.py","/etc/billing-api/billing-api.conf"]' \
-  --config /etc/billing-api/billing-api.conf) || refuse "$pids"
-for pid in $pids; do
-  user=$(fl user "$pid") || refuse "$user"
-  [ "$user" = billing ] || refuse "billing-api runs as $user; it must run as its own user, billing (use its service script)."
-done
+# Who answers, nothing else listening, the boot's own scripts: one Python process over fl's functions.
+cat >"$tmp/who.py" <<'PY'
+SERVICE, USER, PORT_VALUES, METRICS = "billing-api", "billing", ("PORT",), False
+ARGV = ["/usr/bin/python3", "-I", "-S", "/usr/lib/billing-api/billing_api.py", "/etc/billing-api/billing-api.conf"]
+CONF = ["/etc/billing-api", "/etc/billing-api/billing-api.conf"]
+BOOT_FILES = ["/etc/init.d", "/etc/rc2.d", "/etc/rcS.d", "/etc/rc.local"]
+import os, socket, sys
+ns = {"__name__": "fl"}
+exec(compile(open("/tmp/fl.py").read(), "fl.py", "exec"), ns)
+Refused = ns["Refused"]
+PORTS = [int(os.environ[f"FL_{name}"]) for name in PORT_VALUES]
 
-# What the next boot applies: no file routes the front ends' network away, the rest is kept.
-dir=/etc/network/routes.d
-norm() { sed 's/#.*//; s/[[:space:]]\+/ /g; s/^ //; s/ $//' | grep .; }
-files=$(fl ls "$dir") || refuse "$files"
-for f in $files; do
-  text=$(fl read "$dir/$f") || refuse "$dir/$f cannot be read: $text"
-  for prefix in $FL_BAD; do
-    if norm <<<"$text" | grep -qwF -- "$prefix"; then
-      # The file is not named: which file it is, is the written answer.
-      refuse "The API answers now, but a file of $dir still routes the front ends' network away: the next boot or \`service static-routes start\` would cut them off again."
-    fi
-  done
-done
-same=$(fl pristine "$dir/10-datacenter.conf") || refuse "$same"
-if [ -n "$FL_KEEP" ]; then
-  text=$(fl read "$dir/$FL_FILE" 2>/dev/null) || refuse "A file of $dir that held other teams' routes is gone: only the entries that catch the front ends' network had to go, the rest of it is still needed."
-  bads=(); for prefix in $FL_BAD; do bads+=(-e "$prefix"); done
-  [ "$(norm <<<"$text" | grep -vwF "${bads[@]}" | sort | sha256sum | cut -d' ' -f1)" = "$FL_KEEP" ] ||
-    refuse "A file of $dir lost more than the entries that catch the front ends' network: the rest of it is still needed."
-fi
-if ! answer_mentions "$FL_FILE" && ! answer_mentions "$dir/$FL_FILE"; then
-  refuse "The front ends reach billing-api again. Your answer does not name the file the bad routing came from: which was it?"
-fi
+
+def main():
+    # Nothing but the service listens (a packet filter rule could send the clients elsewhere).
+    ns["quiet_net"]({str(p) for p in PORTS})
+    for port in PORTS:
+        for pid in ns["verify_listener"](port, "/usr/bin/python3.11", [ARGV], CONF):
+            user = ns["user_name"](ns["uid_of"](pid))
+            if user != USER:
+                raise Refused(f"{SERVICE} runs as {user}; it must run as its own user, {USER} (use its service script).")
+        for addr, _, _ in ns["listeners"](port):
+            if addr != "0.0.0.0":
+                raise Refused(f"{SERVICE} listens on {addr}:{port} only: it must listen on every address of its host (bind = 0.0.0.0), as configured.")
+    if os.environ.get("FL_PHASE") == "boot":
+        for path in BOOT_FILES:
+            ns["pristine"](path)
+    if METRICS:
+        # The metrics port stays closed to this host, from where the API answered: a connection
+        # to it is refused or never answered.
+        s = socket.socket()
+        s.settimeout(1.5)
+        try:
+            s.connect((os.environ["FL_TARGET"], int(os.environ["FL_METRICS"])))
+            raise Refused(f"The API answers, but so does the metrics port {os.environ['FL_METRICS']}, from a host that is not the monitoring server: the firewall must keep protecting it.")
+        except (ConnectionRefusedError, socket.timeout):
+            pass
+        finally:
+            s.close()
+
+
+try:
+    main()
+except Refused as e:
+    print(e)
+    sys.exit(1)
+except OSError as e:
+    print(f"The grader could not read what it needs ({e.strerror or e}).")
+    sys.exit(1)
+PY
+who=$(python3 -I -S "$tmp/who.py") || refuse "${who:-The grader could not judge who answers: not graded.}"
+
+# Where replies to the neighbours go (live: the main table; after a boot: the kernel's decision).
+cat >"$tmp/routes.py" <<'PY'
+HOST, WHO = "billing01", "the front ends"
+import ipaddress, os, sys
+ns = {"__name__": "fl"}
+exec(compile(open("/tmp/fl.py").read(), "fl.py", "exec"), ns)
+NET = ipaddress.ip_network(os.environ["FL_NET"])
+ME = ipaddress.ip_address(os.environ["FL_ADDRESS"])
+PEERS = [a for a in NET.hosts() if a != ME]
+ROUTE_TYPES = {"unicast", "local", "broadcast", "multicast", "blackhole", "unreachable", "prohibit", "throw", "nat", "anycast"}
+
+
+def fib_main():
+    """The main table as the kernel holds it (/proc/net/fib_trie): [(network, scope, type)]."""
+    entries, table, key = [], None, None
+    with open(f"{ns['TARGET_NET']}/fib_trie") as f:
+        for line in f:
+            if not line.startswith(" "):
+                table = line.strip().rstrip(":")
+                continue
+            words = line.split()
+            if words[0] in ("|--", "+--"):
+                key = words[1].split("/")[0]
+            elif words[0].startswith("/") and table == "Main" and key:
+                entries.append((ipaddress.ip_network(f"{key}{words[0]}", strict=False), words[1], words[2]))
+    return entries
+
+
+def live():
+    """How the host would route a reply to each neighbour by its main table: the most specific
+    route covering it must be the network itself (a link route), not a black hole, an unreachable
+    route or a gateway."""
+    entries = fib_main()
+    astray = []
+    for peer in PEERS:
+        covering = [e for e in entries if peer in e[0]]
+        if not covering:
+            astray.append((peer, "no route at all"))
+            continue
+        best = max(e[0].prefixlen for e in covering)
+        kinds = {(scope, kind) for net, scope, kind in covering if net.prefixlen == best}
+        if kinds != {("link", "UNICAST")}:
+            how = [f"route {n} through a gateway" if k == "UNICAST" else f"{k.lower()} route {n}" for n, s, k in covering if n.prefixlen == best and (s, k) != ("link", "UNICAST")]
+            astray.append((peer, ", ".join(how)))
+    if astray:
+        peer, how = astray[0]
+        return f"{HOST} would not send replies to {len(astray)} of the {len(PEERS)} other addresses of its network straight to them (e.g. {peer}: {how}): {WHO}' calls there hang."
+    return None
+
+
+def parse_route(line):
+    words = line.split()
+    kind = words.pop(0) if words[0] in ROUTE_TYPES else "unicast"
+    prefix = words.pop(0)
+    prefix = "0.0.0.0/0" if prefix == "default" else prefix
+    attrs, i = {}, 0
+    while i < len(words):
+        if words[i] in ("via", "dev", "table", "proto", "scope", "src", "metric") and i + 1 < len(words):
+            attrs[words[i]] = words[i + 1]
+            i += 2
+        else:
+            i += 1
+    return kind, str(ipaddress.ip_network(prefix, strict=False)), attrs.get("via", "-"), attrs.get("table", "main")
+
+
+def boot():
+    lines = os.environ.get("FL_INSPECTION", "").splitlines()
+    documented = lines[0].split(" ", 1)[1] if lines and lines[0].startswith("address ") else "none"
+    if documented != f"{ME}/{NET.prefixlen}":
+        return f"The check cannot test {HOST}'s routing: /etc/network/interfaces no longer gives {HOST}'s address on its network ({ME}/{NET.prefixlen}). Put it back."
+    if "address-refused" in lines:
+        return f"The check could not put {HOST}'s address back on a copy of its disk to test its routing: not graded."
+    gets = {l.split()[1]: l.split(" ", 2)[2] if len(l.split(" ", 2)) > 2 else "" for l in lines if l.startswith("get ")}
+    astray = []
+    for peer in PEERS:
+        said = gets.get(str(peer), "no answer")
+        words = said.split()
+        direct = words[:1] == [str(peer)] and "via" not in words and "dev" in words and words[words.index("dev") + 1] == "eth0"
+        if not direct:
+            astray.append((peer, said.replace("RTNETLINK answers: ", "")))
+    if astray:
+        peer, how = astray[0]
+        return f"With the routing the boot applies from /etc/network/routes.d, {HOST} would not send replies to {len(astray)} of the {len(PEERS)} other addresses of its network straight to them (e.g. {peer}: \"{how[:100]}\"): {WHO}' calls would hang again."
+    for line in (l[5:] for l in lines if l.startswith("rule ")):
+        selectors = set(line.split()) & {"uidrange", "ipproto", "sport", "dport", "fwmark", "tos", "dsfield", "oif", "l3mdev"}
+        if selectors:
+            return f"The check cannot judge the routing rule \"{line.strip()[:100]}\" (it selects on {', '.join(sorted(selectors))}): keep the routing rules to addresses."
+    held = {parse_route(l[6:]) for l in lines if l.startswith("route ")}
+    for want in __import__("json").loads(os.environ["FL_KEEP"]):
+        kind, prefix, via, table = want.split()
+        if (kind, str(ipaddress.ip_network(prefix)), via, table) not in held:
+            target = f"{prefix} {'through ' + via if via != '-' else kind}{'' if table == 'main' else ' in table ' + table}"
+            return f"The routing the boot applies no longer has a route other teams need ({target}): only the entries that catch {HOST}'s own network had to go."
+    return None
+
+
+message = boot() if os.environ.get("FL_PHASE") == "boot" else live()
+if message:
+    print(message)
+    sys.exit(1)
+PY
+verdict=$(python3 -I -S "$tmp/routes.py") || refuse "${verdict:-The grader could not judge the routing: not graded.}"
 echo "The front ends reach billing-api at $base again, and the routing that cut them off is gone for good."

@@ -34,8 +34,18 @@ base=$(($(ip2int "$self") & ~(size - 1) & 0xffffffff))
 half=$((bits + 1))
 low="$(int2ip "$base")/$half"; high="$(int2ip $((base + size / 2)))/$half"
 day=$(date -d "-$((1 + RANDOM % 9)) days" +%Y-%m-%d)
+
+# billing01's address on the application network, as the network team documents it.
+printf '# billing01 on the application network (the address is reserved for it).\nauto eth0\niface eth0 inet static\n    address %s\n' "$cidr" >/etc/network/interfaces
+# Other teams' routing, which must stay: one or two files through gateways of the network.
+keep_routes=()
+for team in $(shuf -n $((1 + RANDOM % 2)) -e backup monitoring office-vpn); do
+  gw=$(int2ip $((base + size - 3 - ${#keep_routes[@]}))); dest="10.$((20 + RANDOM % 200)).0.0/16"
+  printf '# The %s team: their networks are reached through %s (%s).\nroute add %s via %s dev eth0 onlink\n' "$team" "$gw" "$day" "$dest" "$gw" \
+    >"$dir/$(shuf -n1 -e 15 25 35 45 55 65)-$team.conf"
+  keep_routes+=("unicast $dest $gw main")
+done
 rnd_net() { echo "$(shuf -n1 -e 45 62 77 80 91 103 141 185 193 194 212 217).$((RANDOM % 256)).$((RANDOM % 256)).$((8 * (RANDOM % 32)))/$(shuf -n1 -e 29 29 30 32)"; }
-keep=""
 case "$fault" in
   null_routes)
     # The abuse team's feed of networks to null-route, which this time holds the shop's own.
@@ -49,8 +59,8 @@ case "$fault" in
         echo "route add blackhole $(rnd_net)"
       done
     } >"$dir/$file"
-    # What must stay of the feed once the shop's networks are out of it (comments and blanks aside).
-    keep=$(sed 's/#.*//; s/[[:space:]]\+/ /g; s/^ //; s/ $//' "$dir/$file" | grep . | grep -vwF -e "$low" -e "$high" | sort | sha256sum | cut -d' ' -f1)
+    # What must stay of the feed once the shop's networks are out of it.
+    while read -r _ _ kind prefix; do keep_routes+=("$kind $prefix - main"); done < <(grep -vwF -e "$low" -e "$high" "$dir/$file" | grep '^route add')
     ;;
   dead_gateway)
     # A site-to-site VPN whose "office networks" include the shop's own, through a hop that is gone.
@@ -60,7 +70,7 @@ case "$fault" in
     printf '# Site-to-site VPN to the %s office (%s): its networks go through the VPN concentrator\nroute add %s via %s dev eth0 onlink\nroute add %s via %s dev eth0 onlink\nroute add 10.%s.0.0/16 via %s dev eth0 onlink\n' \
       "$site" "$day" "$low" "$gw" "$high" "$gw" "$((100 + RANDOM % 100))" "$gw" >"$dir/$file"
     # The office's own network stays routed through the VPN.
-    keep=$(sed 's/#.*//; s/[[:space:]]\+/ /g; s/^ //; s/ $//' "$dir/$file" | grep . | grep -vwF -e "$low" -e "$high" | sort | sha256sum | cut -d' ' -f1)
+    keep_routes+=("unicast $(grep -oE '10\.[0-9]+\.0\.0/16' "$dir/$file") $gw main")
     ;;
   policy_rule)
     # Policy routing meant for the backup network, written with the shop's network instead.
@@ -69,6 +79,7 @@ case "$fault" in
     low="$(int2ip "$base")/$bits"; high=""
     printf '# NET-%s: the backup network leaves through its own table (%s)\nroute add unreachable default table %s\nrule add to %s table %s priority %s\n' \
       "$ticket" "$day" "$table" "$low" "$table" "$((100 + RANDOM % 900))" >"$dir/$file"
+    keep_routes+=("unreachable 0.0.0.0/0 - $table")
     ;;
   *) echo "unknown fault: $fault" >&2; exit 2 ;;
 esac
@@ -82,5 +93,10 @@ probe=$(int2ip $((base + size - 3)))
 if ip route get "$probe" 2>/dev/null | grep -q "dev eth0" && [ "$fault" != dead_gateway ]; then
   echo "setup: fault $fault left $probe routed" >&2; exit 1
 fi
-printf '{"fault":"%s","port":"%s","instance":"%s","invoice":"%s","file":"%s","bad":"%s","keep":"%s"}\n' \
-  "$fault" "$port" "$instance" "$invoice" "$file" "$low${high:+ $high}" "$keep"
+# The documentation ranges of 10-datacenter.conf stay unreachable too.
+for doc in 192.0.2.0/24 198.51.100.0/24 203.0.113.0/24; do keep_routes+=("unreachable $doc - main"); done
+keep=$(printf '%s\n' "${keep_routes[@]}" | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().splitlines()))')
+files=$(ls "$dir"/*.conf | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().split()))')
+net=$(python3 -c 'import ipaddress, sys; print(ipaddress.ip_interface(sys.argv[1]).network)' "$cidr")
+printf '{"fault":"%s","port":"%s","instance":"%s","invoice":"%s","file":"%s","files":%s,"net":"%s","address":"%s","keep":%s}\n' \
+  "$fault" "$port" "$instance" "$invoice" "$dir/$file" "$files" "$net" "$self" "$keep"

@@ -2,58 +2,425 @@
 # Grading: runs in the grader beside orders01 (docs/decisions/008-grading-threat-model.md), never
 # inside it, and executes nothing of orders01's. The player holds NET_ADMIN (packet filters), so
 # the check also refuses any listener it does not expect (fl quiet-net): a rule could send the
-# clients to a stand-in. It asks:
+# clients to a stand-in. It asks, live and after a boot of a copy:
 #   what the clients see: orders-api answers at http://orders01:<port> from another host, with
-#     this deployment's data; the metrics port still does NOT answer other hosts (the firewall
-#     keeps protecting it: turning the firewall off is not a fix);
+#     this deployment's data; the metrics port does NOT answer that host (the firewall keeps
+#     protecting it: switching the firewall off is not a fix);
 #   who answers: both ports are held by the system's orders-api program, started the usual way as
 #     its own user, on every address; nothing else listens;
-#   what was repaired: the rules file says what the firewall should (it is what the next boot
-#     loads), and orders-api's configuration is its own.
-# Environment: FL_TARGET, FL_PORT, FL_METRICS, FL_INSTANCE, FL_ORDER (setup.sh). Exit 0 = fixed.
+#   after a boot, what the firewall is: inspect.sh loaded /etc/iptables/rules.v4 with the image's
+#     iptables-restore, as the boot does, and iptables-save's account of it is judged here rule by
+#     rule, as the kernel applies them: new connections to the API from EVERY address of the
+#     network are let in, the metrics port only from the monitoring server, other ports from no
+#     one. The boot's own scripts are the installed ones (a script of the player's could load
+#     something else). A live rule the next boot drops is no repair; an equivalent rule written
+#     another way is one.
+# Environment: FL_TARGET, FL_PORT, FL_METRICS, FL_INSTANCE, FL_ORDER, FL_NET (the network),
+# FL_ADDRESS (orders01's address on it) from setup.sh; FL_INSPECTION (boot). Exit 0 = fixed.
 base="http://${FL_TARGET}:${FL_PORT}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-get() {
-  code=$(curl -sS --connect-timeout 3 --max-time 5 -D "$tmp/headers" -o "$tmp/body" -w '%{http_code}' "$base$1" 2>"$tmp/err")
-  rc=$?
-}
-get /health
-case $rc in
-  0) ;;
-  7) refuse "The shop's front ends get \"connection refused\" at $base from another host of the network." ;;
-  28) refuse "Connections to $base from another host of the network time out: nothing comes back." ;;
-  *) refuse "Calling $base/health from another host failed: $(sed 's/^curl: ([0-9]*) //' "$tmp/err")" ;;
-esac
-grep -qi '^server: orders-api/' "$tmp/headers" || refuse "Something answers on port $FL_PORT of $FL_TARGET, but it is not orders-api."
-[ "$code" = 200 ] && grep -q "\"instance\": \"$FL_INSTANCE\"" "$tmp/body" || refuse "Port $FL_PORT answers HTTP $code, but not with this host's orders-api."
-get "/v1/orders/$FL_ORDER"
-[ "$rc" = 0 ] && [ "$code" = 200 ] && grep -q "\"$FL_ORDER\"" "$tmp/body" || refuse "/health answers, but the order lookups of $base do not return this host's orders."
+me=$(hostname -i 2>/dev/null | awk '{print $1}')
 
-# Who answers, and nothing else listening (a packet filter rule could send clients elsewhere).
-quiet=$(fl quiet-net "$FL_PORT" "$FL_METRICS") || refuse "$quiet"
-argv='["/usr/bin/python3","-I","-S","/usr/lib/orders-api/orders_api.py","/etc/orders-api/orders-api.conf"]'
-pids=$(fl service "$FL_PORT" /usr/bin/python3.11 --argv "$argv" --config /etc/orders-api/orders-api.conf) || refuse "$pids"
-mpids=$(fl service "$FL_METRICS" /usr/bin/python3.11 --argv "$argv" --config /etc/orders-api/orders-api.conf) || refuse "$mpids"
-for pid in $pids $mpids; do
-  user=$(fl user "$pid") || refuse "$user"
-  [ "$user" = orders ] || refuse "orders-api runs as $user; it must run as its own user, orders (use its service script)."
-done
-while read -r addr port _; do
-  [ "$addr" = 0.0.0.0 ] || refuse "orders-api listens on $addr:$port, not on every address as configured."
-done < <(fl listeners "$FL_PORT"; fl listeners "$FL_METRICS")
+# After a boot: the firewall as loaded, judged rule by rule, before anything is called.
+api_probe=yes
+if [ "$FL_PHASE" = boot ]; then
+  cat >"$tmp/fw.py" <<'PY'
+RULES, CLIENTS, MONITOR = "/etc/iptables/rules.v4", "the front ends", "10.250.0.10"
+# What the firewall the boot loads does with a new TCP connection from the network, judged on
+# iptables-save's own account of the rules (inspect.sh loaded the rules file with the image's
+# iptables-restore, exactly as the boot does, and printed iptables-save). For each question (a
+# destination port, a set of source addresses) it follows the rules in order, as the kernel does,
+# jumps to user chains included, and splits the sources by verdict. A rule it cannot judge, where
+# it could matter, makes it refuse to judge (fail closed) rather than guess.
+import ipaddress
+import shlex
 
-# The firewall still protects the metrics port from everyone but the monitoring server.
-if curl -s -o /dev/null --connect-timeout 2 --max-time 3 "http://${FL_TARGET}:${FL_METRICS}/metrics"; then
-  refuse "The API answers, but so does the metrics port $FL_METRICS, from a host that is not the monitoring server: the firewall must keep protecting it."
+
+class CannotJudge(Exception):
+    pass
+
+
+class Addresses:
+    """A set of IPv4 addresses as sorted, disjoint, inclusive ranges."""
+
+    def __init__(self, ranges=()):
+        self.r = self._norm(list(ranges))
+
+    @staticmethod
+    def _norm(ranges):
+        out = []
+        for lo, hi in sorted(ranges):
+            if out and lo <= out[-1][1] + 1:
+                out[-1] = (out[-1][0], max(out[-1][1], hi))
+            else:
+                out.append((lo, hi))
+        return out
+
+    @classmethod
+    def net(cls, text):
+        n = ipaddress.ip_network(text, strict=False)
+        return cls([(int(n.network_address), int(n.broadcast_address))])
+
+    @classmethod
+    def of(cls, addresses):
+        return cls([(int(a), int(a)) for a in addresses])
+
+    def __and__(self, other):
+        out = []
+        for a, b in self.r:
+            for c, d in other.r:
+                lo, hi = max(a, c), min(b, d)
+                if lo <= hi:
+                    out.append((lo, hi))
+        return Addresses(out)
+
+    def __or__(self, other):
+        return Addresses(self.r + other.r)
+
+    def __sub__(self, other):
+        return self & other.complement()
+
+    def complement(self):
+        out, start = [], 0
+        for lo, hi in self.r:
+            if lo > start:
+                out.append((start, lo - 1))
+            start = hi + 1
+        if start <= 0xFFFFFFFF:
+            out.append((start, 0xFFFFFFFF))
+        return Addresses(out)
+
+    def __bool__(self):
+        return bool(self.r)
+
+    def count(self):
+        return sum(hi - lo + 1 for lo, hi in self.r)
+
+    def first(self):
+        return str(ipaddress.ip_address(self.r[0][0]))
+
+
+EVERYONE = Addresses([(0, 0xFFFFFFFF)])
+
+
+def parse(save_text):
+    """iptables-save output: {table: {chain: (policy or None, [rule tokens])}}."""
+    tables, table = {}, None
+    for line in save_text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("*"):
+            table = tables.setdefault(line[1:], {})
+        elif line == "COMMIT":
+            table = None
+        elif line.startswith(":") and table is not None:
+            name, policy = line[1:].split()[:2]
+            table[name] = (None if policy == "-" else policy, [])
+        elif line.startswith("-A ") and table is not None:
+            words = shlex.split(line)
+            table.setdefault(words[1], (None, []))[1].append(words[2:])
+        else:
+            raise CannotJudge(f"an unexpected line in the rules: {line[:80]}")
+    return tables
+
+
+def _ports(text):
+    lo, _, hi = text.partition(":")
+    return int(lo or 0), int(hi or lo or 65535)
+
+
+def match(words, sources, q):
+    """The part of `sources` that this rule's matches take (the target's words excluded), for the
+    question q = {"port", "dst", "iface"}: a new TCP connection (a SYN) coming in on q["iface"]."""
+    i, neg, unknown = 0, False, []
+    while i < len(words):
+        w = words[i]
+        if w == "!":
+            neg = True
+            i += 1
+            continue
+        if w in ("-j", "-g"):
+            break
+        arg = words[i + 1] if i + 1 < len(words) else ""
+        took = 2
+        if w in ("-s", "--source"):
+            s = Addresses()
+            for part in arg.split(","):
+                s = s | Addresses.net(part)
+            sources = sources - s if neg else sources & s
+        elif w in ("-d", "--destination"):
+            hit = any(ipaddress.ip_address(q["dst"]) in ipaddress.ip_network(p, strict=False) for p in arg.split(","))
+            if hit == neg:
+                return Addresses()
+        elif w in ("-p", "--protocol"):
+            hit = arg.lower() in ("tcp", "6", "all", "0")
+            if hit == neg:
+                return Addresses()
+        elif w in ("-i", "--in-interface"):
+            hit = q["iface"].startswith(arg[:-1]) if arg.endswith("+") else q["iface"] == arg
+            if hit == neg:
+                return Addresses()
+        elif w in ("-f", "--fragment"):
+            took = 1
+            if not neg:  # a connection's first packet is never a later fragment
+                return Addresses()
+        elif w in ("-m", "--match"):
+            pass  # the module's options follow; each is judged on its own
+        elif w in ("--dport", "--destination-port"):
+            lo, hi = _ports(arg)
+            if (lo <= q["port"] <= hi) == neg:
+                return Addresses()
+        elif w in ("--dports", "--destination-ports"):
+            if any(lo <= q["port"] <= hi for lo, hi in map(_ports, arg.split(","))) == neg:
+                return Addresses()
+        elif w == "--ports":
+            hit = any(lo <= q["port"] <= hi for lo, hi in map(_ports, arg.split(",")))
+            if hit and neg:
+                return Addresses()
+            if not hit:
+                unknown.append(w)  # it may still match on the client's own port
+        elif w == "--tcp-flags":
+            mask, comp = (set(x.split(",")) for x in (arg, words[i + 2]))
+            took = 3
+            flags = {"SYN"}
+            if "ALL" in mask:
+                mask = {"FIN", "SYN", "RST", "PSH", "ACK", "URG"}
+            if "NONE" in comp:
+                comp = set()
+            if ((flags & mask) == comp) == neg:
+                return Addresses()
+        elif w == "--syn":
+            took = 1
+            if neg:
+                return Addresses()
+        elif w in ("--ctstate", "--state"):
+            if ("NEW" in arg.split(",")) == neg:
+                return Addresses()
+        elif w == "--comment":
+            pass
+        elif w == "--src-range":
+            lo, _, hi = arg.partition("-")
+            s = Addresses([(int(ipaddress.ip_address(lo)), int(ipaddress.ip_address(hi or lo)))])
+            sources = sources - s if neg else sources & s
+        elif w == "--dst-range":
+            lo, _, hi = arg.partition("-")
+            hit = int(ipaddress.ip_address(lo)) <= int(ipaddress.ip_address(q["dst"])) <= int(ipaddress.ip_address(hi or lo))
+            if hit == neg:
+                return Addresses()
+        elif w == "--dst-type":
+            if ("LOCAL" in arg.split(",")) == neg:
+                return Addresses()
+        else:
+            unknown.append(w)
+            took = 1
+        neg = False
+        i += took
+    if unknown and sources:
+        raise CannotJudge(f"the rule \"{' '.join(words)[:120]}\" matches on {' '.join(unknown)}, which the check does not judge")
+    return sources
+
+
+def target(words):
+    for j, w in enumerate(words):
+        if w in ("-j", "-g"):
+            if w == "-g":
+                raise CannotJudge(f"the rule \"{' '.join(words)[:120]}\" uses goto, which the check does not judge")
+            return words[j + 1]
+    return None
+
+
+def run(table, chain, sources, q, depth=0):
+    """{verdict: Addresses} for `sources` entering `chain`; "RETURN" for what a user chain gives back."""
+    if depth > 20:
+        raise CannotJudge("user chains nest too deep")
+    policy, rules = table[chain]
+    out = {"ACCEPT": Addresses(), "DROP": Addresses(), "REJECT": Addresses(), "RETURN": Addresses()}
+    remaining = sources
+    for words in rules:
+        if not remaining:
+            break
+        taken = match(words, remaining, q)
+        if not taken:
+            continue
+        t = target(words)
+        if t in ("ACCEPT", "DROP", "REJECT"):
+            out[t] = out[t] | taken
+            remaining = remaining - taken
+        elif t == "RETURN":
+            out["RETURN"] = out["RETURN"] | taken
+            remaining = remaining - taken
+        elif t in (None, "LOG", "NFLOG"):
+            continue
+        elif t in table and table[t][0] is None:
+            sub = run(table, t, taken, q, depth + 1)
+            for v in ("ACCEPT", "DROP", "REJECT"):
+                out[v] = out[v] | sub[v]
+            remaining = (remaining - taken) | sub["RETURN"]
+        else:
+            raise CannotJudge(f"the rule \"{' '.join(words)[:120]}\" jumps to {t}, which the check does not judge")
+    if policy is None:
+        out["RETURN"] = out["RETURN"] | remaining
+    else:
+        if policy not in ("ACCEPT", "DROP"):
+            raise CannotJudge(f"the policy {policy} of {chain}")
+        out[policy] = out[policy] | remaining | out["RETURN"]
+        out["RETURN"] = Addresses()
+    return out
+
+
+# The engine's embedded DNS (127.0.0.11) redirects the host's own queries with NAT rules of its
+# own in every container; they touch no other traffic.
+ENGINE_DNS = "127.0.0.11/32"
+
+
+def _engine(words):
+    return any(w in ("-d", "-s") and words[i + 1:i + 2] == [ENGINE_DNS] for i, w in enumerate(words))
+
+
+def accepted(tables, sources, port, dst, iface="eth0"):
+    """The sources whose new TCP connection to `port` the firewall lets through to the host. The
+    filter table's INPUT chain decides; every other chain on the way in or out must let
+    everything pass (a host firewall of this kind has nothing there)."""
+    for name, table in tables.items():
+        for chain, (policy, rules) in table.items():
+            if policy is None or (name == "filter" and chain in ("INPUT", "FORWARD")):
+                continue
+            if policy != "ACCEPT":
+                raise CannotJudge(f"the {name} table's {chain} chain has the policy {policy}, which a host firewall of this kind never has")
+            for words in rules:
+                if not _engine(words):
+                    raise CannotJudge(f"the {name} table's {chain} chain has rules of its own (\"{' '.join(words)[:100]}\"), which a host firewall of this kind never has")
+    filt = tables.get("filter")
+    if not filt or "INPUT" not in filt:
+        return sources
+    return run(filt, "INPUT", sources, {"port": port, "dst": dst, "iface": iface})["ACCEPT"] & sources
+
+
+# ---- the questions of this challenge
+import os
+import sys
+
+def main():
+    inspection = os.environ.get("FL_INSPECTION", "")
+    head, _, save = inspection.partition("\n")
+    if head.strip() != "firewall-load: ok":
+        why = save.strip().splitlines()[0][:160] if save.strip() else "no reason given"
+        return f"{RULES} does not load ({why}): at boot the firewall would come up empty, with every port open to everyone."
+    try:
+        tables = parse(save)
+        net = ipaddress.ip_network(os.environ["FL_NET"])
+        me = os.environ["FL_ADDRESS"]
+        clients = Addresses.of(a for a in net.hosts() if str(a) != me)
+        port, metrics = int(os.environ["FL_PORT"]), int(os.environ["FL_METRICS"])
+        let_in = accepted(tables, clients, port, me)
+        if clients - let_in:
+            shut = clients - let_in
+            return f"The firewall the boot loads from {RULES} does not let {CLIENTS} in: new connections to port {port} from {shut.count()} of the {clients.count()} addresses of the network (e.g. {shut.first()}) are dropped or refused."
+        leak = accepted(tables, clients, metrics, me)
+        if leak:
+            return f"The firewall the boot loads from {RULES} lets other hosts than the monitoring server reach the metrics port {metrics} ({leak.count()} addresses of the network, e.g. {leak.first()}): it must stay closed to them."
+        if not accepted(tables, Addresses.net(MONITOR + "/32"), metrics, me):
+            return f"The firewall the boot loads from {RULES} shuts the monitoring server ({MONITOR}) out of the metrics port {metrics}: it must keep scraping."
+        others = [22, 80, 443, 1 + (port + metrics) % 1000 + 20000]
+        for other in others:
+            if other in (port, metrics):
+                continue
+            open_to = accepted(tables, clients, other, me)
+            if open_to:
+                return f"The firewall the boot loads from {RULES} accepts new connections to port {other} from the network (e.g. {open_to.first()}): it must keep dropping what it does not allow, the firewall stays."
+        grader = os.environ.get("GRADER_ADDRESS", "")
+        if grader:
+            print("grader " + ("admitted" if accepted(tables, Addresses.net(grader + "/32"), port, me) else "refused"))
+    except CannotJudge as e:
+        return f"The check cannot judge the firewall the boot loads from {RULES}: {e}. Keep the rules to addresses, protocols, ports and connection states."
+    except (ValueError, IndexError) as e:
+        return f"The check cannot read the firewall's rules as iptables-save gives them ({e})."
+    return None
+
+
+message = main()
+if message:
+    print(message)
+    sys.exit(1)
+PY
+  verdict=$(GRADER_ADDRESS=$me python3 -I -S "$tmp/fw.py") || refuse "${verdict:-The grader could not judge the firewall rules: not graded.}"
+  # The copy is on a network of its own: the grader calls the API only where the rules admit it.
+  [ "$verdict" = "grader admitted" ] || api_probe=no
 fi
 
-# What was repaired: the rules the next boot loads, and the service's configuration.
-norm() { sed 's/#.*//' | tr -s ' \t\n' ' ' | sed 's/^ //; s/ $//'; }
-ports() { sed -e "s/--dport 8080 /--dport $FL_PORT /" -e "s/--dport 9100 /--dport $FL_METRICS /" -e "s/^port = .*/port = $FL_PORT/" -e "s/^metrics_port = .*/metrics_port = $FL_METRICS/"; }
-rules=$(fl normalized /etc/iptables/rules.v4) || refuse "$rules"
-[ "$rules" = "$(ports </etc/iptables/rules.v4 | norm)" ] ||
-  refuse "The API answers now, but /etc/iptables/rules.v4 does not hold orders01's firewall rules with the fault repaired: the next \`service firewall restart\` or boot would load something else."
-conf=$(fl normalized /etc/orders-api/orders-api.conf) || refuse "$conf"
-[ "$conf" = "$(ports </etc/orders-api/orders-api.conf | norm)" ] || refuse "/etc/orders-api/orders-api.conf is not orders-api's own configuration any more: the fault was not there."
+get() {
+  code=$(fetch "$base$1" -sS --connect-timeout 3 --max-time 5 -D "$tmp/headers" -o "$tmp/body" -w '%{http_code}' 2>"$tmp/err")
+  rc=$?
+}
+if [ "$api_probe" = yes ]; then
+  get /health
+  case $rc in
+    0) ;;
+    7) refuse "The shop's front ends get \"connection refused\" at $base from another host of the network." ;;
+    28) refuse "Connections to $base from another host of the network time out: nothing comes back." ;;
+    *) refuse "Calling $base/health from another host failed: $(sed 's/^curl: ([0-9]*) //' "$tmp/err")" ;;
+  esac
+  grep -qi '^server: orders-api/' "$tmp/headers" || refuse "Something answers on port $FL_PORT of $FL_TARGET, but it is not orders-api."
+  body=$(cat "$tmp/body")
+  [ "$code" = 200 ] && [[ "$body" == *"\"instance\": \"$FL_INSTANCE\""* ]] || refuse "Port $FL_PORT answers HTTP $code, but not with this host's orders-api."
+  get "/v1/orders/$FL_ORDER"
+  body=$(cat "$tmp/body")
+  [ "$rc" = 0 ] && [ "$code" = 200 ] && [[ "$body" == *"\"$FL_ORDER\""* ]] || refuse "/health answers, but the order lookups of $base do not return this host's orders."
+fi
+
+# Who answers, nothing else listening, the boot's own scripts, and the metrics port closed to
+# this host: one Python process over fl's functions.
+cat >"$tmp/who.py" <<'PY'
+SERVICE, USER, PORT_VALUES, METRICS = "orders-api", "orders", ("PORT", "METRICS"), True
+ARGV = ["/usr/bin/python3", "-I", "-S", "/usr/lib/orders-api/orders_api.py", "/etc/orders-api/orders-api.conf"]
+CONF = ["/etc/orders-api", "/etc/orders-api/orders-api.conf"]
+BOOT_FILES = ["/etc/init.d", "/etc/rc2.d", "/etc/rcS.d", "/etc/rc.local", "/etc/alternatives/iptables",
+              "/etc/alternatives/iptables-restore", "/etc/alternatives/iptables-save"]
+import os, socket, sys
+ns = {"__name__": "fl"}
+exec(compile(open("/tmp/fl.py").read(), "fl.py", "exec"), ns)
+Refused = ns["Refused"]
+PORTS = [int(os.environ[f"FL_{name}"]) for name in PORT_VALUES]
+
+
+def main():
+    # Nothing but the service listens (a packet filter rule could send the clients elsewhere).
+    ns["quiet_net"]({str(p) for p in PORTS})
+    for port in PORTS:
+        for pid in ns["verify_listener"](port, "/usr/bin/python3.11", [ARGV], CONF):
+            user = ns["user_name"](ns["uid_of"](pid))
+            if user != USER:
+                raise Refused(f"{SERVICE} runs as {user}; it must run as its own user, {USER} (use its service script).")
+        for addr, _, _ in ns["listeners"](port):
+            if addr != "0.0.0.0":
+                raise Refused(f"{SERVICE} listens on {addr}:{port} only: it must listen on every address of its host (bind = 0.0.0.0), as configured.")
+    if os.environ.get("FL_PHASE") == "boot":
+        for path in BOOT_FILES:
+            ns["pristine"](path)
+    if METRICS:
+        # The metrics port stays closed to this host, from where the API answered: a connection
+        # to it is refused or never answered.
+        s = socket.socket()
+        s.settimeout(1.5)
+        try:
+            s.connect((os.environ["FL_TARGET"], int(os.environ["FL_METRICS"])))
+            raise Refused(f"The API answers, but so does the metrics port {os.environ['FL_METRICS']}, from a host that is not the monitoring server: the firewall must keep protecting it.")
+        except (ConnectionRefusedError, socket.timeout):
+            pass
+        finally:
+            s.close()
+
+
+try:
+    main()
+except Refused as e:
+    print(e)
+    sys.exit(1)
+except OSError as e:
+    print(f"The grader could not read what it needs ({e.strerror or e}).")
+    sys.exit(1)
+PY
+who=$(python3 -I -S "$tmp/who.py") || refuse "${who:-The grader could not judge who answers: not graded.}"
 echo "The front ends reach orders-api at $base again, and the firewall still keeps its metrics port closed."

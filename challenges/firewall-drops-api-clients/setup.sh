@@ -57,4 +57,5 @@ esac
 service orders-api start >/dev/null
 service firewall start >/dev/null
 printf 'cd /etc/iptables\nvi rules.v4\nservice firewall restart\ncurl -s localhost:%s/health\nexit\n' "$port" >/root/.bash_history
-printf '{"fault":"%s","port":"%s","metrics":"%s","instance":"%s","order":"%s"}\n' "$fault" "$port" "$metrics" "$instance" "$order"
+net=$(python3 -c 'import ipaddress, sys; print(ipaddress.ip_interface(sys.argv[1]).network)' "$cidr")
+printf '{"fault":"%s","port":"%s","metrics":"%s","instance":"%s","order":"%s","net":"%s","address":"%s"}\n' "$fault" "$port" "$metrics" "$instance" "$order" "$net" "$self"

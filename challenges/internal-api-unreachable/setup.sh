@@ -110,4 +110,5 @@ if [ "$fault" = allowlist ]; then
     if [ $((i % 3)) = 0 ]; then echo "$(ts $((t + 3 * i))) WARNING denied $ship_ip /health: client not in allowed_networks ($nets)"; fi
   done >>"$logf"
 fi
-printf '{"fault":"%s","instance":"%s","sku":"%s","qty":"%s"}\n' "$fault" "$instance" "$sku" "$qty"
+net=$(python3 -c 'import ipaddress, sys; print(ipaddress.ip_interface(sys.argv[1]).network)' "$cidr")
+printf '{"fault":"%s","instance":"%s","sku":"%s","qty":"%s","net":"%s"}\n' "$fault" "$instance" "$sku" "$qty" "$net"

@@ -26,4 +26,5 @@ sleep 0.5
 
 service inventory-api restart || exit 1
 ip=$(ip -4 -o addr show scope global | awk '{split($4, a, "/"); print a[1]; exit}')
-curl -sS --max-time 5 "http://$ip:8080/health"
+for _ in 1 2 3 4 5; do curl -sS --max-time 5 "http://$ip:8080/health" && exit 0; sleep 1; done
+exit 1

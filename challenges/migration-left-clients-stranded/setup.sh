@@ -44,12 +44,19 @@ ip2int() { local IFS=.; set -- $1; echo $((($1 << 24) + ($2 << 16) + ($3 << 8) +
 int2ip() { echo "$(($1 >> 24 & 255)).$(($1 >> 16 & 255)).$(($1 >> 8 & 255)).$(($1 & 255))"; }
 size=$((1 << (32 - bits))); base=$(($(ip2int "$self") & ~(size - 1) & 0xffffffff))
 low="$(int2ip "$base")/$((bits + 1))"; high="$(int2ip $((base + size / 2)))/$((bits + 1))"
-keep=""
+# wh02's address on the warehouse network, as the network team documents it.
+printf '# wh02 on the warehouse network (the address is reserved for it).\nauto eth0\niface eth0 inet static\n    address %s\n' "$cidr" >/etc/network/interfaces
+# Routes other teams need, which the boot must keep installing (the documentation ranges).
+keep_routes=("unreachable 192.0.2.0/24 - main" "unreachable 198.51.100.0/24 - main" "unreachable 203.0.113.0/24 - main")
+# What a written answer could name: every address and every network the copied files mention.
+addresses=("$old_ip" 10.250.0.10)
+networks=("$old_net" 10.250.0.10/32 192.0.2.0/24 198.51.100.0/24 203.0.113.0/24)
 case "$fault" in
   old_gateway)
     file=$(shuf -n1 -e 30 50 70)-old-site-$(shuf -n1 -e backup storage mgmt lab).conf
     printf '# Copied from wh01: these networks were reached through the old site router %s\nroute add %s via %s dev eth0 onlink\nroute add %s via %s dev eth0 onlink\n' \
-      "$old_gw" "$low" "$old_gw" "$high" "$old_gw" >"$dir/$file" ;;
+      "$old_gw" "$low" "$old_gw" "$high" "$old_gw" >"$dir/$file"
+    addresses+=("$old_gw") ;;
   null_routes)
     file=$(shuf -n1 -e 40 60)-$(shuf -n1 -e abuse-nullroutes blocklist scanner-block).conf
     rnd_net() { echo "$(shuf -n1 -e 45 62 77 91 103 141 185 193 212).$((RANDOM % 256)).$((RANDOM % 256)).$((8 * (RANDOM % 32)))/$(shuf -n1 -e 29 30 32)"; }
@@ -62,13 +69,14 @@ case "$fault" in
         echo "route add blackhole $(rnd_net)"
       done
     } >"$dir/$file"
-    keep=$(sed 's/#.*//; s/[[:space:]]\+/ /g; s/^ //; s/ $//' "$dir/$file" | grep . | grep -vwF -e "$low" -e "$high" | sort | sha256sum | cut -d' ' -f1) ;;
+    while read -r _ _ kind prefix; do keep_routes+=("$kind $prefix - main"); networks+=("$prefix"); done < <(grep -vwF -e "$low" -e "$high" "$dir/$file" | grep '^route add') ;;
   policy_rule)
     table=$((10 + RANDOM % 240))
     file=$(shuf -n1 -e 20 60)-pbr-old-site.conf
     low="$(int2ip "$base")/$bits"; high=""
     printf '# Copied from wh01: this network left through the old site uplink (table %s)\nroute add unreachable default table %s\nrule add to %s table %s priority %s\n' \
-      "$table" "$table" "$low" "$table" "$((100 + RANDOM % 900))" >"$dir/$file" ;;
+      "$table" "$table" "$low" "$table" "$((100 + RANDOM % 900))" >"$dir/$file"
+    keep_routes+=("unreachable 0.0.0.0/0 - $table") ;;
   *) echo "unknown fault: $fault" >&2; exit 2 ;;
 esac
 
@@ -76,5 +84,7 @@ service static-routes start >/dev/null
 service firewall start >/dev/null
 service wms-api start >/dev/null 2>&1 || true
 printf 'rsync -a wh01:/etc/ /etc/  # the new box gets the old configuration\nservice static-routes start\nservice firewall start\nservice wms-api start\nexit\n' >/root/.bash_history
-printf '{"fault":"%s","port":"%s","metrics":"%s","instance":"%s","item":"%s","old_ip":"%s","old_net":"%s","file":"%s","bad":"%s","keep":"%s"}\n' \
-  "$fault" "$port" "$metrics" "$instance" "$item" "$old_ip" "$old_net" "$file" "$low${high:+ $high}" "$keep"
+json() { printf '%s\n' "$@" | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().splitlines()))'; }
+net=$(python3 -c 'import ipaddress, sys; print(ipaddress.ip_interface(sys.argv[1]).network)' "$cidr")
+printf '{"fault":"%s","port":"%s","metrics":"%s","instance":"%s","item":"%s","old_ip":"%s","old_net":"%s","addresses":%s,"networks":%s,"net":"%s","address":"%s","keep":%s}\n' \
+  "$fault" "$port" "$metrics" "$instance" "$item" "$old_ip" "$old_net" "$(json "${addresses[@]}")" "$(json "${networks[@]}")" "$net" "$self" "$(json "${keep_routes[@]}")"

@@ -21,10 +21,20 @@ mapfile -t names < <(shuf -n $((8 + RANDOM % 5)) -e wiki git ci intranet mail pr
     i=$((i + 1))
   done
 } >"$hosts"
-# The names the check asks for: the first two, and the one the fault touches (the third).
+# Every name of the inventory is asked by the check; the fault touches the third.
 ip_of() { awk -v n="$1.corp.internal" '$2 == n {print $1}' "$hosts"; }
 victim=${names[2]}
-records="${names[0]}.corp.internal=$(ip_of "${names[0]}") ${names[1]}.corp.internal=$(ip_of "${names[1]}") $victim.corp.internal=$(ip_of "$victim")"
+records=$(awk '!/^#/ && NF {printf "%s%s=%s", sep, $2, $1; sep = " "}' "$hosts")
+
+# Earlier local additions that did no harm (cache tuning, asynchronous logging).
+for decoy in $(shuf -n $((1 + RANDOM % 2)) -e cache neg async); do
+  d=$(date -d "-$((20 + RANDOM % 300)) days" +%Y%m%d)
+  case $decoy in
+    cache) printf '# More cache for the office (%s)\ncache-size=%s\n' "$d" "$(shuf -n1 -e 1000 2000 4000)" >"/etc/dnsmasq.d/$(shuf -n1 -e cache-size "$d-cache" cache-tuning).conf" ;;
+    neg) printf '# Forget negative answers sooner (%s)\nneg-ttl=%s\n' "$d" "$(shuf -n1 -e 30 60 120)" >"/etc/dnsmasq.d/$(shuf -n1 -e neg-ttl "$d-negative-cache").conf" ;;
+    async) printf '# Log without slowing answers down (%s)\nlog-async=%s\n' "$d" "$(shuf -n1 -e 10 25 50)" >"/etc/dnsmasq.d/$(shuf -n1 -e log-async "$d-log-async").conf" ;;
+  esac
+done
 
 tag=$(od -An -N2 -tx1 /dev/urandom | tr -d ' \n')
 day=$(date -d "-$((1 + RANDOM % 20)) days" +%Y%m%d)
@@ -42,7 +52,7 @@ case "$fault" in
     file=$(shuf -n1 -e "bind9-migration-$tag" "$day-side-by-side" "port-test-$tag").conf
     printf '# Run next to the old bind9 while we compare answers\nport=%s\n' "$(shuf -n1 -e 5353 5300 1053 8053 10053)" >"/etc/dnsmasq.d/$file" ;;
   hosts_path_typo)
-    file=dnsmasq.conf
+    file=/etc/dnsmasq.conf
     sed -i "s|^addn-hosts=/etc/office/hosts\$|addn-hosts=$(shuf -n1 -e /etc/office/host /etc/office/hosts.txt /etc/office/hosts.conf /etc/offices/hosts)|" /etc/dnsmasq.conf ;;
   *) echo "unknown fault: $fault" >&2; exit 2 ;;
 esac
@@ -58,4 +68,7 @@ printf 'cd /etc/dnsmasq.d\nls\nservice dnsmasq restart\ndig @localhost %s.corp.i
 # Make sure the fault is what it should be: another host does not get the inventory's answer.
 got=$(dig +short +time=1 +tries=1 @"$self" "$victim.corp.internal" 2>/dev/null | sort | tr '\n' ' ' || true)
 if [ "$got" = "$(ip_of "$victim") " ]; then echo "setup: fault $fault left the answers right" >&2; exit 1; fi
-printf '{"fault":"%s","file":"%s","records":"%s","hosts_sha":"%s"}\n' "$fault" "$file" "$records" "$(sha256sum "$hosts" | cut -d' ' -f1)"
+# The configuration files a written answer could name: dnsmasq.conf and the local additions.
+files=$(ls /etc/dnsmasq.conf /etc/dnsmasq.d/*.conf | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().split()))')
+case $file in /*) ;; *) file=/etc/dnsmasq.d/$file ;; esac
+printf '{"fault":"%s","file":"%s","files":%s,"records":"%s","hosts_sha":"%s"}\n' "$fault" "$file" "$files" "$records" "$(sha256sum "$hosts" | cut -d' ' -f1)"

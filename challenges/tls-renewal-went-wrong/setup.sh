@@ -101,4 +101,18 @@ printf 'cd /etc/ssl/portal\nls -l renewal-*\ncat renewal-*/portal*.crt renewal-*
 if curl -s --max-time 3 --cacert "$ca/root.pem" --resolve "portal01:443:127.0.0.1" https://portal01/ >/dev/null 2>&1; then
   echo "setup: fault $fault left the portal trusted" >&2; exit 1
 fi
-python3 -c 'import json, sys; print(json.dumps({"fault": sys.argv[1], "build": sys.argv[2], "ca": open(sys.argv[3]).read()}))' "$fault" "$build" "$ca/root.pem"
+# What only the portal's private keys hold, in the forms a copy of one could take: a line of the
+# PEM file as generated (PKCS#8), a line of its traditional form (SEC1), the raw private number,
+# and stretches of either form's base64 that no line break of 64 or 76 columns cuts (base64 of
+# the binary form, wrapped either way).
+needles=""
+hex() { od -An -tx1 -v | tr -d ' \n'; }
+for k in "$ca/old.key" "$new_key"; do
+  der=$(openssl pkey -in "$k" -outform DER | hex)
+  [ "${der:0:14}" = 30770201010420 ] || { echo "setup: unexpected key encoding" >&2; exit 1; }
+  sec1=$(openssl pkey -in "$k" -outform DER | base64 -w0)
+  pkcs8=$(sed '1d;$d' "$k" | tr -d '\n')
+  needles="$needles $(sed -n 3p "$k" | tr -d '\n' | hex) $(openssl ec -in "$k" 2>/dev/null | sed -n 2p | tr -d '\n' | hex) ${der:14:64}"
+  needles="$needles $(printf %s "${sec1:10:30}" | hex) $(printf %s "${pkcs8:48:16}" | hex)"
+done
+python3 -c 'import json, sys; print(json.dumps({"fault": sys.argv[1], "build": sys.argv[2], "ca": open(sys.argv[3]).read(), "key_needles": sys.argv[4].strip()}))' "$fault" "$build" "$ca/root.pem" "$needles"

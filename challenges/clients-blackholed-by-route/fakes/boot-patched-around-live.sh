@@ -1,5 +1,5 @@
 #!/bin/bash
-# Fake: leave the bad routing in place and in its file, and patch around it live: a host route
+# Fake (boot class): leave the bad routing in place and in its file, and patch around it live: a host route
 # for every neighbour and a rule that looks them up in the main table before anything else.
 cidr=$(ip -4 -o addr show scope global | awk '{print $4; exit}')
 ip2int() { local IFS=.; set -- $1; echo $((($1 << 24) + ($2 << 16) + ($3 << 8) + $4)); }
