@@ -1,0 +1,19 @@
+# Asks sudo itself what every account may run, on the copy of ops03's disk before it boots (no
+# process of the player's runs there). First the digest of every file sudo reads to decide (its
+# plugin configuration, the rules, the accounts and their groups), printed before sudo runs: a
+# plugin or a group plugin named in a changed file could print anything after that, and the check
+# trusts sudo's answers only when these files are the ones it expects.
+for f in /etc/sudo.conf /etc/sudoers /etc/nsswitch.conf /etc/passwd /etc/group /etc/sudoers.d/*; do
+  if [ -f "$f" ] && [ ! -L "$f" ]; then
+    printf 'file %s %s\n' "$f" "$(trusted sha256sum <"$f" | cut -d' ' -f1)"
+  else
+    printf 'file %s other\n' "$f"
+  fi
+done
+echo "files end"
+# Then sudo's own view of each account, as `sudo -l -U` lists it.
+cut -d: -f1 /etc/passwd | while IFS= read -r user; do
+  printf 'user %s\n' "$user"
+  trusted sudo -l -U "$user" 2>&1 | sed 's/^/| /'
+done
+echo "users end"
