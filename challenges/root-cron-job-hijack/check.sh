@@ -8,7 +8,8 @@
 #     team's four, each running its script, and nothing slips a BASH_ENV or a hook in;
 #   - each job's script and the settings file it sources (`. file`), and every directory on the
 #     way to them (and to cron's own folders), are root's and writable by root alone as the kernel
-#     decides (fl.access for every account: mode bits and ACLs), reached through no symbolic link;
+#     decides (fl.access for every account: mode bits and ACLs), reached through no symbolic link,
+#     and held open for writing by no process of another account (opened while it could);
 #   - the scripts and settings hold exactly what they held (this deployment's digest);
 #   - cron runs: the system's /usr/sbin/cron, started the usual way, no hook in it.
 # Environment: FL_DIGEST (the scripts' and settings' digest). The job's name in the report is the
@@ -34,25 +35,77 @@ def lstat(path):
         os.close(fd)
 
 
-def root_alone(path, users):
+def identities():
+    """Every account but root, with its user id and groups, as fl.access reads them (read once:
+    fl.access reads the account files at each call)."""
+    members = {}
+    for line in fl.read_file("/etc/group").decode("utf-8", "replace").splitlines():
+        f = line.split(":")
+        if len(f) >= 4 and f[2].isdigit():
+            for m in f[3].split(","):
+                members.setdefault(m, set()).add(int(f[2]))
+    return {u: (uid, {gid} | members.get(u, set())) for u, (uid, gid) in fl._passwd().items() if uid != 0}
+
+
+def root_alone(path, ids):
     """The path and every directory above it: no link, root's, and writable by no other account
-    (fl.access: what the kernel decides, ACLs included). Returns what is wrong, or None."""
+    as the kernel decides (fl._allowed: mode bits and ACLs, search permission on the way, as
+    fl.access). Returns what is wrong, or None."""
     parts = path.strip("/").split("/")
-    for n in range(len(parts), 0, -1):
+    reach = set(ids)
+    for n in range(len(parts) + 1):
         here = "/" + "/".join(parts[:n])
-        st = lstat(here)
-        if stat.S_ISLNK(st.st_mode):
+        if n and stat.S_ISLNK(lstat(here).st_mode):
             return f"{here} is a symbolic link: whoever may change it, or what it points to, decides what root runs."
+        fd, _ = fl.resolve(here, want_dir=n < len(parts))
+        try:
+            st, acl = os.fstat(fd), fl._xattrs(fd)[0]
+        finally:
+            os.close(fd)
         if st.st_uid != 0:
             return f"{here} belongs to {fl.user_name(st.st_uid)}, not root: its owner can change what root runs."
-        for user in users:
-            if "w" in fl.access(user, here):
-                return f"{user} may write {here}: whoever can write it can change what root runs."
+        # The people's accounts first (uid 1000 and up), then the system's.
+        for user in sorted(reach, key=lambda u: (ids[u][0] < 1000, u)):
+            bits = fl._allowed(st, acl, *ids[user])
+            if bits & 2:
+                how = "" if fl._allowed(st, None, *ids[user]) & 2 else " (through an ACL entry)"
+                return f"{user} may write {here}{how}: whoever can write it can change what root runs."
+            if not bits & 1:
+                reach.discard(user)
+    return None
+
+
+def held_for_writing(paths):
+    """A process of another account than root holding one of the files open for writing (opened
+    while it could): it can still change what root runs, whatever the modes say now. Returns
+    (path, pid) or None. Processes are the target's (fl.target_pids), never a scan of /proc."""
+    want = {}
+    for p in paths:
+        st = fl.stat_path(p)
+        want[(st.st_dev, st.st_ino)] = p
+    for pid in fl.target_pids():
+        try:
+            if fl.uid_of(pid) == 0:
+                continue
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                st = os.stat(f"/proc/{pid}/fd/{fd}")
+                if (st.st_dev, st.st_ino) not in want:
+                    continue
+                with open(f"/proc/{pid}/fdinfo/{fd}") as f:
+                    flags = next(int(l.split()[1], 8) for l in f if l.startswith("flags:"))
+            except (OSError, StopIteration, ValueError):
+                continue
+            if flags & (os.O_WRONLY | os.O_RDWR):
+                return want[(st.st_dev, st.st_ino)], pid
     return None
 
 
 try:
-    users = [u for u, (uid, _) in fl._passwd().items() if uid != 0]
+    ids = identities()
     for path in CRON:
         try:
             fl.pristine(path)
@@ -66,9 +119,12 @@ try:
         if not stat.S_ISREG(st.st_mode) and not stat.S_ISLNK(st.st_mode):
             raise Refused(f"{path} is not a file any more: the root jobs need it.")
     for path in SCRIPTS + SOURCED + CRON:
-        wrong = root_alone(path, users)
+        wrong = root_alone(path, ids)
         if wrong:
             raise Refused(f"A root cron job still runs or reads a file that users other than root can change: {wrong}")
+    held = held_for_writing(SCRIPTS + SOURCED)
+    if held:
+        raise Refused(f"Process {held[1]} ({fl.user_name(fl.uid_of(held[1]))}) still holds {held[0]} open for writing: it can change what root runs, whatever the modes say now.")
     digest = hashlib.sha256()
     for path in SCRIPTS + SOURCED:
         fd, _ = fl.resolve(path)
