@@ -11,7 +11,8 @@
 #     streaming search: sparse files cost what they hold), is readable by root and payments
 #     alone (fl.access for every other account) and owned by one of them; no process of another
 #     account holds such a file open (opened while it could: deleted or not, it stays readable
-#     through the descriptor), and no process carries a secret in its arguments.
+#     through the descriptor) or carries a secret in its environment, and no process carries one
+#     in its arguments.
 # One python run with fl.py's functions (each start of an interpreter costs): its HTTP client calls
 # as the story's clients do, with the user agent the platform picked for this check. Secrets reach
 # it through its environment, never a command line. Environment: FL_TARGET, FL_INSTANCE,
@@ -143,6 +144,14 @@ try:
             continue
         if any(n in args for n in needles):
             raise Refused(f"Process {pid} carries one of the gateway's secrets in its arguments, which every account sees with ps.")
+        if uid not in trusted:
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    environ = f.read()
+            except OSError:
+                environ = b""
+            if any(n in environ for n in needles):
+                raise Refused(f"Process {pid} ({fl.user_name(uid)}) carries one of the gateway's secrets in its environment: that account has it.")
         for n in fds:
             try:
                 if not stat.S_ISREG(os.stat(f"/proc/{pid}/fd/{n}").st_mode):

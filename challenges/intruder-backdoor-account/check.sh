@@ -9,7 +9,9 @@
 #     owner, ACLs: the intruder's account gone or disarmed, its group memberships and any group
 #     password gone, every other account and group kept);
 #   - /etc/shadow with the team's passwords of this deployment line for line, nothing usable for
-#     the intruder's account on any line that names it, and its owner, mode and ACLs as installed.
+#     the intruder's account on any line that names it, and its owner, mode and ACLs as installed;
+#   - what decides how a login is checked as installed: the PAM stack, /etc/security and
+#     /etc/nsswitch.conf (a pam_permit lets anyone in with any password).
 # After the boot the same files are judged again: a start-up script that puts the account back is
 # caught there. One python run with fl.py's functions. Environment: FL_ACCOUNT (never in an
 # argument), FL_SHADOW (digest of the shadow lines that must stay). The account's name in the
@@ -75,6 +77,11 @@ try:
             fl.pristine(path)
         except Refused:
             raise Refused(differences(path, kind))
+    for path in ("/etc/pam.d", "/etc/security", "/etc/nsswitch.conf"):
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: it decides who may log in and how. Take away only what the intruder set up.")
     shadow = read("/etc/shadow")
     kept = []
     for raw in shadow.split("\n")[:-1] if shadow.endswith("\n") else shadow.split("\n"):

@@ -10,7 +10,8 @@
 #   - what cron reads as installed (fl.pristine): /etc/crontab, /etc/cron.d, the run-parts
 #     folders, the user crontabs (none), cron's PAM stack and environment files, and the loader's
 #     cache and configuration; so the jobs are the team's four and nothing slips a BASH_ENV, a
-#     hook or a library into them;
+#     hook or a library into them; root's login files as installed too (a payload moved there
+#     would come back at the next login);
 #   - each job's script and sourced settings, and every directory on the way to them and to cron's
 #     own folders: root's, writable by root alone (fl.access for every account: ACLs included),
 #     reached through no link, held open for writing by no process of another account;
@@ -34,6 +35,8 @@ CRON = ["/etc/crontab", "/etc/cron.d", "/etc/cron.hourly", "/etc/cron.daily", "/
         "/etc/cron.yearly", "/var/spool/cron", "/etc/pam.d", "/etc/environment", "/etc/security/pam_env.conf", "/etc/default/cron"]
 # Which libraries every program of the jobs loads (an intruder's library there runs in each).
 LOADER = ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d"]
+# What runs whenever root opens a shell: a payload moved there comes back at the next login.
+LOGIN = ["/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/environment", "/root/.bashrc", "/root/.profile"]
 WRITABLE = ("/etc", "/var", "/root", "/home", "/tmp", "/run", "/srv", "/opt", "/usr/local", "/dev")
 account = os.environ["FL_ACCOUNT"]
 budget = 300000
@@ -197,6 +200,11 @@ try:
             fl.pristine(path)
         except Refused:
             raise Refused(f"{path} is not as installed: it decides which libraries every program of the root jobs loads.")
+    for path in LOGIN:
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: it runs whenever root opens a shell, and nothing of the intruder's may.")
     for path in SCRIPTS + SOURCED:
         try:
             st = lstat(path)

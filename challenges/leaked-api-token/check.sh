@@ -12,7 +12,7 @@
 #   - the token file is readable by root and billing alone (fl.access for every account: ACLs);
 #   - the leaked token is written nowhere in billing01's writable directories, whatever a file's
 #     size (fl.py's streaming search: sparse files cost what they hold), nor in a deleted file a
-#     process still holds open, nor in a process's arguments.
+#     process still holds open, nor in a process's arguments or another account's environment.
 # One python run with fl.py's functions (each start of an interpreter costs): its HTTP client calls
 # as the story's clients do, with the user agent the platform picked for this check. Tokens reach
 # it through its environment, never a command line. Environment: FL_TARGET, FL_ACCOUNT, FL_OLD,
@@ -115,6 +115,15 @@ try:
             continue
         if needle[0] in args:
             raise Refused(f"Process {pid} carries the old token in its arguments, which every account sees with ps.")
+        try:
+            # Another account's process: its environment is that account's (root's own shell is not
+            # an exposure).
+            if fl.uid_of(pid) != 0:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    if needle[0] in f.read():
+                        raise Refused(f"Process {pid} ({fl.user_name(fl.uid_of(pid))}) carries the old token in its environment: that account has it.")
+        except OSError:
+            pass
         for n in fds:
             try:
                 st = os.stat(f"/proc/{pid}/fd/{n}")
