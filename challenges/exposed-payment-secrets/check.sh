@@ -1,130 +1,175 @@
 #!/bin/bash
 # Grading: runs in the grader beside pay01 (docs/decisions/008-grading-threat-model.md), never
-# inside it, and executes nothing of pay01's. The gateway must be the system's program, as its own
-# user, serving this deployment's instance; then every file in pay01's writable directories that
-# holds the provider key or the TLS key must be out of other accounts' reach (not readable by
-# others through directories they can enter, owned by root or payments, no group but payments or
-# root), while the gateway can still read its own two files at its next start. Secrets never go
-# into a command's arguments: the inspector gets them through its environment.
-# Environment: FL_TARGET, FL_EXPOSED, FL_API_KEY, FL_KEY_LINE, FL_KEY_DIGEST, FL_INSTANCE, FL_SUBMISSION.
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-field() { python3 -I -S -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], ""))' "$tmp/body" "$1" 2>/dev/null; }
-
-code=$(curl -sS --max-time 5 -o "$tmp/body" -w '%{http_code}' "http://$FL_TARGET:8443/health" 2>/dev/null) || code=none
-[ "$code" = 200 ] && [ "$(field instance)" = "$FL_INSTANCE" ] ||
-  refuse "The payment gateway does not answer at http://$FL_TARGET:8443/health as this host's payments-gw (HTTP $code): payments are down."
-pids=$(fl service 8443 /usr/bin/python3.11 --argv '["/usr/bin/python3","-I","-S","/usr/lib/payments-gw/payments_gw.py"]') || refuse "$pids"
-for pid in $pids; do
-  user=$(fl user "$pid") || refuse "$user"
-  [ "$user" = payments ] || refuse "payments-gw runs as $user; it must run as its own user, payments (use its service script)."
-done
-
-report=$(python3 -I -S - <<'PY'
-import grp, os, pwd, stat, sys
+# inside it, and executes nothing of pay01's. The same in both phases (live, and after a boot,
+# where payments-gw started from its init script and read its files again, as its own user):
+#   - as a client: the gateway answers as this host's instance, running with this deployment's
+#     provider key, database password and TLS key (its /health shows their fingerprints);
+#   - who answers: the system's program, started by its service script as the payments user;
+#   - its files hold those secrets as it reads them (configparser, the key's bytes), and payments
+#     can read them (fl.access: mode bits, ACLs, every directory on the way);
+#   - every file in pay01's writable directories that holds a secret, whatever its size (fl.py's
+#     streaming search: sparse files cost what they hold), is readable by root and payments
+#     alone (fl.access for every other account) and owned by one of them; no process of another
+#     account holds such a file open (opened while it could: deleted or not, it stays readable
+#     through the descriptor) or carries a secret in its environment, and no process carries one
+#     in its arguments.
+# One python run with fl.py's functions (each start of an interpreter costs): its HTTP client calls
+# as the story's clients do, with the user agent the platform picked for this check. Secrets reach
+# it through its environment, never a command line. Environment: FL_TARGET, FL_INSTANCE,
+# FL_API_KEY, FL_DB_PASSWORD, FL_KEY_LINE, FL_KEY_DIGEST, FL_CLIENT_AGENT. The file in the report
+# is the platform's to judge (challenge.yaml answer:).
+verdict=$(python3 -I -S - <<'PY'
+import configparser, hashlib, http.client, json, os, stat, sys
 sys.path.insert(0, "/tmp")
 import fl
-needles = [os.environ["FL_API_KEY"].encode(), os.environ["FL_KEY_LINE"].encode()]
-trusted_uids = {0, pwd.getpwnam("payments").pw_uid}
-trusted_gids = {0, grp.getgrnam("payments").gr_gid}
-budget = 300000
 
-def exposed(path, st):
-    """Who else than root and payments can read the file (or make it readable)?"""
-    if st.st_uid not in trusted_uids:
-        return True
-    if st.st_mode & stat.S_IRGRP and st.st_gid not in trusted_gids:
-        return True
-    if not st.st_mode & stat.S_IROTH:
-        return False
-    parts = path.strip("/").split("/")[:-1]
-    for n in range(1, len(parts) + 1):
-        d = fl.stat_path("/" + "/".join(parts[:n]))
-        if not d.st_mode & stat.S_IXOTH:
-            return False
-    return True
+Refused = fl.Refused
+CONF, KEY = "/etc/payments-gw/credentials.ini", "/etc/payments-gw/tls/key.pem"
+WRITABLE = ("/etc", "/var", "/root", "/home", "/tmp", "/run", "/srv", "/opt", "/usr/local", "/dev")
+api_key, db_password = os.environ["FL_API_KEY"], os.environ["FL_DB_PASSWORD"]
+fingerprint = lambda s: hashlib.sha256(s.encode()).hexdigest()[:12]
 
-def walk(fd, path):
-    global budget
-    for name in os.listdir(fd):
-        budget -= 1
-        if budget < 0:
-            raise fl.Refused("There are too many files for the grader to look at.")
+
+def identities():
+    """Every account with its user id and groups, as fl.access reads them (read once: fl.access
+    reads the account files at each call)."""
+    members = {}
+    for line in fl.read_file("/etc/group").decode("utf-8", "replace").splitlines():
+        f = line.split(":")
+        if len(f) >= 4 and f[2].isdigit():
+            for m in f[3].split(","):
+                members.setdefault(m, set()).add(int(f[2]))
+    return {u: (uid, {gid} | members.get(u, set())) for u, (uid, gid) in fl._passwd().items()}
+
+
+def readers(path, ids, acls=True):
+    """Accounts that may read the file, as the kernel decides (fl._allowed: mode bits and ACLs,
+    search permission on every directory on the way, as fl.access); acls=False: by the mode bits
+    alone (to say where an access comes from)."""
+    fd, canonical = fl.resolve(path)
+    os.close(fd)
+    parts = canonical.strip("/").split("/")
+    reach = set(ids)
+    for n in range(len(parts) + 1):
+        fd, _ = fl.resolve("/" + "/".join(parts[:n]), want_dir=n < len(parts))
         try:
-            st = os.stat(name, dir_fd=fd, follow_symlinks=False)
-        except FileNotFoundError:
-            continue
-        if stat.S_ISDIR(st.st_mode):
-            try:
-                sub = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_DIRECTORY, dir_fd=fd)
-            except OSError:
-                continue
-            try:
-                walk(sub, f"{path}/{name}")
-            finally:
-                os.close(sub)
-        elif stat.S_ISREG(st.st_mode) and 0 < st.st_size <= fl.MAX_READ:
-            try:
-                f = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=fd)
-            except OSError:
-                continue
-            try:
-                data = os.read(f, fl.MAX_READ + 1)
-            finally:
-                os.close(f)
-            if any(n in data for n in needles) and exposed(f"{path}/{name}", st):
-                print(f"exposed {path}/{name}")
-
-def readable_by_payments(path):
-    st = fl.stat_path(path)
-    if st.st_uid == trusted_uids.difference({0}).pop():
-        ok = st.st_mode & stat.S_IRUSR
-    elif st.st_gid in trusted_gids - {0}:
-        ok = st.st_mode & stat.S_IRGRP
-    else:
-        ok = st.st_mode & stat.S_IROTH
-    return bool(ok)
-
-try:
-    for top in ("/etc", "/var", "/root", "/home", "/tmp", "/run", "/srv", "/opt", "/usr/local", "/dev"):
-        try:
-            fd, canonical = fl.resolve(top, want_dir=True)
-        except (FileNotFoundError, NotADirectoryError):
-            continue
-        try:
-            walk(fd, canonical.rstrip("/"))
+            st, acl = os.fstat(fd), fl._xattrs(fd)[0] if acls else None
         finally:
             os.close(fd)
-    for p in ("/etc/payments-gw/credentials.ini", "/etc/payments-gw/tls/key.pem"):
-        try:
-            if not readable_by_payments(p):
-                print(f"unreadable {p}")
-        except (FileNotFoundError, NotADirectoryError):
-            print(f"missing {p}")
-    print("done")
-except fl.Refused as e:
-    print(f"refused {e}")
-except OSError as e:
-    print(f"refused The grader could not look at pay01's files ({e.strerror}).")
-PY
-)
-[[ "$report" == *refused* || "$report" == *done ]] || refuse "The grader could not look at pay01's files."
-while read -r kind path; do
-  case "$kind" in
-    refused) refuse "$path" ;;
-    exposed) refuse "A file that holds the gateway's secrets can still be read (or made readable) by accounts other than root and payments." ;;
-  esac
-done <<<"$report"
-while read -r kind path; do
-  case "$kind" in
-    missing) refuse "$path is gone: the gateway cannot start without it." ;;
-    unreadable) refuse "$path cannot be read by the payments account any more: the gateway would not start again." ;;
-  esac
-done <<<"$report"
-conf=$(fl read /etc/payments-gw/credentials.ini) || refuse "The grader could not read the gateway's credentials: $conf"
-[[ "$conf" == *"$FL_API_KEY"* ]] || refuse "The gateway's credentials file does not hold its provider key any more: keep the secrets, restrict who can read them."
-[ "$(fl sha256 /etc/payments-gw/tls/key.pem)" = "$FL_KEY_DIGEST" ] || refuse "The gateway's TLS key is not the one it was given: keep it, restrict who can read it."
+        for user in sorted(reach):
+            bits = fl._allowed(st, acl, *ids[user])
+            if not bits & (4 if n == len(parts) else 1):
+                reach.discard(user)
+    return reach
 
-answer_mentions "$FL_EXPOSED" || answer_mentions "${FL_EXPOSED##*/}" ||
-  refuse "pay01's secrets are safe, but your report does not name the file that exposed them."
+def get_health():
+    """A client's GET /health: (status, JSON body or {}); (None, {}) when nothing answers."""
+    conn = http.client.HTTPConnection(os.environ["FL_TARGET"], 8443, timeout=5)
+    try:
+        conn.request("GET", "/health", headers={"User-Agent": os.environ.get("FL_CLIENT_AGENT", "curl/7.88.1"), "Accept": "*/*"})
+        answer = conn.getresponse()
+        body = answer.read(65536)
+        try:
+            return answer.status, json.loads(body)
+        except ValueError:
+            return answer.status, {}
+    except (OSError, http.client.HTTPException):
+        return None, {}
+    finally:
+        conn.close()
+
+
+try:
+    code, health = get_health()
+    if code != 200:
+        raise Refused(f"The payment gateway does not answer at http://{os.environ['FL_TARGET']}:8443/health (HTTP {code or 'none'}): payments are down.")
+    for pid in fl.verify_listener(8443, "/usr/bin/python3.11", [["/usr/bin/python3", "-I", "-S", "/usr/lib/payments-gw/payments_gw.py"]]):
+        user = fl.user_name(fl.uid_of(pid))
+        if user != "payments":
+            raise Refused(f"payments-gw runs as {user}; it must run as its own user, payments (use its service script).")
+    if not isinstance(health, dict) or health.get("instance") != os.environ["FL_INSTANCE"]:
+        raise Refused("Something answers on port 8443, but it is not this host's payment gateway.")
+    if (health.get("api_key"), health.get("database"), health.get("tls_key")) != (fingerprint(api_key), fingerprint(db_password), os.environ["FL_KEY_DIGEST"][:12]):
+        raise Refused("The payment gateway does not run with its own provider key, database password and TLS key any more: keep the secrets, restrict who can read them.")
+
+    ids = identities()
+    trusted = {0, ids["payments"][0]}
+    for path in (CONF, KEY):
+        try:
+            fl.stat_path(path)
+        except (FileNotFoundError, NotADirectoryError):
+            raise Refused(f"{path} is gone: the gateway cannot start without it.")
+        if "payments" not in readers(path, ids):
+            raise Refused(f"{path} cannot be read by the payments account any more: the gateway would not start again.")
+    conf = configparser.ConfigParser()
+    try:
+        conf.read_string(fl.read_file(CONF).decode("utf-8", "replace"))
+        held = (conf.get("provider", "api_key"), conf.get("database", "password"))
+    except (configparser.Error, UnicodeError):
+        held = None
+    if held != (api_key, db_password):
+        raise Refused(f"{CONF} does not hold the gateway's provider key and database password as it reads them: keep the secrets, restrict who can read them.")
+    digest = hashlib.sha256()
+    fd, _ = fl.resolve(KEY)
+    try:
+        for chunk in fl.stream(fd):
+            digest.update(chunk)
+    finally:
+        os.close(fd)
+    if digest.hexdigest() != os.environ["FL_KEY_DIGEST"]:
+        raise Refused("The gateway's TLS key is not the one it was given: keep it, restrict who can read it.")
+
+    needles = [api_key.encode(), db_password.encode(), os.environ["FL_KEY_LINE"].encode()]
+    for top in WRITABLE:
+        try:
+            found = [(path, os.fstat(fd).st_uid) for path, fd in fl.walk_files(top) if fl.contains(fd, needles)]
+        except FileNotFoundError:
+            continue
+        for path, owner in found:
+            if owner not in trusted:
+                raise Refused(f"{path} holds the gateway's secrets and belongs to {fl.user_name(owner)}, who can read it (or make it readable) at will.")
+            others = [u for u in readers(path, ids) if ids[u][0] not in trusted]
+            if others:
+                # The people's accounts first (uid 1000 and up), then the system's.
+                user = min(others, key=lambda u: (ids[u][0] < 1000, u))
+                how = "" if user in readers(path, ids, acls=False) else " (through an ACL entry)"
+                raise Refused(f"{path} holds the gateway's secrets and can still be read by {user}{how}.")
+    # What processes hold: a file opened while it was readable stays readable through the open
+    # descriptor (deleted or not), and every account sees every process's arguments.
+    for pid in fl.target_pids():
+        try:
+            uid, args = fl.uid_of(pid), "\0".join(fl.argv(pid)).encode()
+            fds = [] if uid in trusted else os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        if any(n in args for n in needles):
+            raise Refused(f"Process {pid} carries one of the gateway's secrets in its arguments, which every account sees with ps.")
+        if uid not in trusted:
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    environ = f.read()
+            except OSError:
+                environ = b""
+            if any(n in environ for n in needles):
+                raise Refused(f"Process {pid} ({fl.user_name(uid)}) carries one of the gateway's secrets in its environment: that account has it.")
+        for n in fds:
+            try:
+                if not stat.S_ISREG(os.stat(f"/proc/{pid}/fd/{n}").st_mode):
+                    continue
+                f = os.open(f"/proc/{pid}/fd/{n}", os.O_RDONLY | os.O_NONBLOCK)
+            except OSError:
+                continue
+            try:
+                if fl.contains(f, needles):
+                    raise Refused(f"Process {pid} ({fl.user_name(uid)}) still holds a file with the gateway's secrets open: it can read them whatever the modes say now.")
+            finally:
+                os.close(f)
+    print("ok")
+except Refused as e:
+    print(e)
+except OSError as e:
+    print(f"The grader could not look at pay01's files ({e.strerror}).")
+PY
+) || refuse "The grader could not look at pay01's files."
+[ "$verdict" = ok ] || refuse "$verdict"
 echo "The gateway's secrets are readable by root and payments only, and the gateway still serves payments."

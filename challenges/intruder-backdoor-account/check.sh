@@ -1,68 +1,113 @@
 #!/bin/bash
 # Grading: runs in the grader beside bastion01 (docs/decisions/008-grading-threat-model.md), never
-# inside it, and executes nothing of bastion01's. It reads the account files with `fl` and compares
-# them with the image's originals, which the grader has at the same paths in its own read-only
-# /etc: /etc/passwd and /etc/group must be as installed (the intruder's account gone or disarmed,
-# every other account kept), /etc/shadow must hold the team's passwords of this deployment and no
-# usable password for the intruder's account. The intruder's account name never goes into a
-# command's arguments (the player sees the grader's command lines): bash builtins only.
-# Environment: FL_ACCOUNT, FL_SHADOW (digest of the shadow lines that must stay), FL_SUBMISSION.
-passwd=$(fl read /etc/passwd) || refuse "The grader could not read /etc/passwd: $passwd"
-group=$(fl read /etc/group) || refuse "The grader could not read /etc/group: $group"
-shadow=$(fl read /etc/shadow) || refuse "The grader could not read /etc/shadow: $shadow"
+# inside it, and executes nothing of bastion01's. Who may log in is decided by the account files at
+# every login (nothing is started or cached), so both phases judge the files, the way the C
+# library's account lookups read them (a line's leading blanks are skipped, `#` lines are
+# comments, the first matching entry wins):
+#   - nobody but root has user id 0;
+#   - /etc/passwd, /etc/group and /etc/gshadow exactly as installed (fl.pristine: bytes, mode,
+#     owner, ACLs: the intruder's account gone or disarmed, its group memberships and any group
+#     password gone, every other account and group kept);
+#   - /etc/shadow with the team's passwords of this deployment line for line, nothing usable for
+#     the intruder's account on any line that names it, and its owner, mode and ACLs as installed;
+#   - what decides how a login is checked as installed: the PAM stack, /etc/security and
+#     /etc/nsswitch.conf (a pam_permit lets anyone in with any password).
+# After the boot the same files are judged again: a start-up script that puts the account back is
+# caught there. One python run with fl.py's functions. Environment: FL_ACCOUNT (never in an
+# argument), FL_SHADOW (digest of the shadow lines that must stay). The account's name in the
+# report is the platform's to judge (challenge.yaml answer:).
+verdict=$(python3 -I -S - <<'PY'
+import hashlib, os, stat, sys
+sys.path.insert(0, "/tmp")
+import fl
 
-# uid 0 is root's alone.
-while IFS=: read -r name _ uid _; do
-  if [ "$uid" = 0 ] && [ "$name" != root ]; then
-    refuse "An account other than root still has user id 0 in /etc/passwd: whoever knows its password is root."
-  fi
-done <<<"$passwd"
+Refused = fl.Refused
+account = os.environ["FL_ACCOUNT"]
 
-# /etc/passwd and /etc/group: exactly the installed accounts and groups.
-compare() { # compare FILE CONTENT KIND ("account" or "group")
-  local installed missing added gone new
-  local a=An; [ "$3" = group ] && a=A
-  installed=$(cat "$1")
-  missing=$(comm -23 <(sort <<<"$installed") <(sort <<<"$2"))
-  added=$(comm -13 <(sort <<<"$installed") <(sort <<<"$2"))
-  gone=$(comm -23 <(cut -d: -f1 <<<"$missing" | sort -u) <(cut -d: -f1 <<<"$added" | sort -u) | grep .)
-  new=$(comm -13 <(cut -d: -f1 <<<"$missing" | sort -u) <(cut -d: -f1 <<<"$added" | sort -u) | grep .)
-  [ -z "$gone" ] || refuse "$a $3 that belongs on bastion01 is gone from $1: take away only what the intruder set up."
-  [ -z "$new" ] || refuse "$1 still has ${a,} $3 that is not one of bastion01's own."
-  [ -z "$added" ] || refuse "$a $3 in $1 is not as it was installed (shell, home, ids or members changed): the intruder's changes are still there."
-}
-compare /etc/passwd "$passwd" account
-compare /etc/group "$group" group
 
-# /etc/shadow: the team's passwords of this deployment untouched; the intruder's account, if it
-# still has a line, cannot log in with a password.
-kept=""
-while IFS= read -r line; do
-  if [ "${line%%:*}" = "$FL_ACCOUNT" ]; then
-    hash=${line#*:}; hash=${hash%%:*}
-    case "$hash" in
-      '!'*|'*'*) ;;
-      *) refuse "/etc/shadow still holds a usable password for the account the intruder logged in with." ;;
-    esac
-  else
-    kept+="$line"$'\n'
-  fi
-done <<<"$shadow"
-if [ "$(printf '%s' "$kept" | sha256sum | cut -d' ' -f1)" != "$FL_SHADOW" ]; then
-  refuse "/etc/shadow does not hold the team's passwords as they were: the team's own accounts must keep working."
-fi
+def entries(text):
+    """(name, fields) of each entry as the C library reads the file (nss_files: leading blanks
+    skipped, empty and `#` lines ignored)."""
+    for raw in text.split("\n"):
+        line = raw.lstrip(" \t\r\v\f")
+        if not line or line.startswith("#"):
+            continue
+        fields = line.split(":")
+        yield fields[0], fields, raw
 
-# Naming every possible account is not an answer (the same lists setup.sh picks from). Service
-# accounts' names are also plain words ("list", "backup", "news"): one of them is allowed.
-others=0
-for a in sysmaint svc-update ntpsync cachemgr dbus-agent mon-agent pkgsync netcfg logrotd kmsync; do
-  [ "$a" != "$FL_ACCOUNT" ] && answer_mentions "$a" && others=2
-done
-for a in games lp news uucp proxy list irc backup; do
-  [ "$a" != "$FL_ACCOUNT" ] && answer_mentions "$a" && others=$((others + 1))
-done
-[ "$others" -lt 2 ] || refuse "bastion01 is clean, but your report also names accounts the intruder did not use: name only the one they logged in with."
-if ! answer_mentions "$FL_ACCOUNT"; then
-  refuse "bastion01 is clean, but your report does not name the account the intruder logged in with."
-fi
+
+def uid_of(text):
+    """A user id as the C library converts it (strtoul: blanks, a sign and leading zeros allowed)."""
+    try:
+        return int(text.strip(" \t"))
+    except ValueError:
+        return None
+
+
+def read(path):
+    try:
+        return fl.read_file(path).decode("utf-8", "replace")
+    except FileNotFoundError:
+        raise Refused(f"{path} is gone: bastion01's accounts live there. Take away only what the intruder set up.")
+
+
+def differences(path, kind):
+    """Why the file is not as installed, in the player's terms (it is not: fl.pristine said so)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        installed = f.read().split("\n")
+    theirs = read(path).split("\n")
+    names = lambda lines: {l.split(":")[0].strip() for l in lines if l.strip()}
+    a = "An" if kind == "account" else "A"
+    if names(installed) - names(theirs):
+        return f"{a} {kind} that belongs on bastion01 is gone from {path}: take away only what the intruder set up."
+    if names(theirs) - names(installed):
+        return f"{path} still has {a.lower()} {kind} that is not one of bastion01's own."
+    if sorted(installed) != sorted(theirs):
+        what = "shell, home, ids or password" if kind == "account" else "members, id or password"
+        return f"{a} {kind} in {path} is not as it was installed ({what} changed): the intruder's changes are still there."
+    return f"{path} is not as installed (its order, owner, mode or ACLs changed): put it back as it was."
+
+
+try:
+    for name, fields, _ in entries(read("/etc/passwd")):
+        if len(fields) > 2 and uid_of(fields[2]) == 0 and name != "root":
+            raise Refused("An account other than root still has user id 0 in /etc/passwd: whoever knows its password is root.")
+    for path, kind in (("/etc/passwd", "account"), ("/etc/group", "group"), ("/etc/gshadow", "group")):
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(differences(path, kind))
+    for path in ("/etc/pam.d", "/etc/security", "/etc/nsswitch.conf"):
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: it decides who may log in and how. Take away only what the intruder set up.")
+    shadow = read("/etc/shadow")
+    kept = []
+    for raw in shadow.split("\n")[:-1] if shadow.endswith("\n") else shadow.split("\n"):
+        line = raw.lstrip(" \t\r\v\f")
+        if line and not line.startswith("#") and line.split(":")[0] == account:
+            password = line.split(":")[1] if ":" in line else ""
+            if not password.startswith(("!", "*")):
+                raise Refused("/etc/shadow still holds a usable password for the account the intruder logged in with.")
+        else:
+            kept.append(raw + "\n")
+    if hashlib.sha256("".join(kept).encode()).hexdigest() != os.environ["FL_SHADOW"]:
+        raise Refused("/etc/shadow does not hold the team's passwords as they were: the team's own accounts must keep working.")
+    fd, _ = fl.resolve("/etc/shadow")
+    try:
+        st, acl = os.fstat(fd), fl._xattrs(fd)
+    finally:
+        os.close(fd)
+    mine = os.stat("/etc/shadow")
+    if (stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid, acl) != (stat.S_IMODE(mine.st_mode), mine.st_uid, mine.st_gid, fl._xattrs("/etc/shadow")):
+        raise Refused("/etc/shadow's owner, mode or ACLs are not as installed: the password hashes must stay readable by root and the shadow group only.")
+    print("ok")
+except Refused as e:
+    print(e)
+except OSError as e:
+    print(f"The grader could not read bastion01's account files ({e.strerror}).")
+PY
+) || refuse "The grader could not read bastion01's account files."
+[ "$verdict" = ok ] || refuse "$verdict"
 echo "The intruder's account is closed, and the team's accounts are as they were."

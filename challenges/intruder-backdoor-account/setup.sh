@@ -4,7 +4,7 @@
 # with uid 0 hidden among the service accounts, or a dormant service account given a password, a
 # login shell and membership of the group `disk` (raw access to every disk). Which one, its name
 # and the intruder's address are random; FAULTLINE_FAULT forces the kind. Leaves the login in
-# /var/log/auth.log. Prints the values the check needs as JSON on its last line.
+# /var/log/auth.log. Prints the values the check and the answer need as JSON on its last line.
 set -euo pipefail
 faults=(uid_zero reopened_system)
 fault=${FAULTLINE_FAULT:-${faults[RANDOM % ${#faults[@]}]}}
@@ -44,4 +44,7 @@ day=$(date -d '-1 day' '+%b %e')
 
 # The team's records as they should end up: every shadow line but the intruder's account's.
 digest=$(while IFS= read -r line; do [ "${line%%:*}" = "$account" ] || printf '%s\n' "$line"; done </etc/shadow | sha256sum | cut -d' ' -f1)
-printf '{"fault":"%s","account":"%s","shadow":"%s"}\n' "$fault" "$account" "$digest"
+# Every account a report could name: each one in /etc/passwd (but root, and bin, which is also a
+# word of every program's path), the names an intruder likes and the one the failed login tried.
+candidates=$( { cut -d: -f1 /etc/passwd | grep -vxE 'root|bin'; printf '%s\n' sysmaint svc-update ntpsync cachemgr dbus-agent mon-agent pkgsync netcfg logrotd kmsync admin; } | sort -u | python3 -I -S -c 'import json,sys; print(json.dumps(sys.stdin.read().split()))')
+printf '{"fault":"%s","account":"%s","shadow":"%s","candidates":%s}\n' "$fault" "$account" "$digest" "$candidates"

@@ -1,34 +1,53 @@
 #!/bin/bash
 # Grading: runs in the grader beside jobs02 (docs/decisions/008-grading-threat-model.md), never
-# inside it, and executes nothing of jobs02's. Three things the intruder left, then the jobs:
-#   no set-id program in the writable directories (fl.py's descriptor walk, no link followed);
-#   the accounts as installed (/etc/passwd and /etc/group against the image's originals in the
-#     grader's own /etc), the team's passwords of this deployment, nothing usable for the
-#     intruder's account;
-#   every root job's script, sourced file and the directories above them root's alone, the
-#     scripts saying what they said (fl normalized: comments and blanks do not count), the
-#     cron.d entries as installed, and the system's cron running.
-# The intruder's account never goes into a command's arguments (bash builtins only).
-# Environment: FL_ACCOUNT, FL_JOB, FL_SHADOW, FL_DIGEST, FL_SUBMISSION.
-scripts=(/opt/reports/bin/daily-report.sh /usr/local/sbin/tmp-cleanup /srv/metrics/collect.sh /var/lib/dbbackup/run-backup.sh)
-sourced=(/opt/reports/etc/report.env /usr/local/etc/cleanup.conf /srv/metrics/collect.conf /etc/dbbackup/backup.conf)
-
-# inspect PATH...: "setid PATH" for each set-id regular file under the writable directories, then
-# "bad PATH" for each path given that (or a directory above it) is not root's alone, "missing PATH",
-# then "digest HEX" of the files named in $FL_HASHED as `fl normalized` shows them (one python
-# run: each fl call costs an interpreter start).
-inspect() {
-  python3 -I -S - "$@" <<'PY'
-import hashlib, os, stat, sys
+# inside it, and executes nothing of jobs02's. Both phases judge the same (after the boot, any
+# start-up script has run: one that puts the intruder back is caught there), in one python run
+# with fl.py's functions:
+#   - no set-user-ID or set-group-ID program anywhere in jobs02's writable directories;
+#   - the accounts as installed (/etc/passwd, /etc/group, /etc/gshadow exactly: fl.pristine), the
+#     team's passwords of this deployment, no entry for the intruder's account in /etc/shadow
+#     (read as the C library reads it: leading blanks skipped), /etc/shadow's mode as installed;
+#   - what cron reads as installed (fl.pristine): /etc/crontab, /etc/cron.d, the run-parts
+#     folders, the user crontabs (none), cron's PAM stack and environment files, and the loader's
+#     cache and configuration; so the jobs are the team's four and nothing slips a BASH_ENV, a
+#     hook or a library into them; root's login files as installed too (a payload moved there
+#     would come back at the next login);
+#   - each job's script and sourced settings, and every directory on the way to them and to cron's
+#     own folders: root's, writable by root alone (fl.access for every account: ACLs included),
+#     reached through no link, held open for writing by no process of another account;
+#   - the scripts say what they said, as bash reads them: split at newlines only, no control
+#     characters, the `#!` line exactly, other lines whose first non-blank character is `#` (a
+#     comment wherever the installed script leaves bash at the start of a command, which it does
+#     at every line end) and blank lines skipped, every other line the installed one's words;
+#     the settings exactly (this deployment's digest);
+#   - cron runs: the system's /usr/sbin/cron, started the usual way, no hook in it.
+# Environment: FL_ACCOUNT (never in an argument), FL_SHADOW, FL_DIGEST. The account and the job in
+# the report are the platform's to judge (challenge.yaml answer:).
+verdict=$(python3 -I -S - <<'PY'
+import hashlib, os, re, stat, sys
 sys.path.insert(0, "/tmp")
 import fl
+
+Refused = fl.Refused
+SCRIPTS = ["/opt/reports/bin/daily-report.sh", "/usr/local/sbin/tmp-cleanup", "/srv/metrics/collect.sh", "/var/lib/dbbackup/run-backup.sh"]
+SOURCED = ["/opt/reports/etc/report.env", "/usr/local/etc/cleanup.conf", "/srv/metrics/collect.conf", "/etc/dbbackup/backup.conf"]
+CRON = ["/etc/crontab", "/etc/cron.d", "/etc/cron.hourly", "/etc/cron.daily", "/etc/cron.weekly", "/etc/cron.monthly",
+        "/etc/cron.yearly", "/var/spool/cron", "/etc/pam.d", "/etc/environment", "/etc/security/pam_env.conf", "/etc/default/cron"]
+# Which libraries every program of the jobs loads (an intruder's library there runs in each).
+LOADER = ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d"]
+# What runs whenever root opens a shell: a payload moved there comes back at the next login.
+LOGIN = ["/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/environment", "/root/.bashrc", "/root/.profile"]
+WRITABLE = ("/etc", "/var", "/root", "/home", "/tmp", "/run", "/srv", "/opt", "/usr/local", "/dev")
+account = os.environ["FL_ACCOUNT"]
 budget = 300000
-def walk(fd, path):
+
+
+def setid_walk(fd):
     global budget
     for name in os.listdir(fd):
         budget -= 1
         if budget < 0:
-            raise fl.Refused("There are too many files for the grader to look at.")
+            raise Refused("There are too many files on jobs02 for the grader to look at.")
         try:
             st = os.stat(name, dir_fd=fd, follow_symlinks=False)
         except FileNotFoundError:
@@ -36,116 +55,203 @@ def walk(fd, path):
         if stat.S_ISDIR(st.st_mode):
             try:
                 sub = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_DIRECTORY, dir_fd=fd)
-            except OSError:
+            except FileNotFoundError:
                 continue
             try:
-                walk(sub, f"{path}/{name}")
+                setid_walk(sub)
             finally:
                 os.close(sub)
         elif stat.S_ISREG(st.st_mode) and st.st_mode & (stat.S_ISUID | stat.S_ISGID):
-            print(f"setid {path}/{name}")
-try:
-    for top in ("/etc", "/var", "/root", "/home", "/tmp", "/run", "/srv", "/opt", "/usr/local", "/dev"):
+            raise Refused("A program in jobs02's writable directories still hands its owner's privileges to whoever runs it (set-user-ID or set-group-ID).")
+
+
+def lstat(path):
+    parent, name = path.rsplit("/", 1)
+    fd, _ = fl.resolve(parent or "/", want_dir=True)
+    try:
+        return os.stat(name, dir_fd=fd, follow_symlinks=False)
+    finally:
+        os.close(fd)
+
+
+def identities():
+    """Every account but root, with its user id and groups, as fl.access reads them (read once:
+    fl.access reads the account files at each call)."""
+    members = {}
+    for line in fl.read_file("/etc/group").decode("utf-8", "replace").splitlines():
+        f = line.split(":")
+        if len(f) >= 4 and f[2].isdigit():
+            for m in f[3].split(","):
+                members.setdefault(m, set()).add(int(f[2]))
+    return {u: (uid, {gid} | members.get(u, set())) for u, (uid, gid) in fl._passwd().items() if uid != 0}
+
+
+def root_alone(path, ids):
+    """The path and every directory above it: no link, root's, and writable by no other account
+    as the kernel decides (fl._allowed: mode bits and ACLs, search permission on the way, as
+    fl.access). Returns what is wrong, or None."""
+    parts = path.strip("/").split("/")
+    reach = set(ids)
+    for n in range(len(parts) + 1):
+        here = "/" + "/".join(parts[:n])
+        if n and stat.S_ISLNK(lstat(here).st_mode):
+            return f"{here} is a symbolic link: whoever may change it, or what it points to, decides what root runs."
+        fd, _ = fl.resolve(here, want_dir=n < len(parts))
         try:
-            fd, canonical = fl.resolve(top, want_dir=True)
-        except (FileNotFoundError, NotADirectoryError):
-            continue
-        try:
-            walk(fd, canonical.rstrip("/"))
+            st, acl = os.fstat(fd), fl._xattrs(fd)[0]
         finally:
             os.close(fd)
-    for p in sys.argv[1:]:
+        if st.st_uid != 0:
+            return f"{here} belongs to {fl.user_name(st.st_uid)}, not root: its owner can change what root runs."
+        # The people's accounts first (uid 1000 and up), then the system's.
+        for user in sorted(reach, key=lambda u: (ids[u][0] < 1000, u)):
+            bits = fl._allowed(st, acl, *ids[user])
+            if bits & 2:
+                how = "" if fl._allowed(st, None, *ids[user]) & 2 else " (through an ACL entry)"
+                return f"{user} may write {here}{how}: whoever can write it can change what root runs."
+            if not bits & 1:
+                reach.discard(user)
+    return None
+
+
+def held_for_writing(paths):
+    """A process of another account than root holding one of the files open for writing (opened
+    while it could): it can still change what root runs, whatever the modes say now. Returns
+    (path, pid) or None. Processes are the target's (fl.target_pids), never a scan of /proc."""
+    want = {}
+    for p in paths:
+        st = fl.stat_path(p)
+        want[(st.st_dev, st.st_ino)] = p
+    for pid in fl.target_pids():
         try:
-            fd, canonical = fl.resolve(p)
-            os.close(fd)
-        except (FileNotFoundError, NotADirectoryError):
-            print(f"missing {p}")
+            if fl.uid_of(pid) == 0:
+                continue
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
             continue
-        parts = canonical.strip("/").split("/")
-        for n in range(len(parts), 0, -1):
-            st = fl.stat_path("/" + "/".join(parts[:n]))
-            if st.st_uid != 0 or st.st_mode & 0o022:
-                print(f"bad {p}")
-                break
-    h = hashlib.sha256()
-    for p in os.environ["FL_HASHED"].split():
+        for fd in fds:
+            try:
+                st = os.stat(f"/proc/{pid}/fd/{fd}")
+                if (st.st_dev, st.st_ino) not in want:
+                    continue
+                with open(f"/proc/{pid}/fdinfo/{fd}") as f:
+                    flags = next(int(l.split()[1], 8) for l in f if l.startswith("flags:"))
+            except (OSError, StopIteration, ValueError):
+                continue
+            if flags & (os.O_WRONLY | os.O_RDWR):
+                return want[(st.st_dev, st.st_ino)], pid
+    return None
+
+
+def as_bash_reads(data, path):
+    """The script's commands as bash reads them (see the header): its `#!` line, then the words of
+    each line that is neither blank nor a comment."""
+    if re.search(rb"[\x00-\x08\x0b-\x1f\x7f]", data):
+        raise Refused(f"{path} holds control characters: bash reads lines only at newlines, so what a reader takes for two lines may be one command.")
+    lines = data.split(b"\n")
+    kept = [lines[0]]
+    for line in lines[1:]:
+        line = line.strip(b" \t")
+        if line and not line.startswith(b"#"):
+            kept.append(b" ".join(w for w in re.split(rb"[ \t]+", line)))
+    return kept
+
+
+try:
+    for top in WRITABLE:
         try:
-            h.update((fl._normalized(fl.read_file(p)) + "\n").encode())
+            fd, _ = fl.resolve(top, want_dir=True)
         except (FileNotFoundError, NotADirectoryError):
-            h.update(b"\0missing")
-    print(f"digest {h.hexdigest()}")
-    print("done")
-except fl.Refused as e:
-    print(f"refused {e}")
+            continue
+        try:
+            setid_walk(fd)
+        finally:
+            os.close(fd)
+
+    for name, fields in ((l.lstrip(" \t\r\v\f").split(":")[0], l.lstrip(" \t\r\v\f").split(":")) for l in fl.read_file("/etc/passwd").decode("utf-8", "replace").split("\n")):
+        if name and not name.startswith("#") and len(fields) > 2 and fields[2].strip(" \t").lstrip("+").isdigit() and int(fields[2].strip(" \t")) == 0 and name != "root":
+            raise Refused("An account other than root has user id 0 in /etc/passwd.")
+    for path, kind in (("/etc/passwd", "account"), ("/etc/group", "group"), ("/etc/gshadow", "group")):
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: an {kind} was added, removed or changed. Take away only what the intruder added.")
+    shadow = fl.read_file("/etc/shadow").decode("utf-8", "replace")
+    kept = []
+    for raw in shadow.split("\n")[:-1] if shadow.endswith("\n") else shadow.split("\n"):
+        line = raw.lstrip(" \t\r\v\f")
+        if line and not line.startswith("#") and line.split(":")[0] == account:
+            raise Refused("/etc/shadow still holds the password of an account that is not in /etc/passwd.")
+        kept.append(raw + "\n")
+    if hashlib.sha256("".join(kept).encode()).hexdigest() != os.environ["FL_SHADOW"]:
+        raise Refused("/etc/shadow does not hold the team's passwords as they were: the team's accounts must keep working.")
+    st, mine = fl.stat_path("/etc/shadow"), os.stat("/etc/shadow")
+    if (stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid) != (stat.S_IMODE(mine.st_mode), mine.st_uid, mine.st_gid):
+        raise Refused("/etc/shadow's owner or mode is not as installed: the password hashes must stay readable by root and the shadow group only.")
+
+    ids = identities()
+    for path in CRON:
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: the root jobs must stay as they were, where they were, and nothing else may run as root from cron.")
+    for path in LOADER:
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: it decides which libraries every program of the root jobs loads.")
+    for path in LOGIN:
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: it runs whenever root opens a shell, and nothing of the intruder's may.")
+    for path in SCRIPTS + SOURCED:
+        try:
+            st = lstat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            raise Refused(f"{path} is gone: the root jobs need it. Make it safe rather than removing it.")
+    for path in SCRIPTS + SOURCED + CRON:
+        wrong = root_alone(path, ids)
+        if wrong:
+            raise Refused(f"A root cron job still runs or reads a file that users other than root can change: {wrong}")
+    held = held_for_writing(SCRIPTS + SOURCED)
+    if held:
+        raise Refused(f"Process {held[1]} ({fl.user_name(fl.uid_of(held[1]))}) still holds {held[0]} open for writing: it can change what root runs, whatever the modes say now.")
+    for path in SCRIPTS:
+        if not stat.S_ISREG(lstat(path).st_mode):
+            raise Refused(f"{path} is not a file any more: the root jobs need it.")
+        with open(path, "rb") as f:
+            installed = f.read()
+        if as_bash_reads(fl.read_file(path), path) != as_bash_reads(installed, path):
+            raise Refused("A job's script does not say what it said before the intrusion: remove what the intruder added, keep the rest.")
+    digest = hashlib.sha256()
+    for path in SOURCED:
+        fd, _ = fl.resolve(path)
+        try:
+            for chunk in fl.stream(fd):
+                digest.update(chunk)
+        finally:
+            os.close(fd)
+    if digest.hexdigest() != os.environ["FL_DIGEST"]:
+        raise Refused("A job's settings are not what they were: keep them as they are.")
+
+    pids = []
+    for pid in fl.target_pids():
+        try:
+            if fl.argv(pid) == ["/usr/sbin/cron"] and fl.argv(fl.parent_of(pid)) != ["/usr/sbin/cron"]:
+                pids.append(pid)
+        except OSError:
+            continue
+    if not pids:
+        raise Refused("cron is not running (service cron start): the jobs must keep running.")
+    for pid in pids:
+        fl.verify_process(pid, "/usr/sbin/cron", ["/usr/sbin/cron"])
+    print("ok")
+except Refused as e:
+    print(e)
 except OSError as e:
-    print(f"refused The grader could not look at jobs02's files ({e.strerror}).")
+    print(f"The grader could not look at jobs02's files ({e.strerror}).")
 PY
-}
-report=$(FL_HASHED="${scripts[*]} ${sourced[*]}" inspect "${scripts[@]}" "${sourced[@]}" /usr/local/bin /usr/local/sbin)
-[[ "$report" == *refused* || "$report" == *done ]] || refuse "The grader could not look at jobs02's files."
-while read -r kind path; do
-  case "$kind" in
-    refused) refuse "$path" ;;
-    setid) refuse "A program in jobs02's writable directories still hands its owner's privileges to whoever runs it (set-user-ID or set-group-ID)." ;;
-  esac
-done <<<"$report"
-
-# The accounts.
-passwd=$(fl read /etc/passwd) || refuse "The grader could not read /etc/passwd: $passwd"
-group=$(fl read /etc/group) || refuse "The grader could not read /etc/group: $group"
-shadow=$(fl read /etc/shadow) || refuse "The grader could not read /etc/shadow: $shadow"
-while IFS=: read -r name _ uid _; do
-  if [ "$uid" = 0 ] && [ "$name" != root ]; then
-    refuse "An account other than root has user id 0 in /etc/passwd."
-  fi
-done <<<"$passwd"
-compare() { # compare FILE CONTENT KIND
-  local installed
-  installed=$(cat "$1")
-  [ -z "$(comm -23 <(sort <<<"$installed") <(sort <<<"$2"))" ] || refuse "An $3 that belongs on jobs02 is missing or changed in $1: take away only what the intruder added."
-  [ -z "$(comm -13 <(sort <<<"$installed") <(sort <<<"$2"))" ] || refuse "$1 has an $3 entry that is not one of jobs02's own."
-}
-compare /etc/passwd "$passwd" account
-compare /etc/group "$group" "account or group"
-kept=""
-while IFS= read -r line; do
-  if [ "${line%%:*}" = "$FL_ACCOUNT" ]; then
-    refuse "/etc/shadow still holds the password of an account that is not in /etc/passwd."
-  fi
-  kept+="$line"$'\n'
-done <<<"$shadow"
-[ "$(printf '%s' "$kept" | sha256sum | cut -d' ' -f1)" = "$FL_SHADOW" ] ||
-  refuse "/etc/shadow does not hold the team's passwords as they were: the team's accounts must keep working."
-
-# The jobs.
-while read -r kind path; do
-  case "$kind" in
-    missing) refuse "$path is gone: the root jobs need it. Make it safe rather than removing it." ;;
-    bad) refuse "A root cron job still runs or reads a file that users other than root can change (the file itself or a directory above it)." ;;
-  esac
-done <<<"$report"
-same=$(fl pristine /etc/crontab /etc/cron.d) || refuse "The root jobs in /etc/crontab and /etc/cron.d must stay as they were: $same"
-digest=$(sed -n 's/^digest //p' <<<"$report")
-[ "$digest" = "$FL_DIGEST" ] ||
-  refuse "A job's script or settings do not say what they said before the intrusion: remove what the intruder added, keep the rest."
-pids=$(fl find-argv '["/usr/sbin/cron"]')
-[ -n "$pids" ] || refuse "cron is not running (service cron start): the jobs must keep running."
-for pid in $pids; do
-  msg=$(fl process "$pid" /usr/sbin/cron --argv '["/usr/sbin/cron"]') || refuse "$msg"
-done
-
-# Naming every candidate is not an answer (the same lists setup.sh picks from).
-for a in sysupd kworkerd dbus-daemon1 systemd-cron nscd-agent pulse-sync apt-helper; do
-  [ "$a" = "$FL_ACCOUNT" ] && continue
-  answer_mentions "$a" && refuse "jobs02 is clean, but your report also names accounts the intruder did not keep: name only theirs."
-done
-for s in "${scripts[@]}"; do
-  [ "$s" = "$FL_JOB" ] && continue
-  if answer_mentions "$s" || answer_mentions "${s##*/}"; then
-    refuse "jobs02 is clean, but your report also names jobs the intruder did not use: name only the one they came back through."
-  fi
-done
-answer_mentions "$FL_ACCOUNT" || refuse "jobs02 is clean, but your report does not name the account the intruder kept for themselves."
-answer_mentions "$FL_JOB" || answer_mentions "${FL_JOB##*/}" ||
-  refuse "jobs02 is clean, but your report does not name the job (its script) the intruder used to come back."
+) || refuse "The grader could not look at jobs02's files."
+[ "$verdict" = ok ] || refuse "$verdict"
 echo "The intruder's account, their root shell and their foothold in the cron job are gone; the jobs run as before."

@@ -1,124 +1,148 @@
 #!/bin/bash
 # Grading: runs in the grader beside billing01 (docs/decisions/008-grading-threat-model.md), never
-# inside it, and executes nothing of billing01's. It calls billing-api from another host of the
-# network as its clients do, after making sure who answers (the system's program, started by its
-# service script as its own user, after the last change of its token file): the leaked token must
-# be refused, the account must have a new token that works, every other client's token must still
-# work, and the leaked token must be written nowhere on billing01 any more. Tokens never go into a
-# command's arguments (the player sees the grader's command lines): headers go through a file.
-# Environment: FL_TARGET, FL_ACCOUNT, FL_LEAK, FL_OLD, FL_OTHERS, FL_INSTANCE, FL_SUBMISSION.
-base="http://${FL_TARGET}:8080"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-# call PATH [TOKEN]: sets code; the body is in $tmp/body.
-call() {
-  if [ -n "${2:-}" ]; then printf 'Authorization: Bearer %s\n' "$2" >"$tmp/h"; else : >"$tmp/h"; fi
-  code=$(curl -sS --max-time 5 -H @"$tmp/h" -o "$tmp/body" -w '%{http_code}' "$base$1" 2>"$tmp/err") || code=none
-}
-field() { python3 -I -S -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], ""))' "$tmp/body" "$1" 2>/dev/null; }
-
-call /health
-[ "$code" = 200 ] || refuse "billing-api does not answer at $base/health (HTTP $code): its clients cannot work."
-[ "$(field instance)" = "$FL_INSTANCE" ] || refuse "Something answers on port 8080 of $FL_TARGET, but it is not this host's billing-api."
-
-pids=$(fl service 8080 /usr/bin/python3.11 \
-  --argv '["/usr/bin/python3","-I","-S","/usr/lib/billing-api/billing_api.py","/etc/billing-api/tokens"]' \
-  --config /etc/billing-api/tokens) || refuse "$pids"
-for pid in $pids; do
-  user=$(fl user "$pid") || refuse "$user"
-  [ "$user" = billing ] || refuse "billing-api runs as $user; it must run as its own user, billing (use its service script)."
-done
-
-call /v1/whoami "$FL_OLD"
-[ "$code" = 401 ] || refuse "The leaked token is still accepted by billing-api: whoever found it can still use it."
-
-# The account's new token: in the token file, and accepted.
-tokens=$(fl read /etc/billing-api/tokens) || refuse "The grader could not read /etc/billing-api/tokens: $tokens"
-fresh=""
-while read -r acct tok _; do
-  [ "$acct" = "$FL_ACCOUNT" ] && [ -n "$tok" ] && [ "$tok" != "$FL_OLD" ] && { fresh=$tok; break; }
-done <<<"$tokens"
-[ -n "$fresh" ] || refuse "The leaked token no longer works, but its account has no new token in /etc/billing-api/tokens: the client it belongs to is locked out."
-call /v1/whoami "$fresh"
-[ "$code" = 200 ] && [ "$(field account)" = "$FL_ACCOUNT" ] || refuse "The new token in /etc/billing-api/tokens is not accepted by the running billing-api (HTTP $code)."
-[ "${#fresh}" -ge 24 ] || refuse "The new token is too short to be a secret: use at least 24 random characters."
-
-for pair in $FL_OTHERS; do
-  call /v1/whoami "${pair#*=}"
-  [ "$code" = 200 ] && [ "$(field account)" = "${pair%%=*}" ] || refuse "The token of ${pair%%=*} no longer works: only the leaked one had to change."
-done
-
-# The leaked token, written anywhere in billing01's writable directories.
-found=$(FL_NEEDLE=$FL_OLD python3 -I -S - <<'PY'
-import os, stat, sys
+# inside it, and executes nothing of billing01's. The same in both phases (live, and after a boot,
+# where billing-api started from its init script and the token file on disk):
+#   - as a client from another host: billing-api answers, as this host's instance;
+#   - who answers: the system's program, started by its service script as its own user, after the
+#     last change of its token file (fl.py's verify_listener, as `fl service --config`);
+#   - as the clients: the leaked token is refused, the account's new token (read from the token
+#     file with billing-api's own rule: `#` starts a comment anywhere, then <account> <token>) is
+#     accepted as that account and is long enough to be a secret, every other client's token
+#     still works;
+#   - the token file is readable by root and billing alone (fl.access for every account: ACLs);
+#   - the leaked token is written nowhere in billing01's writable directories, whatever a file's
+#     size (fl.py's streaming search: sparse files cost what they hold), nor in a deleted file a
+#     process still holds open, nor in a process's arguments or another account's environment.
+# One python run with fl.py's functions (each start of an interpreter costs): its HTTP client calls
+# as the story's clients do, with the user agent the platform picked for this check. Tokens reach
+# it through its environment, never a command line. Environment: FL_TARGET, FL_ACCOUNT, FL_OLD,
+# FL_OTHERS, FL_INSTANCE, FL_CLIENT_AGENT. The account and the file in the report are the
+# platform's to judge (challenge.yaml answer:).
+verdict=$(python3 -I -S - <<'PY'
+import http.client, json, os, socket, stat, sys
 sys.path.insert(0, "/tmp")
 import fl
-needle = os.environ["FL_NEEDLE"].encode()
-budget = 300000
-def walk(fd):
-    global budget
-    for name in os.listdir(fd):
-        budget -= 1
-        if budget < 0:
-            raise fl.Refused("There are too many files for the grader to look at.")
+
+Refused = fl.Refused
+TOKENS = "/etc/billing-api/tokens"
+WRITABLE = ("/etc", "/var", "/root", "/home", "/tmp", "/run", "/srv", "/opt", "/usr/local", "/dev")
+target, account, old = os.environ["FL_TARGET"], os.environ["FL_ACCOUNT"], os.environ["FL_OLD"]
+
+
+def call(path, token=None):
+    """A client's GET: (status, JSON body or {}); (None, {}) when nothing answers."""
+    headers = {"User-Agent": os.environ.get("FL_CLIENT_AGENT", "curl/7.88.1"), "Accept": "*/*"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    conn = http.client.HTTPConnection(target, 8080, timeout=5)
+    try:
+        conn.request("GET", path, headers=headers)
+        answer = conn.getresponse()
+        body = answer.read(65536)
         try:
-            st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            return answer.status, json.loads(body)
+        except ValueError:
+            return answer.status, {}
+    except (OSError, http.client.HTTPException):
+        return None, {}
+    finally:
+        conn.close()
+
+
+def whoami(token):
+    code, body = call("/v1/whoami", token)
+    return code, body.get("account") if isinstance(body, dict) else None
+
+
+try:
+    code, body = call("/health")
+    if code != 200:
+        raise Refused(f"billing-api does not answer at http://{target}:8080/health (HTTP {code or 'none'}): its clients cannot work.")
+    if not isinstance(body, dict) or body.get("instance") != os.environ["FL_INSTANCE"]:
+        raise Refused(f"Something answers on port 8080 of {target}, but it is not this host's billing-api.")
+    for pid in fl.verify_listener(8080, "/usr/bin/python3.11",
+                                  [["/usr/bin/python3", "-I", "-S", "/usr/lib/billing-api/billing_api.py", TOKENS]],
+                                  [TOKENS, "/var/lib/billing-api/instance-id"]):
+        user = fl.user_name(fl.uid_of(pid))
+        if user != "billing":
+            raise Refused(f"billing-api runs as {user}; it must run as its own user, billing (use its service script).")
+
+    code, _ = whoami(old)
+    if code != 401:
+        raise Refused(f"The leaked token is still accepted by billing-api (HTTP {code or 'none'}): whoever found it can still use it.")
+    fresh = []
+    for line in fl.read_file(TOKENS).decode("utf-8", "replace").split("\n"):
+        words = line.split("#", 1)[0].split()
+        if len(words) == 2 and words[0] == account and words[1] != old:
+            fresh.append(words[1])
+    if not fresh:
+        raise Refused(f"The leaked token no longer works, but its account has no new token in {TOKENS}: the client it belongs to is locked out.")
+    for token in fresh:
+        if len(token) < 24:
+            raise Refused("The account's new token is too short to be a secret: use at least 24 random characters.")
+        code, who = whoami(token)
+        if (code, who) != (200, account):
+            raise Refused(f"The account's new token in {TOKENS} is not accepted by the running billing-api (HTTP {code or 'none'}).")
+    for pair in os.environ["FL_OTHERS"].split():
+        other, token = pair.split("=", 1)
+        if whoami(token) != (200, other):
+            raise Refused(f"The token of {other} no longer works: only the leaked one had to change.")
+
+    st = fl.stat_path(TOKENS)
+    users = fl._passwd()
+    owners = {0, users["billing"][0]}
+    if st.st_uid not in owners:
+        raise Refused(f"{TOKENS} belongs to {fl.user_name(st.st_uid)}: its owner can read every client's token.")
+    for user, (uid, _) in sorted(users.items(), key=lambda u: (u[1][0] < 1000, u[0])):
+        if uid not in owners and "r" in fl.access(user, TOKENS):
+            raise Refused(f"{TOKENS} can be read by {user}: every client's token, the new one too, is exposed to that account.")
+
+    needle = [old.encode()]
+    for top in WRITABLE:
+        try:
+            for path, fd in fl.walk_files(top):
+                if fl.contains(fd, needle):
+                    raise Refused("The old token is rotated, but it is still written in a file on billing01: remove every copy.")
         except FileNotFoundError:
             continue
-        if stat.S_ISDIR(st.st_mode):
+    # What processes hold: a deleted file still open keeps its content on the host, and every
+    # account sees every process's arguments.
+    for pid in fl.target_pids():
+        try:
+            args = "\0".join(fl.argv(pid)).encode()
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        if needle[0] in args:
+            raise Refused(f"Process {pid} carries the old token in its arguments, which every account sees with ps.")
+        try:
+            # Another account's process: its environment is that account's (root's own shell is not
+            # an exposure).
+            if fl.uid_of(pid) != 0:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    if needle[0] in f.read():
+                        raise Refused(f"Process {pid} ({fl.user_name(fl.uid_of(pid))}) carries the old token in its environment: that account has it.")
+        except OSError:
+            pass
+        for n in fds:
             try:
-                sub = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_DIRECTORY, dir_fd=fd)
+                st = os.stat(f"/proc/{pid}/fd/{n}")
+                if not stat.S_ISREG(st.st_mode) or st.st_nlink:
+                    continue
+                f = os.open(f"/proc/{pid}/fd/{n}", os.O_RDONLY | os.O_NONBLOCK)
             except OSError:
                 continue
             try:
-                if walk(sub):
-                    return True
-            finally:
-                os.close(sub)
-        elif stat.S_ISREG(st.st_mode) and 0 < st.st_size <= fl.MAX_READ:
-            try:
-                f = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=fd)
-            except OSError:
-                continue
-            try:
-                data = os.read(f, fl.MAX_READ + 1)
+                if fl.contains(f, needle):
+                    raise Refused(f"Process {pid} ({fl.user_name(fl.uid_of(pid))}) still holds a deleted file with the old token open: its content is still on billing01.")
             finally:
                 os.close(f)
-            if needle in data:
-                return True
-    return False
-try:
-    for top in ("/etc", "/var", "/root", "/home", "/tmp", "/run", "/srv", "/opt", "/usr/local"):
-        try:
-            fd, _ = fl.resolve(top, want_dir=True)
-        except (FileNotFoundError, NotADirectoryError):
-            continue
-        try:
-            if walk(fd):
-                print("found")
-                break
-        finally:
-            os.close(fd)
-    else:
-        print("clean")
-except fl.Refused as e:
+    print("ok")
+except Refused as e:
     print(e)
+except OSError as e:
+    print(f"The grader could not look at billing01 ({e.strerror}).")
 PY
-)
-case "$found" in
-  clean) ;;
-  found) refuse "The old token is rotated, but it is still written in a file on billing01: remove every copy." ;;
-  *) refuse "${found:-The grader could not search the files of billing01.}" ;;
-esac
-
-# Naming every account is not an answer (one other may come up in passing: "reporting" is a
-# plain word too).
-others=0
-for a in shop-frontend invoice-worker reporting partner-acme mobile-app; do
-  [ "$a" != "$FL_ACCOUNT" ] && answer_mentions "$a" && others=$((others + 1))
-done
-[ "$others" -lt 2 ] || refuse "billing01 is clean, but your report also names accounts whose tokens did not leak: name only the one that did."
-answer_mentions "$FL_ACCOUNT" || refuse "billing01 is clean, but your report does not name the account whose token leaked."
-answer_mentions "$FL_LEAK" || answer_mentions "${FL_LEAK##*/}" || refuse "billing01 is clean, but your report does not name the file the token leaked from."
+) || refuse "The grader could not look at billing01."
+[ "$verdict" = ok ] || refuse "$verdict"
 echo "The leaked token is dead and gone from billing01, its account has a new one, and every other client still works."

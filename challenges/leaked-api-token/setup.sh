@@ -4,14 +4,14 @@
 # in a file a support bundle collects: a user's shell history, an old debug log that recorded
 # request headers, or a note in the team's runbooks (FAULTLINE_FAULT forces which), sometimes
 # with a second copy in a scratch file. Which account, which user, which file names: random.
-# Prints the values the check needs as JSON on its last line.
+# Prints the values the check and the answer need as JSON on its last line.
 set -euo pipefail
 faults=(shell_history debug_log runbook_note)
 fault=${FAULTLINE_FAULT:-${faults[RANDOM % ${#faults[@]}]}}
 rnd() { od -An -N"$1" -tx1 /dev/urandom | tr -d ' \n'; }
 service billing-api stop >/dev/null 2>&1 || true
 
-accounts=(shop-frontend invoice-worker reporting partner-acme mobile-app)
+accounts=(shop-frontend invoice-worker reports-etl partner-acme mobile-app)
 declare -A token
 {
   echo "# billing-api tokens: <account> <token>, read at start (restart after a change)."
@@ -52,10 +52,16 @@ case "$fault" in
   *) echo "unknown fault: $fault" >&2; exit 2 ;;
 esac
 # Sometimes the same request was also saved for replaying.
+copy=""
 if [ $((RANDOM % 2)) = 0 ]; then
   copy=/var/tmp/replay-$(rnd 3).sh
   printf '#!/bin/sh\n%s\n' "$curl_line" >"$copy"
 fi
 service billing-api start >/dev/null
-printf '{"fault":"%s","account":"%s","leak":"%s","old":"%s","others":"%s","instance":"%s"}\n' \
-  "$fault" "$account" "$leak" "$old" "${others% }" "$(cat /var/lib/billing-api/instance-id)"
+# Every file a report could name as the leak's source: what a support bundle collects (shell
+# histories, the service's logs, the runbooks, scratch files), the leak among them. The token file
+# is not one: every token is there by design.
+files=$( { ls -d /root/.bash_history /home/*/.bash_history; find /var/log/billing-api /srv/ops-notes /var/tmp -type f; } 2>/dev/null | python3 -I -S -c 'import json,sys; print(json.dumps(sys.stdin.read().split()))')
+accounts_json=$(printf '"%s",' "${accounts[@]}")
+printf '{"fault":"%s","account":"%s","leak":"%s","copy":"%s","old":"%s","others":"%s","instance":"%s","accounts":[%s],"files":%s}\n' \
+  "$fault" "$account" "$leak" "$copy" "$old" "${others% }" "$(cat /var/lib/billing-api/instance-id)" "${accounts_json%,}" "$files"

@@ -3,7 +3,7 @@
 # jobs get this deployment's secrets, cron starts, and one root job at random becomes something
 # an unprivileged user can rewrite: its script (writable by everyone or owned by `deploy`), the
 # directory holding it, or the configuration file it sources (FAULTLINE_FAULT forces the kind).
-# Prints the values the check needs as JSON on its last line.
+# Prints the values the check and the answer need as JSON on its last line.
 set -euo pipefail
 faults=(writable_script writable_directory user_owned_script writable_sourced_file)
 fault=${FAULTLINE_FAULT:-${faults[RANDOM % ${#faults[@]}]}}
@@ -30,4 +30,6 @@ case "$fault" in
   *) echo "unknown fault: $fault" >&2; exit 2 ;;
 esac
 service cron start >/dev/null
-printf '{"fault":"%s","job":"%s","file":"%s","digest":"%s"}\n' "$fault" "$job" "$file" "$digest"
+# Every file a report could name: the jobs' scripts and their settings.
+candidates=$(printf '"%s",' "${scripts[@]}" "${sourced[@]}")
+printf '{"fault":"%s","job":"%s","file":"%s","digest":"%s","candidates":[%s]}\n' "$fault" "$job" "$file" "$digest" "${candidates%,}"

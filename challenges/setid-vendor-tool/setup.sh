@@ -2,7 +2,8 @@
 # Injects the fault (run as root inside the deployment, fed on stdin, never stored there): each
 # tool gets this deployment's build stamp (so their digests differ per deployment), then one tool
 # at random becomes set-user-ID root or set-group-ID shadow (FAULTLINE_FAULT forces which).
-# Prints the values the check needs as JSON on its last line.
+# Prints the values the check needs as JSON on its last line, with every program a report could
+# name (the tools and the distribution's own set-id programs) as the answer's candidates.
 set -euo pipefail
 faults=(setuid_root setgid_shadow)
 fault=${FAULTLINE_FAULT:-${faults[RANDOM % ${#faults[@]}]}}
@@ -18,4 +19,5 @@ case "$fault" in
   setgid_shadow) chown root:shadow "$path"; chmod 2755 "$path" ;;
   *) echo "unknown fault: $fault" >&2; exit 2 ;;
 esac
-printf '{"fault":"%s","path":"%s","tools":"%s"}\n' "$fault" "$path" "$digest"
+candidates=$( { printf '%s\n' "${tools[@]}"; find /usr -xdev -type f -perm /6000; } | python3 -I -S -c 'import json,sys; print(json.dumps(sys.stdin.read().split()))')
+printf '{"fault":"%s","path":"%s","tools":"%s","candidates":%s}\n' "$fault" "$path" "$digest" "$candidates"

@@ -3,7 +3,7 @@
 # week's on-call rota gets its rule, then one account gets a sudo rule that leads to root: a
 # forgotten "NOPASSWD: ALL", a tool with a shell escape (less, vim, find, tar) or a reviewed rule
 # broadened with a wildcard (FAULTLINE_FAULT forces which; account, tool and file are random).
-# Prints the values the check needs as JSON on its last line.
+# Prints the values the check and the answer need as JSON on its last line.
 set -euo pipefail
 faults=(nopasswd_all shell_escape broadened_rule)
 fault=${FAULTLINE_FAULT:-${faults[RANDOM % ${#faults[@]}]}}
@@ -43,4 +43,6 @@ case "$fault" in
 esac
 visudo -c >/dev/null || { echo "setup: sudoers do not parse" >&2; exit 1; }
 printf "cd /etc/sudoers.d\nls -l\n${history}exit\n" >/root/.bash_history
-printf '{"fault":"%s","user":"%s","rule":"%s","oncall":"%s"}\n' "$fault" "$user" "$rule" "$oncall"
+# Every account a report could name: the service accounts, the team's engineers and the rota.
+candidates=$(printf '"%s",' deploy ci-runner reportsync monitor mara tobias lena sven ayse jonas noor piet)
+printf '{"fault":"%s","user":"%s","rule":"%s","oncall":"%s","rota":"%s","candidates":[%s]}\n' "$fault" "$user" "$rule" "$oncall" "${rota//,/}" "${candidates%,}"
