@@ -7,79 +7,111 @@
 #   ledgerd is the system's /usr/sbin/ledgerd, unaltered, running (not stopped), and its
 #     heartbeat moves.
 # Environment: FL_JOURNALS (how many) and FL_DIGEST (sha256 of them all, in name order).
-
-# flpy CODE: Python with fl.py's functions as `fl` (loaded as a module: its command line does not
-# run). A refusal prints its message and exits 1.
-flpy() {
-  python3 -I -S -c 'import importlib.util as u, sys
+#
+# One Python process with fl.py's functions (`fl`, loaded as a module) does it all: each program
+# start costs, on a busy host, more than the reading itself.
+python3 -I -S -c 'import importlib.util as u, sys
 s = u.spec_from_file_location("fl", "/tmp/fl.py"); fl = u.module_from_spec(s); s.loader.exec_module(fl)
 try:
     exec(sys.argv[1])
 except fl.Refused as e:
     print(e); sys.exit(1)
-' "$1"
-}
+except FileNotFoundError as e:
+    print((e.filename or "A file the check reads") + " does not exist on the system."); sys.exit(1)
+except OSError as e:
+    print(f"The grader could not read what it needs ({e.strerror})."); sys.exit(1)
+' '
+import hashlib, os, re, stat, time
 
-read -r avail_kb _ < <(fl df /srv) || refuse "The grader could not measure /srv."
-[ "${avail_kb:-0}" -ge 16384 ] || refuse "/srv has only $((${avail_kb:-0} / 1024)) MiB free: the space is not back yet."
+def held_deleted(prefix):
+    """(pid, arguments, file) of a process holding a deleted file below prefix, through a
+    descriptor or a mapping (the blocks a name no longer shows): the eldest of a family that
+    shares it (a child inherits its parent'"'"'s descriptors)."""
+    holders = {}
+    for pid in fl.target_pids():
+        try:
+            links = [os.readlink(f"/proc/{pid}/fd/{n}") for n in os.listdir(f"/proc/{pid}/fd")]
+            with open(f"/proc/{pid}/maps") as f:
+                links += [cols[5].rstrip("\n") for cols in (line.split(None, 5) for line in f) if len(cols) == 6]
+            args, parent = " ".join(fl.argv(pid))[:70], fl.parent_of(pid)
+        except OSError:
+            continue  # ended meanwhile
+        for link in links:
+            if link.startswith(prefix) and link.endswith(" (deleted)"):
+                holders[pid] = (parent, args, link)
+                break
+    for pid, (parent, args, link) in sorted(holders.items()):
+        if parent not in holders:
+            return pid, args, link
+    return None
 
-# Deleted files still held under /srv, open or mapped: the space a name no longer shows.
-held=$(flpy '
-import os
-for pid in fl.target_pids():
+def running(want):
+    """Target processes with exactly these arguments, but a fork of one that has not run its
+    own command yet (it shows its parent'"'"'s arguments for a moment)."""
+    found = {}
+    for pid in fl.target_pids():
+        try:
+            if fl.argv(pid) == want:
+                found[pid] = fl.parent_of(pid)
+        except OSError:
+            continue
+    return [pid for pid, ppid in found.items() if ppid not in found]
+
+def not_stopped(pid, label):
     try:
-        links = [os.readlink(f"/proc/{pid}/fd/{n}") for n in os.listdir(f"/proc/{pid}/fd")]
-        with open(f"/proc/{pid}/maps") as f:
-            links += [line.split(None, 5)[5].rstrip("\n") for line in f if len(line.split(None, 5)) == 6]
-        args = " ".join(fl.argv(pid))[:60]
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rsplit(b")", 1)[1].split()[0]
     except OSError:
-        continue  # ended meanwhile
-    for link in links:
-        if link.startswith("/srv/") and link.endswith(" (deleted)"):
-            print(f"{pid}\t{args}\t{link}")
-            break
-') || refuse "The grader could not list the files the processes hold: $held"
-if [ -n "$held" ]; then
-  IFS=$'\t' read -r pid args link <<<"${held%%$'\n'*}"
-  refuse "Process $pid ($args) still holds the deleted file $link: its blocks stay in use, unseen, and it will fill /srv again. Make it let go of the file (restart it)."
-fi
+        raise fl.Refused(f"{label} (process {pid}) ended while the grader looked at it.")
+    if state in (b"T", b"t", b"Z", b"X"):
+        raise fl.Refused(f"{label} (process {pid}) is stopped: it does no work.")
+
+def heartbeat(path):
+    try:
+        return int(fl.read_file(path).strip() or 0)
+    except (OSError, ValueError):
+        return 0
+
+fd, _ = fl.resolve("/srv", want_dir=True)
+try:
+    s = os.fstatvfs(fd)
+finally:
+    os.close(fd)
+free = s.f_bavail * s.f_frsize // 1024
+if free < 16384:
+    raise fl.Refused(f"/srv has only {free // 1024} MiB free: the space is not back yet.")
+held = held_deleted("/srv/")
+if held:
+    raise fl.Refused(f"Process {held[0]} ({held[1]}) still holds the deleted file {held[2]}: its blocks stay in use, unseen, and it will fill /srv again. Make it let go of the file (restart it).")
 
 # The journals: every one in place (a regular file, not a link elsewhere), every byte as it was.
-journals=$(flpy '
-import hashlib, os, re, stat
-d = "/srv/ledger/data"
-h, count = hashlib.sha256(), 0
-for name in fl.list_dir(d):
+data, h, count = "/srv/ledger/data", hashlib.sha256(), 0
+for name in fl.list_dir(data):
     if not re.fullmatch(r"journal-[0-9]{4}\.dat", name):
         continue
-    fd, where = fl.resolve(f"{d}/{name}")
+    fd, where = fl.resolve(f"{data}/{name}")
     try:
-        if where != f"{d}/{name}" or not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise fl.Refused(f"{d}/{name} is no longer the journal file itself: keep the journals where they are.")
+        if where != f"{data}/{name}" or not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise fl.Refused(f"{data}/{name} is no longer the journal file itself: keep the journals where they are.")
         for chunk in fl.stream(fd):
             h.update(chunk)
     finally:
         os.close(fd)
     count += 1
-print(count, h.hexdigest())
-') || refuse "${journals:-The journals in /srv/ledger/data cannot be read: the ledger data must be kept.}"
-if [ "$journals" != "$FL_JOURNALS $FL_DIGEST" ]; then
-  refuse "The journals in /srv/ledger/data are not what they were: the ledger's data must be kept."
-fi
+if (str(count), h.hexdigest()) != (os.environ["FL_JOURNALS"], os.environ["FL_DIGEST"]):
+    raise fl.Refused("The journals in /srv/ledger/data are not what they were: the ledger'"'"'s data must be kept.")
 
-# ledgerd: the system's program (a bash script in the read-only /usr/sbin), nothing in its way.
-pids=$(fl find-argv '["/bin/bash","/usr/sbin/ledgerd"]') || refuse "$pids"
-[ -n "$pids" ] || refuse "ledgerd is not running."
-for pid in $pids; do
-  msg=$(fl process "$pid" /usr/bin/bash --argv '["/bin/bash","/usr/sbin/ledgerd"]') || refuse "$msg"
-  stat=$(<"/proc/$pid/stat") || refuse "ledgerd (process $pid) ended while the grader looked at it."
-  read -r state _ <<<"${stat##*) }"
-  case "$state" in T | t | Z | X) refuse "ledgerd (process $pid) is stopped: it does not work." ;; esac
-done
-first=$(fl read /srv/ledger/data/heartbeat 2>/dev/null || echo 0)
-sleep 2.2
-second=$(fl read /srv/ledger/data/heartbeat 2>/dev/null || echo 0)
-if ! [ "$second" -gt "$first" ] 2>/dev/null; then
-  refuse "ledgerd runs, but its heartbeat in /srv/ledger/data/heartbeat is not moving."
-fi
-echo "/srv has $((avail_kb / 1024)) MiB free, nothing holds a deleted file there, the journals are intact and ledgerd writes its heartbeat again."
+# ledgerd: the system'"'"'s program (a bash script in the read-only /usr/sbin), nothing in its way.
+argv = ["/bin/bash", "/usr/sbin/ledgerd"]
+pids = running(argv)
+if not pids:
+    raise fl.Refused("ledgerd is not running.")
+for pid in pids:
+    fl.verify_process(pid, "/usr/bin/bash", argv)
+    not_stopped(pid, "ledgerd")
+first = heartbeat(f"{data}/heartbeat")
+time.sleep(2.2)
+if heartbeat(f"{data}/heartbeat") <= first:
+    raise fl.Refused(f"ledgerd runs, but its heartbeat in {data}/heartbeat is not moving.")
+print(f"/srv has {free // 1024} MiB free, nothing holds a deleted file there, the journals are intact and ledgerd writes its heartbeat again.")
+'
