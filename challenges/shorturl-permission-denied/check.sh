@@ -79,7 +79,9 @@ for path, need in ((store, "rw"), (run, "wx"), (logs, "w")):
     if not set(need) <= set(can):
         raise fl.Refused(f"shorturl runs now, but its user can no longer use {path} as it must ({need}): it would fail at its next start.")
 users = fl._passwd()
-for path in ("/var/lib/shorturl", store, run, "/var/log/shorturl", logs):
+# Its places and every directory on the way to them (whoever can write a directory can replace
+# what is in it).
+for path in ("/var", "/var/lib", "/var/lib/shorturl", store, "/run", run, "/var/log", "/var/log/shorturl", logs):
     for other in users:
         if other not in ("root", "shorturl") and "w" in fl.access(other, path):
             raise fl.Refused(f"{other} can write {path}: only shorturl may (a link store others can rewrite is an open redirector). Give it back to its owner instead.")
