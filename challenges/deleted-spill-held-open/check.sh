@@ -76,6 +76,15 @@ def heartbeat(path):
     except (OSError, ValueError):
         return 0
 
+def moves(path, limit=2.5):
+    """Whether the heartbeat at path moves within limit seconds (it is written every second)."""
+    first, deadline = heartbeat(path), time.monotonic() + limit
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if heartbeat(path) > first:
+            return True
+    return False
+
 fd, _ = fl.resolve("/srv", want_dir=True)
 try:
     s = os.fstatvfs(fd)
@@ -125,9 +134,7 @@ for job in os.environ["FL_JOBS"].split():
         fl.verify_process(pid, "/usr/bin/python3.11", argv, [f"/etc/tsdb/jobs/{job}.conf"])
         not_stopped(pid, f"The job {job}")
 
-first = heartbeat(f"{data}/heartbeat")
-time.sleep(2)
-if heartbeat(f"{data}/heartbeat") <= first:
+if not moves(f"{data}/heartbeat"):
     raise fl.Refused(f"tsdbd runs, but its heartbeat in {data}/heartbeat is not moving.")
 print(f"/srv has {free // 1024} MiB free, nothing holds a deleted file there, tsdbd kept running and writes again, and every job runs.")
 '

@@ -72,6 +72,15 @@ def heartbeat(path):
     except (OSError, ValueError):
         return 0
 
+def moves(path, limit=2.5):
+    """Whether the heartbeat at path moves within limit seconds (it is written every second)."""
+    first, deadline = heartbeat(path), time.monotonic() + limit
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if heartbeat(path) > first:
+            return True
+    return False
+
 fd, _ = fl.resolve("/srv", want_dir=True)
 try:
     s = os.fstatvfs(fd)
@@ -109,9 +118,7 @@ if not pids:
 for pid in pids:
     fl.verify_process(pid, "/usr/bin/bash", argv)
     not_stopped(pid, "ledgerd")
-first = heartbeat(f"{data}/heartbeat")
-time.sleep(2.2)
-if heartbeat(f"{data}/heartbeat") <= first:
+if not moves(f"{data}/heartbeat"):
     raise fl.Refused(f"ledgerd runs, but its heartbeat in {data}/heartbeat is not moving.")
 print(f"/srv has {free // 1024} MiB free, nothing holds a deleted file there, the journals are intact and ledgerd writes its heartbeat again.")
 '

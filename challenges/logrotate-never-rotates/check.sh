@@ -79,9 +79,11 @@ for pid in pids:
 first = size_of(log)
 if first >= 1 << 20:
     raise fl.Refused(f"pricefeed'"'"'s log {log} still holds weeks of lines: it has not been rotated.")
-time.sleep(1.2)
-if size_of(log) <= first:
-    raise fl.Refused(f"{log} is small now, but pricefeed is not writing to it.")
+deadline = time.monotonic() + 2  # pricefeed writes a line every 0.4 s
+while size_of(log) <= first:
+    if time.monotonic() > deadline:
+        raise fl.Refused(f"{log} is small now, but pricefeed is not writing to it.")
+    time.sleep(0.2)
 
 if phase == "live":
     kept, first_line = None, ("(boot " + os.environ["FL_MARKER"] + ")").encode()

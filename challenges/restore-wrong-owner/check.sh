@@ -59,12 +59,19 @@ def heartbeat(path):
     except (OSError, ValueError):
         return 0
 
+def moves(path, limit=2.5):
+    """Whether the heartbeat at path moves within limit seconds (it is written every second)."""
+    first, deadline = heartbeat(path), time.monotonic() + limit
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if heartbeat(path) > first:
+            return True
+    return False
+
 data = os.environ["FL_DATA"]
 if (digest(f"{data}/db/records.dat", "records"), digest(f"{data}/db/records.idx", "index")) != (os.environ["FL_DIGEST"], os.environ["FL_INDEX"]):
     raise fl.Refused(f"The restored records in {data}/db were changed: the data must be kept as restored.")
-first = heartbeat(f"{data}/db/heartbeat")
-time.sleep(2.2)
-if heartbeat(f"{data}/db/heartbeat") <= first:
+if not moves(f"{data}/db/heartbeat"):
     raise fl.Refused(f"tallyd'"'"'s heartbeat in {data}/db is not moving: it is not working. Its log says why.")
 
 argv = ["/bin/bash", "/usr/sbin/tallyd"]

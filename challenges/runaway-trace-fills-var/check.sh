@@ -124,13 +124,13 @@ for name in os.environ["FL_WORKERS"].split():
         raise fl.Refused(f"The worker {name} runs, but its heartbeat in /var/lib/ingest/{name}.beat is not moving.")
 
 # A trace is held across two looks (the worker'"'"'s own short writes, its heartbeat and log
-# lines, come and go), and /var keeps its room meanwhile.
+# lines, come and go within milliseconds), and /var keeps its room meanwhile.
 first = traces(workers)
-time.sleep(2)
+time.sleep(0.6)
 for pid, n, ident, name, target in sorted(first & traces(workers)):
     raise fl.Refused(f"/var has room for now, but the worker {name} (process {pid}) still writes a trace to {target}: it will fill a disk again.")
 free2 = free_kib()
-if free1 - free2 > 512:
-    raise fl.Refused(f"/var lost {(free1 - free2) // 1024 + 1} MiB in two seconds: something is still filling it.")
+if free1 - free2 > 256:
+    raise fl.Refused(f"/var lost {free1 - free2} KiB in a moment: something is still filling it.")
 print(f"/var has {free2 // 1024} MiB free and keeps it, every worker is back at work and none traces.")
 '
