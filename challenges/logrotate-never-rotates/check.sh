@@ -8,8 +8,8 @@
 #     or not, starts with this deployment's first line), and logrotate's own parser (the grader's
 #     logrotate, debug mode, on a copy of the text) does not reject /etc/logrotate.d/pricefeed;
 #   after a boot: the next nightly run works, as inspect.sh tried it on the frozen copy (the image's
-#     logrotate on /etc/logrotate.conf with the log due, pricefeed started as its init script
-#     does): the log was rotated and pricefeed writes to the new one.
+#     logrotate on /etc/logrotate.conf as root with the log due, pricefeed started as its init
+#     script does): the log was rotated and pricefeed, unaltered, writes to the new one.
 # Environment: FL_LOG (pricefeed's log), FL_MARKER; boot phase: FL_INSPECTION.
 #
 # One Python process with fl.py's functions (`fl`, loaded as a module) does it all: each program
@@ -49,13 +49,16 @@ def size_of(path):
         raise fl.Refused(f"pricefeed'"'"'s log {path} is missing.")
 
 if phase == "boot":
-    facts = dict(re.findall(r"(\w+)=(\S+)", next((l for l in os.environ.get("FL_INSPECTION", "").splitlines() if l.startswith("rotation: ")), "")))
+    # The last verdict line: inspect.sh prints it once everything the test started is gone.
+    facts = dict(re.findall(r"(\w+)=(\S+)", ([""] + [l for l in os.environ.get("FL_INSPECTION", "").splitlines() if l.startswith("rotation: ")])[-1]))
     said = " ".join(l[len("logrotate: "):] for l in os.environ.get("FL_INSPECTION", "").splitlines() if l.startswith("logrotate: "))
     said = f" (logrotate: {said})" if said else ""
+    if facts.get("leftovers") != "no":
+        raise fl.Refused("The next nightly rotation, tried on a copy of this host, left processes behind that could not be stopped: not graded.")
     if facts.get("started") != "yes":
         raise fl.Refused("The next nightly rotation could not be tried: pricefeed, started the way its init script starts it, wrote no log.")
     if facts.get("loaded", "-") != "-":
-        raise fl.Refused(f"pricefeed loaded {facts['"'"'loaded'"'"']}, which is not one of the system'"'"'s files.")
+        raise fl.Refused(f"pricefeed, started the way its init script starts it, runs with {facts['"'"'loaded'"'"']}, which is not the system'"'"'s: grading does not trust it.")
     if facts.get("rotated") != "yes":
         raise fl.Refused(f"The next nightly run of logrotate (logrotate /etc/logrotate.conf, tried on a copy of this host with the log due) does not rotate pricefeed'"'"'s log{said}.")
     if facts.get("reopened") != "yes":
