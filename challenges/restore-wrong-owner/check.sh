@@ -5,14 +5,17 @@
 #   the restored data is intact (its records and index, byte for byte);
 #   tallyd works: the system's /usr/sbin/tallyd, unaltered, as its own unprivileged user, started
 #     after the last change of its settings, not stopped, and its heartbeat moves;
-#   the data is tallyd's again and nobody else's: everything below the data directory belongs to
-#     tallyd's user (or root), and no other account can write there or to a directory on the way
-#     (what the kernel decides: mode bits, ACLs and every directory on the way).
+#   the data is tallyd's again and nobody else's: tallyd is set to use this data directory (its
+#     settings read as tallyd reads them), everything below it belongs to tallyd's user, and no
+#     other account can write there or to a directory on the way (what the kernel decides: mode
+#     bits, ACLs and every directory on the way).
 # Environment: FL_USER, FL_DATA, FL_DIGEST, FL_INDEX.
 #
 # One Python process with fl.py's functions (`fl`, loaded as a module) does it all: each program
-# start costs, on a busy host, more than the reading itself.
-python3 -I -S -c 'import importlib.util as u, sys
+# start costs, on a busy host, more than the reading itself. (tallyd's default data directory is
+# one of the deployment's possible values: like them, it reaches the grader's programs through
+# the environment, never their command lines.)
+FL_TALLY_DEFAULT=/var/lib/tally python3 -I -S -c 'import importlib.util as u, sys
 s = u.spec_from_file_location("fl", "/tmp/fl.py"); fl = u.module_from_spec(s); s.loader.exec_module(fl)
 try:
     exec(sys.argv[1])
@@ -23,7 +26,7 @@ except FileNotFoundError as e:
 except OSError as e:
     print(f"The grader could not read what it needs ({e.strerror})."); sys.exit(1)
 ' '
-import hashlib, os, stat, time
+import hashlib, os, re, stat, time
 
 def running(want):
     """Target processes with exactly these arguments, but a fork of one that has not run its
@@ -54,8 +57,14 @@ def digest(path, what):
     return h.hexdigest()
 
 def heartbeat(path):
+    """The heartbeat tallyd writes in its data directory (the file itself, not one a link leads to)."""
     try:
-        return int(fl.read_file(path).strip() or 0)
+        fd, where = fl.resolve(path)
+    except OSError:
+        return 0
+    os.close(fd)
+    try:
+        return int(fl.read_file(path).strip() or 0) if where == path else 0
     except (OSError, ValueError):
         return 0
 
@@ -69,6 +78,23 @@ def moves(path, limit=2.5):
     return False
 
 data = os.environ["FL_DATA"]
+# The data directory tallyd uses: /etc/default/tallyd read the way tallyd reads it (the last
+# DATA_DIR= line, its value up to a blank or a #), resolved the way the kernel would.
+def directory(path):
+    try:
+        fd, where = fl.resolve(path, want_dir=True)
+    except (OSError, fl.Refused):
+        return None
+    os.close(fd)
+    return where
+
+try:
+    lines = re.findall(r"^DATA_DIR=([^ #\n]*)", fl.read_file("/etc/default/tallyd").decode("utf-8", "replace"), re.M)
+except (OSError, fl.Refused):
+    lines = []
+uses = directory(lines[-1] if lines and lines[-1] else os.environ["FL_TALLY_DEFAULT"])
+if uses is None or uses != directory(data):
+    raise fl.Refused(f"tallyd is not set to use {data} any more (DATA_DIR in /etc/default/tallyd): its restored data must stay its data.")
 if (digest(f"{data}/db/records.dat", "records"), digest(f"{data}/db/records.idx", "index")) != (os.environ["FL_DIGEST"], os.environ["FL_INDEX"]):
     raise fl.Refused(f"The restored records in {data}/db were changed: the data must be kept as restored.")
 if not moves(f"{data}/db/heartbeat"):
@@ -111,7 +137,7 @@ while todo:  # links are not followed: what is below the directory itself
     finally:
         os.close(dfd)
 for path, st in tree:
-    if st.st_uid not in (0, uid):
+    if st.st_uid != uid:
         owner = next((n for n, (i, _) in users.items() if i == st.st_uid), f"uid {st.st_uid}, which has no account here")
         raise fl.Refused(f"{path} belongs to {owner}, not to {user}: the restore left it with the wrong owner.")
 for path in on_the_way + [p for p, _ in tree]:
