@@ -49,9 +49,11 @@ def held_deleted(prefix):
             return pid, args, link
     return None
 
-def running(want):
-    """Target processes with exactly these arguments, but a fork of one that has not run its
-    own command yet (it shows its parent'"'"'s arguments for a moment)."""
+def services(want, exe, configs=()):
+    """The target'"'"'s processes running exactly this command line, each verified (fl.verify_process:
+    the system'"'"'s program, unaltered, started after its settings): {pid: start time}. A fork that
+    has not run its own command yet (it shows its parent'"'"'s arguments for a moment), or a process
+    that ended or became another program since it was listed, is left out."""
     found = {}
     for pid in fl.target_pids():
         try:
@@ -59,7 +61,20 @@ def running(want):
                 found[pid] = fl.parent_of(pid)
         except OSError:
             continue
-    return [pid for pid, ppid in found.items() if ppid not in found]
+    verified = {}
+    for pid, parent in found.items():
+        if parent in found:
+            continue
+        try:
+            verified[pid] = fl.verify_process(pid, exe, want, configs)
+        except fl.Refused:
+            try:
+                if fl.argv(pid) != want:
+                    continue
+            except OSError:
+                continue
+            raise
+    return verified
 
 def not_stopped(pid, label):
     try:
@@ -115,11 +130,10 @@ if (str(count), h.hexdigest()) != (os.environ["FL_BLOCKS"], os.environ["FL_DIGES
     raise fl.Refused(f"The database'"'"'s blocks in {data} are not what they were: they must be kept.")
 
 argv = ["/bin/bash", "/usr/sbin/tsdbd"]
-pids = running(argv)
+pids = services(argv, "/usr/bin/bash")
 if not pids:
     raise fl.Refused("tsdbd is not running.")
-for pid in pids:
-    started = fl.verify_process(pid, "/usr/bin/bash", argv)
+for pid, started in pids.items():
     not_stopped(pid, "tsdbd")
     if os.environ["FL_PHASE"] == "live" and started >= int(os.environ["FL_SETUP_AT"]):
         raise fl.Refused("tsdbd was restarted, which cut off its clients, and it was not what held the space. Find the process that did.")
@@ -127,11 +141,10 @@ for pid in pids:
 # Every job, the one that held the space too (started again, idle): each has its work to do.
 for job in os.environ["FL_JOBS"].split():
     argv = ["/usr/bin/python3", "-I", "-S", "/usr/lib/tsdb/tsdb-job", job]
-    pids = running(argv)
+    pids = services(argv, "/usr/bin/python3.11", [f"/etc/tsdb/jobs/{job}.conf"])
     if not pids:
         raise fl.Refused(f"The background job {job} is not running: every job must run (service tsdb-jobs status).")
     for pid in pids:
-        fl.verify_process(pid, "/usr/bin/python3.11", argv, [f"/etc/tsdb/jobs/{job}.conf"])
         not_stopped(pid, f"The job {job}")
 
 if not moves(f"{data}/heartbeat"):

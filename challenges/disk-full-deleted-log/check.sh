@@ -45,9 +45,11 @@ def held_deleted(prefix):
             return pid, args, link
     return None
 
-def running(want):
-    """Target processes with exactly these arguments, but a fork of one that has not run its
-    own command yet (it shows its parent'"'"'s arguments for a moment)."""
+def services(want, exe, configs=()):
+    """The target'"'"'s processes running exactly this command line, each verified (fl.verify_process:
+    the system'"'"'s program, unaltered, started after its settings): {pid: start time}. A fork that
+    has not run its own command yet (it shows its parent'"'"'s arguments for a moment), or a process
+    that ended or became another program since it was listed, is left out."""
     found = {}
     for pid in fl.target_pids():
         try:
@@ -55,7 +57,20 @@ def running(want):
                 found[pid] = fl.parent_of(pid)
         except OSError:
             continue
-    return [pid for pid, ppid in found.items() if ppid not in found]
+    verified = {}
+    for pid, parent in found.items():
+        if parent in found:
+            continue
+        try:
+            verified[pid] = fl.verify_process(pid, exe, want, configs)
+        except fl.Refused:
+            try:
+                if fl.argv(pid) != want:
+                    continue
+            except OSError:
+                continue
+            raise
+    return verified
 
 def not_stopped(pid, label):
     try:
@@ -112,11 +127,10 @@ if (str(count), h.hexdigest()) != (os.environ["FL_JOURNALS"], os.environ["FL_DIG
 
 # ledgerd: the system'"'"'s program (a bash script in the read-only /usr/sbin), nothing in its way.
 argv = ["/bin/bash", "/usr/sbin/ledgerd"]
-pids = running(argv)
+pids = services(argv, "/usr/bin/bash")
 if not pids:
     raise fl.Refused("ledgerd is not running.")
 for pid in pids:
-    fl.verify_process(pid, "/usr/bin/bash", argv)
     not_stopped(pid, "ledgerd")
 if not moves(f"{data}/heartbeat"):
     raise fl.Refused(f"ledgerd runs, but its heartbeat in {data}/heartbeat is not moving.")

@@ -28,9 +28,11 @@ except OSError as e:
 ' '
 import hashlib, os, re, stat, time
 
-def running(want):
-    """Target processes with exactly these arguments, but a fork of one that has not run its
-    own command yet (it shows its parent'"'"'s arguments for a moment)."""
+def services(want, exe, configs=()):
+    """The target'"'"'s processes running exactly this command line, each verified (fl.verify_process:
+    the system'"'"'s program, unaltered, started after its settings): {pid: start time}. A fork that
+    has not run its own command yet (it shows its parent'"'"'s arguments for a moment), or a process
+    that ended or became another program since it was listed, is left out."""
     found = {}
     for pid in fl.target_pids():
         try:
@@ -38,7 +40,20 @@ def running(want):
                 found[pid] = fl.parent_of(pid)
         except OSError:
             continue
-    return [pid for pid, ppid in found.items() if ppid not in found]
+    verified = {}
+    for pid, parent in found.items():
+        if parent in found:
+            continue
+        try:
+            verified[pid] = fl.verify_process(pid, exe, want, configs)
+        except fl.Refused:
+            try:
+                if fl.argv(pid) != want:
+                    continue
+            except OSError:
+                continue
+            raise
+    return verified
 
 def digest(path, what):
     try:
@@ -101,11 +116,10 @@ if not moves(f"{data}/db/heartbeat"):
     raise fl.Refused(f"tallyd'"'"'s heartbeat in {data}/db is not moving: it is not working. Its log says why.")
 
 argv = ["/bin/bash", "/usr/sbin/tallyd"]
-pids = running(argv)
+pids = services(argv, "/usr/bin/bash", ["/etc/default/tallyd"])
 if not pids:
     raise fl.Refused("Something writes the heartbeat, but tallyd is not running.")
 for pid in pids:
-    fl.verify_process(pid, "/usr/bin/bash", argv, ["/etc/default/tallyd"])
     user = fl.user_name(fl.uid_of(pid))
     if user != os.environ["FL_USER"]:
         raise fl.Refused(f"tallyd runs as {user}: it must run as its own unprivileged user, the owner of its data.")

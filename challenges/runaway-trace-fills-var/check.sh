@@ -47,9 +47,11 @@ def state_and_parent(pid, label):
         raise fl.Refused(f"{label} (process {pid}) is stopped: it does no work.")
     return int(fields[1])
 
-def running(want):
-    """Target processes with exactly these arguments, but a fork of one that has not run its
-    own command yet (it shows its parent'"'"'s arguments for a moment)."""
+def services(want, exe, configs=()):
+    """The target'"'"'s processes running exactly this command line, each verified (fl.verify_process:
+    the system'"'"'s program, unaltered, started after its settings): {pid: start time}. A fork that
+    has not run its own command yet (it shows its parent'"'"'s arguments for a moment), or a process
+    that ended or became another program since it was listed, is left out."""
     found = {}
     for pid in fl.target_pids():
         try:
@@ -57,7 +59,20 @@ def running(want):
                 found[pid] = fl.parent_of(pid)
         except OSError:
             continue
-    return [pid for pid, ppid in found.items() if ppid not in found]
+    verified = {}
+    for pid, parent in found.items():
+        if parent in found:
+            continue
+        try:
+            verified[pid] = fl.verify_process(pid, exe, want, configs)
+        except fl.Refused:
+            try:
+                if fl.argv(pid) != want:
+                    continue
+            except OSError:
+                continue
+            raise
+    return verified
 
 def traces(pids):
     """(pid, fd, file identity, worker, path) of every descriptor from 3 up that a worker holds
@@ -99,20 +114,18 @@ finally:
 if h.hexdigest() != os.environ["FL_CATALOG"]:
     raise fl.Refused(f"{snapshot} was changed: it was not the problem.")
 
-supervisors = running(["/bin/bash", "/usr/sbin/ingest-supervisor"])
+supervisors = services(["/bin/bash", "/usr/sbin/ingest-supervisor"], "/usr/bin/bash")
 if not supervisors:
     raise fl.Refused("ingest-supervisor is not running: the workers are meant to run under it (service ingest).")
 for pid in supervisors:
-    fl.verify_process(pid, "/usr/bin/bash", ["/bin/bash", "/usr/sbin/ingest-supervisor"])
     state_and_parent(pid, "ingest-supervisor")
 now = time.time()
 workers = {}
 for name in os.environ["FL_WORKERS"].split():
-    pids = running(["/bin/bash", "/usr/lib/ingest/worker", name])
+    pids = services(["/bin/bash", "/usr/lib/ingest/worker", name], "/usr/bin/bash", [f"/etc/ingest/workers/{name}.conf"])
     if not pids:
         raise fl.Refused(f"The worker {name} is not running: every worker has a job to do.")
     for pid in pids:
-        fl.verify_process(pid, "/usr/bin/bash", ["/bin/bash", "/usr/lib/ingest/worker", name], [f"/etc/ingest/workers/{name}.conf"])
         if state_and_parent(pid, f"The worker {name}") not in supervisors:
             raise fl.Refused(f"The worker {name} (process {pid}) was not started by ingest-supervisor: nothing would start it again if it stopped.")
         workers[pid] = name
