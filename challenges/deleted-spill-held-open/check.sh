@@ -1,99 +1,153 @@
 #!/bin/bash
-# Grading: runs in the grader beside tsdb01 (docs/decisions/008-grading-threat-model.md), never
-# inside it, and executes nothing of tsdb01's. It asks:
-#   /srv has room again and the database's blocks are intact;
-#   tsdbd was not restarted (it was never the culprit, and a restart cuts its clients off), is the
-#     system's program and writes its heartbeat again;
-#   every background job runs (the system's job runner, as started by its script), the one that
-#     held the space started again;
-#   the written answer names the job that held the space and its spill file.
-# Environment: FL_HOLDER, FL_SPILL, FL_JOBS, FL_BLOCKS, FL_DIGEST, FL_SETUP_AT; FL_SUBMISSION.
+# Grading: runs in the grader beside tsdb01 (docs/decisions/008-grading-threat-model.md), out of
+# its reach, and executes nothing of tsdb01's. Both phases (live, and a booted copy of its disk):
+#   /srv has room, and no process holds a deleted file on it any more: the space came back because
+#     what held it let go (a truncated spill still held by a stuck job is not that);
+#   the database's blocks are where they were, byte for byte;
+#   tsdbd is the system's program, running (not stopped), and its heartbeat moves; live only: it
+#     was never restarted (a restart cuts its clients off, and it was not the culprit);
+#   every background job runs: the system's job runner, as its script starts it, after the last
+#     change of its settings, not stopped. After a boot that means every job's settings are still
+#     there for the init script to start it.
+# The written answer (which job, which file) is judged by the platform (challenge.yaml answer:).
+# Environment: FL_JOBS, FL_BLOCKS, FL_DIGEST, FL_SETUP_AT, FL_PHASE.
+#
+# One Python process with fl.py's functions (`fl`, loaded as a module) does it all: each program
+# start costs, on a busy host, more than the reading itself.
+python3 -I -S -c 'import importlib.util as u, sys
+s = u.spec_from_file_location("fl", "/tmp/fl.py"); fl = u.module_from_spec(s); s.loader.exec_module(fl)
+try:
+    exec(sys.argv[1])
+except fl.Refused as e:
+    print(e); sys.exit(1)
+except FileNotFoundError as e:
+    print((e.filename or "A file the check reads") + " does not exist on the system."); sys.exit(1)
+except OSError as e:
+    print(f"The grader could not read what it needs ({e.strerror})."); sys.exit(1)
+' '
+import hashlib, os, re, stat, time
 
-# main_pids ARG...: the target's processes with exactly these arguments (the grader shares its
-# PID namespace, so /proc is the kernel's own list), leaving out a fork of such a process that
-# has not run its own command yet: for a moment it shows its parent's arguments, then it becomes
-# another program (sleep, mv...), which fl would rightly refuse.
-main_pids() {
-  python3 -I -S -c '
-import os, sys
-want = [a.encode() for a in sys.argv[1:]]
-def argv(p):
-    with open(f"/proc/{p}/cmdline", "rb") as f:
-        return f.read().split(b"\0")[:-1]
-for p in os.listdir("/proc"):
-    if not p.isdigit():
-        continue
-    try:
-        if argv(p) != want:
-            continue
-        parent = open(f"/proc/{p}/stat", "rb").read().rsplit(b")", 1)[1].split()[1].decode()
-        if parent != "0" and argv(parent) == want:
-            continue
-    except OSError:
-        continue
-    print(p)
-' "$@"
-}
-
-read -r free _ < <(fl df /srv) || refuse "The grader could not measure /srv."
-[ "${free:-0}" -ge 16384 ] || refuse "/srv has only $((${free:-0} / 1024)) MiB free: the space is not back yet."
-data=/srv/tsdb/data
-names=$(fl ls "$data" 2>/dev/null | grep -E '^[0-9]{6}-[0-9]{6}\.blk$')
-count=$(grep -c . <<<"$names")
-digest=$(for n in $names; do fl read "$data/$n" || exit 1; done | sha256sum | cut -d' ' -f1)
-if [ "$count" != "$FL_BLOCKS" ] || [ "$digest" != "$FL_DIGEST" ]; then
-  refuse "The database's blocks in /srv/tsdb/data are not what they were: they must be kept."
-fi
-
-pids=$(main_pids /bin/bash /usr/sbin/tsdbd)
-[ -n "$pids" ] || refuse "tsdbd is not running."
-verified=0
-for pid in $pids; do
-  msg=$(fl process "$pid" /usr/bin/bash --argv '["/bin/bash","/usr/sbin/tsdbd"]') || {
-    [ -e "/proc/$pid" ] || continue  # ended since it was listed
-    refuse "$msg"
-  }
-  started=$(fl started "$pid") || { [ -e "/proc/$pid" ] || continue; refuse "$started"; }
-  [ "${started%.*}" -lt "$FL_SETUP_AT" ] ||
-    refuse "tsdbd was restarted, which cut off its clients, and it was not what held the space. Find the process that did."
-  verified=$((verified + 1))
-done
-[ "$verified" -gt 0 ] || refuse "tsdbd is not running."
-first=$(fl read "$data/heartbeat" 2>/dev/null || echo 0)
-sleep 2
-second=$(fl read "$data/heartbeat" 2>/dev/null || echo 0)
-[ "$second" -gt "$first" ] 2>/dev/null || refuse "tsdbd runs, but its heartbeat in $data/heartbeat is not moving."
-
-# The jobs: the grader shares the target's PID namespace, so the kernel's /proc lists the
-# target's processes (the grader's own never run this program); fl verifies each one.
-running=$(python3 -I -S -c '
-import os
-for p in os.listdir("/proc"):
-    if p.isdigit():
+def held_deleted(prefix):
+    """(pid, arguments, file) of a process holding a deleted file below prefix, through a
+    descriptor or a mapping (the blocks a name no longer shows): the eldest of a family that
+    shares it (a child inherits its parent'"'"'s descriptors)."""
+    holders = {}
+    for pid in fl.target_pids():
         try:
-            a = open(f"/proc/{p}/cmdline", "rb").read().split(b"\0")[:-1]
-            parent = open(f"/proc/{p}/stat", "rb").read().rsplit(b")", 1)[1].split()[1].decode()
-            if open(f"/proc/{parent}/cmdline", "rb").read().split(b"\0")[:-1] == a:
-                continue  # a fork of its parent that has not run its command yet
+            links = [os.readlink(f"/proc/{pid}/fd/{n}") for n in os.listdir(f"/proc/{pid}/fd")]
+            with open(f"/proc/{pid}/maps") as f:
+                links += [cols[5].rstrip("\n") for cols in (line.split(None, 5) for line in f) if len(cols) == 6]
+            args, parent = " ".join(fl.argv(pid))[:70], fl.parent_of(pid)
+        except OSError:
+            continue  # ended meanwhile
+        for link in links:
+            if link.startswith(prefix) and link.endswith(" (deleted)"):
+                holders[pid] = (parent, args, link)
+                break
+    for pid, (parent, args, link) in sorted(holders.items()):
+        if parent not in holders:
+            return pid, args, link
+    return None
+
+def services(want, exe, configs=()):
+    """The target'"'"'s processes running exactly this command line, each verified (fl.verify_process:
+    the system'"'"'s program, unaltered, started after its settings): {pid: start time}. A fork that
+    has not run its own command yet (it shows its parent'"'"'s arguments for a moment), or a process
+    that ended or became another program since it was listed, is left out."""
+    found = {}
+    for pid in fl.target_pids():
+        try:
+            if fl.argv(pid) == want:
+                found[pid] = fl.parent_of(pid)
         except OSError:
             continue
-        if len(a) == 5 and a[:4] == [b"/usr/bin/python3", b"-I", b"-S", b"/usr/lib/tsdb/tsdb-job"]:
-            print(p, a[4].decode("utf-8", "replace"))
-')
-for j in $FL_JOBS; do
-  jp=$(awk -v j="$j" '$2 == j {print $1}' <<<"$running")
-  # Every job, the one that held the space too (started again, idle): naming only the others
-  # would tell, by elimination, which one it was.
-  [ -n "$jp" ] || refuse "The background job $j is not running: every job must run (service tsdb-jobs status)."
-  for pid in $jp; do
-    msg=$(fl process "$pid" /usr/bin/python3.11 --argv "[\"/usr/bin/python3\",\"-I\",\"-S\",\"/usr/lib/tsdb/tsdb-job\",\"$j\"]") || refuse "$msg"
-  done
-done
+    verified = {}
+    for pid, parent in found.items():
+        if parent in found:
+            continue
+        try:
+            verified[pid] = fl.verify_process(pid, exe, want, configs)
+        except fl.Refused:
+            try:
+                if fl.argv(pid) != want:
+                    continue
+            except OSError:
+                continue
+            raise
+    return verified
 
-named=0
-for j in $FL_JOBS; do answer_mentions "$j" && named=$((named + 1)); done
-answer_mentions "$FL_HOLDER" || refuse "/srv is healthy again. Your answer does not name the job that held the space."
-[ "$named" = 1 ] || refuse "/srv is healthy again. Your answer names several jobs: say which one held the space."
-answer_mentions "$FL_SPILL" || answer_mentions "/srv/tsdb/tmp/$FL_SPILL" ||
-  refuse "/srv is healthy again. Your answer does not name the deleted file that held the space."
-echo "/srv has $((free / 1024)) MiB free, tsdbd kept running and writes again, and you named what held the space."
+def not_stopped(pid, label):
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        raise fl.Refused(f"{label} (process {pid}) ended while the grader looked at it.")
+    if state in (b"T", b"t", b"Z", b"X"):
+        raise fl.Refused(f"{label} (process {pid}) is stopped: it does no work.")
+
+def heartbeat(path):
+    try:
+        return int(fl.read_file(path).strip() or 0)
+    except (OSError, ValueError):
+        return 0
+
+def moves(path, limit=2.5):
+    """Whether the heartbeat at path moves within limit seconds (it is written every second)."""
+    first, deadline = heartbeat(path), time.monotonic() + limit
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if heartbeat(path) > first:
+            return True
+    return False
+
+fd, _ = fl.resolve("/srv", want_dir=True)
+try:
+    s = os.fstatvfs(fd)
+finally:
+    os.close(fd)
+free = s.f_bavail * s.f_frsize // 1024
+if free < 16384:
+    raise fl.Refused(f"/srv has only {free // 1024} MiB free: the space is not back yet.")
+held = held_deleted("/srv/")
+if held:
+    raise fl.Refused(f"Process {held[0]} ({held[1]}) still holds the deleted file {held[2]}: whatever its size now, what made it is stuck and the space is not really given back.")
+
+# The database'"'"'s blocks: every one in place (a regular file, not a link elsewhere), as they were.
+data, h, count = "/srv/tsdb/data", hashlib.sha256(), 0
+for name in fl.list_dir(data):
+    if not re.fullmatch(r"[0-9]{6}-[0-9]{6}\.blk", name):
+        continue
+    fd, where = fl.resolve(f"{data}/{name}")
+    try:
+        if where != f"{data}/{name}" or not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise fl.Refused(f"{data}/{name} is no longer the block file itself: the blocks must stay as they are.")
+        for chunk in fl.stream(fd):
+            h.update(chunk)
+    finally:
+        os.close(fd)
+    count += 1
+if (str(count), h.hexdigest()) != (os.environ["FL_BLOCKS"], os.environ["FL_DIGEST"]):
+    raise fl.Refused(f"The database'"'"'s blocks in {data} are not what they were: they must be kept.")
+
+argv = ["/bin/bash", "/usr/sbin/tsdbd"]
+pids = services(argv, "/usr/bin/bash")
+if not pids:
+    raise fl.Refused("tsdbd is not running.")
+for pid, started in pids.items():
+    not_stopped(pid, "tsdbd")
+    if os.environ["FL_PHASE"] == "live" and started >= int(os.environ["FL_SETUP_AT"]):
+        raise fl.Refused("tsdbd was restarted, which cut off its clients, and it was not what held the space. Find the process that did.")
+
+# Every job, the one that held the space too (started again, idle): each has its work to do.
+for job in os.environ["FL_JOBS"].split():
+    argv = ["/usr/bin/python3", "-I", "-S", "/usr/lib/tsdb/tsdb-job", job]
+    pids = services(argv, "/usr/bin/python3.11", [f"/etc/tsdb/jobs/{job}.conf"])
+    if not pids:
+        raise fl.Refused(f"The background job {job} is not running: every job must run (service tsdb-jobs status).")
+    for pid in pids:
+        not_stopped(pid, f"The job {job}")
+
+if not moves(f"{data}/heartbeat"):
+    raise fl.Refused(f"tsdbd runs, but its heartbeat in {data}/heartbeat is not moving.")
+print(f"/srv has {free // 1024} MiB free, nothing holds a deleted file there, tsdbd kept running and writes again, and every job runs.")
+'

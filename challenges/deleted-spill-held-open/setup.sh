@@ -3,7 +3,8 @@
 # the database's blocks (random), picks its background jobs (random names and spill modes),
 # starts tsdbd and the jobs, and triggers one job's run, which spills into an unlinked temporary
 # file until /srv is full and then waits forever, holding it open (through a helper process) or
-# mapped (FAULTLINE_FAULT forces which). Prints the check's values as JSON on its last line.
+# mapped (FAULTLINE_FAULT forces which). Prints the check's values and the written answer's
+# candidates as JSON on its last line.
 set -euo pipefail
 faults=(fd_with_helper mmap_only)
 fault=${FAULTLINE_FAULT:-${faults[RANDOM % ${#faults[@]}]}}
@@ -20,12 +21,14 @@ all=(export-archive compact-shards snapshot-verify rollup-hourly index-rebuild r
 mapfile -t jobs < <(shuf -n $((3 + RANDOM % 2)) -e "${all[@]}")
 holder=${jobs[RANDOM % ${#jobs[@]}]}
 spill="$holder-$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n').spill"
+spills=()
 for j in "${jobs[@]}"; do
   mode=$(shuf -n1 -e fd mmap)
   [ "$j" = "$holder" ] && case "$fault" in fd_with_helper) mode=fd ;; mmap_only) mode=mmap ;; *) echo "unknown fault: $fault" >&2; exit 2 ;; esac
+  name=$([ "$j" = "$holder" ] && echo "$spill" || echo "$j-$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n').spill")
+  spills+=("\"/srv/tsdb/tmp/$name\"")
   printf '# tsdb background job %s. Runs when the scheduler triggers it.\n[job]\nschedule = %02d:%02d daily\nspill = %s\nspill_dir = /srv/tsdb/tmp\nspill_name = %s\n' \
-    "$j" $((RANDOM % 6)) $((RANDOM % 60)) "$mode" "$([ "$j" = "$holder" ] && echo "$spill" || echo "$j-$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n').spill")" \
-    >"/etc/tsdb/jobs/$j.conf"
+    "$j" $((RANDOM % 6)) $((RANDOM % 60)) "$mode" "$name" >"/etc/tsdb/jobs/$j.conf"
 done
 
 service tsdbd start >/dev/null
@@ -36,5 +39,6 @@ for _ in $(seq 50); do grep -qs 'spilled' "/var/log/tsdb/$holder.log" && break; 
 grep -qs 'spilled' "/var/log/tsdb/$holder.log" || { echo "setup: $holder did not spill" >&2; exit 1; }
 sleep 1.2
 printf 'df -h /srv\nls -la /srv/tsdb/tmp\nexit\n' >/root/.bash_history
-printf '{"fault":"%s","holder":"%s","spill":"%s","jobs":"%s","blocks":"%s","digest":"%s","setup_at":"%s"}\n' \
-  "$fault" "$holder" "$spill" "${jobs[*]}" "$blocks" "$digest" "$(date +%s)"
+# spill_path: the file the answer must name; spills: every job's spill file (the candidates).
+printf '{"fault":"%s","holder":"%s","spill_path":"/srv/tsdb/tmp/%s","spills":[%s],"jobs":"%s","blocks":"%s","digest":"%s","setup_at":"%s"}\n' \
+  "$fault" "$holder" "$spill" "$(IFS=,; echo "${spills[*]}")" "${jobs[*]}" "$blocks" "$digest" "$(date +%s)"

@@ -1,31 +1,138 @@
 #!/bin/bash
-# Grading: runs in the grader beside ledger01 (docs/decisions/008-grading-threat-model.md), never
-# inside it, and executes nothing of ledger01's: /srv's free space, the journals and the
-# heartbeat are read with `fl` through the kernel's view of ledger01, and ledgerd must be the
-# system's /usr/sbin/ledgerd, unaltered. Environment: FL_JOURNALS and FL_DIGEST chosen by setup.sh.
-# Exit 0 = fixed; stdout = feedback for the user.
-read -r avail_kb _ < <(fl df /srv) || refuse "The grader could not measure /srv."
-if [ "${avail_kb:-0}" -lt 16384 ]; then
-  refuse "/srv has only $((${avail_kb:-0} / 1024)) MiB free: the space is not back yet."
-fi
-data=/srv/ledger/data
-names=$(fl ls "$data" 2>/dev/null | grep -E '^journal-[0-9]{4}\.dat$')
-count=$(grep -c . <<<"$names")
-digest=$(for n in $names; do fl read "$data/$n" || exit 1; done | sha256sum | cut -d' ' -f1)
-if [ "$count" != "$FL_JOURNALS" ] || [ "$digest" != "$FL_DIGEST" ]; then
-  refuse "The journals in /srv/ledger/data are not what they were: the ledger's data must be kept."
-fi
+# Grading: runs in the grader beside ledger01 (docs/decisions/008-grading-threat-model.md), out of
+# its reach, and executes nothing of ledger01's. Both phases (live, and a booted copy of its disk):
+#   /srv has room, and no process holds a deleted file on it any more (the space came back
+#     because what held it let go, and ledgerd does not log into a file nobody can see);
+#   the journals are where they were, byte for byte (regular files in /srv/ledger/data);
+#   ledgerd is the system's /usr/sbin/ledgerd, unaltered, running (not stopped), and its
+#     heartbeat moves.
+# Environment: FL_JOURNALS (how many) and FL_DIGEST (sha256 of them all, in name order).
+#
+# One Python process with fl.py's functions (`fl`, loaded as a module) does it all: each program
+# start costs, on a busy host, more than the reading itself.
+python3 -I -S -c 'import importlib.util as u, sys
+s = u.spec_from_file_location("fl", "/tmp/fl.py"); fl = u.module_from_spec(s); s.loader.exec_module(fl)
+try:
+    exec(sys.argv[1])
+except fl.Refused as e:
+    print(e); sys.exit(1)
+except FileNotFoundError as e:
+    print((e.filename or "A file the check reads") + " does not exist on the system."); sys.exit(1)
+except OSError as e:
+    print(f"The grader could not read what it needs ({e.strerror})."); sys.exit(1)
+' '
+import hashlib, os, re, stat, time
 
-# ledgerd: the system's program (a bash script in the read-only /usr/sbin), nothing in its way.
-pids=$(fl find-argv '["/bin/bash","/usr/sbin/ledgerd"]')
-[ -n "$pids" ] || refuse "ledgerd is not running."
-for pid in $pids; do
-  msg=$(fl process "$pid" /usr/bin/bash --argv '["/bin/bash","/usr/sbin/ledgerd"]') || refuse "$msg"
-done
-first=$(fl read "$data/heartbeat" 2>/dev/null || echo 0)
-sleep 2.5
-second=$(fl read "$data/heartbeat" 2>/dev/null || echo 0)
-if ! [ "$second" -gt "$first" ] 2>/dev/null; then
-  refuse "ledgerd runs, but its heartbeat in /srv/ledger/data/heartbeat is not moving."
-fi
-echo "/srv has $((avail_kb / 1024)) MiB free, the journals are intact and ledgerd writes its heartbeat again."
+def held_deleted(prefix):
+    """(pid, arguments, file) of a process holding a deleted file below prefix, through a
+    descriptor or a mapping (the blocks a name no longer shows): the eldest of a family that
+    shares it (a child inherits its parent'"'"'s descriptors)."""
+    holders = {}
+    for pid in fl.target_pids():
+        try:
+            links = [os.readlink(f"/proc/{pid}/fd/{n}") for n in os.listdir(f"/proc/{pid}/fd")]
+            with open(f"/proc/{pid}/maps") as f:
+                links += [cols[5].rstrip("\n") for cols in (line.split(None, 5) for line in f) if len(cols) == 6]
+            args, parent = " ".join(fl.argv(pid))[:70], fl.parent_of(pid)
+        except OSError:
+            continue  # ended meanwhile
+        for link in links:
+            if link.startswith(prefix) and link.endswith(" (deleted)"):
+                holders[pid] = (parent, args, link)
+                break
+    for pid, (parent, args, link) in sorted(holders.items()):
+        if parent not in holders:
+            return pid, args, link
+    return None
+
+def services(want, exe, configs=()):
+    """The target'"'"'s processes running exactly this command line, each verified (fl.verify_process:
+    the system'"'"'s program, unaltered, started after its settings): {pid: start time}. A fork that
+    has not run its own command yet (it shows its parent'"'"'s arguments for a moment), or a process
+    that ended or became another program since it was listed, is left out."""
+    found = {}
+    for pid in fl.target_pids():
+        try:
+            if fl.argv(pid) == want:
+                found[pid] = fl.parent_of(pid)
+        except OSError:
+            continue
+    verified = {}
+    for pid, parent in found.items():
+        if parent in found:
+            continue
+        try:
+            verified[pid] = fl.verify_process(pid, exe, want, configs)
+        except fl.Refused:
+            try:
+                if fl.argv(pid) != want:
+                    continue
+            except OSError:
+                continue
+            raise
+    return verified
+
+def not_stopped(pid, label):
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        raise fl.Refused(f"{label} (process {pid}) ended while the grader looked at it.")
+    if state in (b"T", b"t", b"Z", b"X"):
+        raise fl.Refused(f"{label} (process {pid}) is stopped: it does no work.")
+
+def heartbeat(path):
+    try:
+        return int(fl.read_file(path).strip() or 0)
+    except (OSError, ValueError):
+        return 0
+
+def moves(path, limit=2.5):
+    """Whether the heartbeat at path moves within limit seconds (it is written every second)."""
+    first, deadline = heartbeat(path), time.monotonic() + limit
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if heartbeat(path) > first:
+            return True
+    return False
+
+fd, _ = fl.resolve("/srv", want_dir=True)
+try:
+    s = os.fstatvfs(fd)
+finally:
+    os.close(fd)
+free = s.f_bavail * s.f_frsize // 1024
+if free < 16384:
+    raise fl.Refused(f"/srv has only {free // 1024} MiB free: the space is not back yet.")
+held = held_deleted("/srv/")
+if held:
+    raise fl.Refused(f"Process {held[0]} ({held[1]}) still holds the deleted file {held[2]}: its blocks stay in use, unseen, and it will fill /srv again. Make it let go of the file (restart it).")
+
+# The journals: every one in place (a regular file, not a link elsewhere), every byte as it was.
+data, h, count = "/srv/ledger/data", hashlib.sha256(), 0
+for name in fl.list_dir(data):
+    if not re.fullmatch(r"journal-[0-9]{4}\.dat", name):
+        continue
+    fd, where = fl.resolve(f"{data}/{name}")
+    try:
+        if where != f"{data}/{name}" or not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise fl.Refused(f"{data}/{name} is no longer the journal file itself: keep the journals where they are.")
+        for chunk in fl.stream(fd):
+            h.update(chunk)
+    finally:
+        os.close(fd)
+    count += 1
+if (str(count), h.hexdigest()) != (os.environ["FL_JOURNALS"], os.environ["FL_DIGEST"]):
+    raise fl.Refused("The journals in /srv/ledger/data are not what they were: the ledger'"'"'s data must be kept.")
+
+# ledgerd: the system'"'"'s program (a bash script in the read-only /usr/sbin), nothing in its way.
+argv = ["/bin/bash", "/usr/sbin/ledgerd"]
+pids = services(argv, "/usr/bin/bash")
+if not pids:
+    raise fl.Refused("ledgerd is not running.")
+for pid in pids:
+    not_stopped(pid, "ledgerd")
+if not moves(f"{data}/heartbeat"):
+    raise fl.Refused(f"ledgerd runs, but its heartbeat in {data}/heartbeat is not moving.")
+print(f"/srv has {free // 1024} MiB free, nothing holds a deleted file there, the journals are intact and ledgerd writes its heartbeat again.")
+'

@@ -1,87 +1,135 @@
 #!/bin/bash
-# Grading: runs in the grader beside the target (docs/decisions/008-grading-threat-model.md),
-# never inside it, and executes nothing of the target's. It asks:
-#   pricefeed writes to a fresh log (small, and growing while the check watches);
-#   the old weeks of log were rotated, not thrown away (a rotated file next to it, compressed or
-#     not, starts with this deployment's first line);
-#   who writes: the system's /usr/sbin/pricefeed as its user, started after its settings;
-#   it keeps working: the rotation's configuration parses (the grader's own logrotate reads a
-#     copy of it in debug mode, which runs nothing), covers the log pricefeed writes, makes
-#     pricefeed reopen it (or copies and truncates), and logrotate's state knows that log.
-# Environment: FL_LOG (pricefeed's log) and FL_MARKER chosen by setup.sh. Exit 0 = fixed.
+# Grading: runs in the grader beside the target (docs/decisions/008-grading-threat-model.md), out
+# of its reach, and executes nothing of the target's. Both phases:
+#   pricefeed is the system's /usr/sbin/pricefeed, unaltered, as its own user, started after its
+#     settings, not stopped, and writes into the file at its log's path (its standard output is
+#     that file, not a rotated or deleted one): a fresh log (small) that grows while we watch;
+#   live: the weeks of log were rotated, not thrown away (a rotated file beside the log, compressed
+#     or not, starts with this deployment's first line), and logrotate's own parser (the grader's
+#     logrotate, debug mode, on a copy of the text) does not reject /etc/logrotate.d/pricefeed;
+#   after a boot: the next nightly run works, as inspect.sh tried it on the frozen copy (the image's
+#     logrotate on /etc/logrotate.conf as root with the log due, pricefeed started as its init
+#     script does): the log was rotated and pricefeed, unaltered, writes to the new one.
+# Environment: FL_LOG (pricefeed's log), FL_MARKER; boot phase: FL_INSPECTION.
+#
+# One Python process with fl.py's functions (`fl`, loaded as a module) does it all: each program
+# start costs, on a busy host, more than the reading itself.
+python3 -I -S -c 'import importlib.util as u, sys
+s = u.spec_from_file_location("fl", "/tmp/fl.py"); fl = u.module_from_spec(s); s.loader.exec_module(fl)
+try:
+    exec(sys.argv[1])
+except fl.Refused as e:
+    print(e); sys.exit(1)
+except FileNotFoundError as e:
+    print((e.filename or "A file the check reads") + " does not exist on the system."); sys.exit(1)
+except OSError as e:
+    print(f"The grader could not read what it needs ({e.strerror})."); sys.exit(1)
+' '
+import gzip, os, re, subprocess, tempfile, time
 
-# main_pids ARG...: the target's processes with exactly these arguments (the grader shares its
-# PID namespace, so /proc is the kernel's own list), leaving out a fork of such a process that
-# has not run its own command yet: for a moment it shows its parent's arguments, then it becomes
-# another program (sleep, mv...), which fl would rightly refuse.
-main_pids() {
-  python3 -I -S -c '
-import os, sys
-want = [a.encode() for a in sys.argv[1:]]
-def argv(p):
-    with open(f"/proc/{p}/cmdline", "rb") as f:
-        return f.read().split(b"\0")[:-1]
-for p in os.listdir("/proc"):
-    if not p.isdigit():
-        continue
+log, phase = os.environ["FL_LOG"], os.environ["FL_PHASE"]
+folder, base = log.rsplit("/", 1)
+
+def services(want, exe, configs=()):
+    """The target'"'"'s processes running exactly this command line, each verified (fl.verify_process:
+    the system'"'"'s program, unaltered, started after its settings): {pid: start time}. A fork that
+    has not run its own command yet (it shows its parent'"'"'s arguments for a moment), or a process
+    that ended or became another program since it was listed, is left out."""
+    found = {}
+    for pid in fl.target_pids():
+        try:
+            if fl.argv(pid) == want:
+                found[pid] = fl.parent_of(pid)
+        except OSError:
+            continue
+    verified = {}
+    for pid, parent in found.items():
+        if parent in found:
+            continue
+        try:
+            verified[pid] = fl.verify_process(pid, exe, want, configs)
+        except fl.Refused:
+            try:
+                if fl.argv(pid) != want:
+                    continue
+            except OSError:
+                continue
+            raise
+    return verified
+
+def size_of(path):
     try:
-        if argv(p) != want:
+        return fl.stat_path(path).st_size
+    except FileNotFoundError:
+        raise fl.Refused(f"pricefeed'"'"'s log {path} is missing.")
+
+if phase == "boot":
+    # The last verdict line: inspect.sh prints it once everything the test started is gone.
+    facts = dict(re.findall(r"(\w+)=(\S+)", ([""] + [l for l in os.environ.get("FL_INSPECTION", "").splitlines() if l.startswith("rotation: ")])[-1]))
+    said = " ".join(l[len("logrotate: "):] for l in os.environ.get("FL_INSPECTION", "").splitlines() if l.startswith("logrotate: "))
+    said = f" (logrotate: {said})" if said else ""
+    if facts.get("leftovers") != "no":
+        raise fl.Refused("The next nightly rotation, tried on a copy of this host, left processes behind that could not be stopped: not graded.")
+    if facts.get("started") != "yes":
+        raise fl.Refused("The next nightly rotation could not be tried: pricefeed, started the way its init script starts it, wrote no log.")
+    if facts.get("loaded", "-") != "-":
+        raise fl.Refused(f"pricefeed, started the way its init script starts it, runs with {facts['"'"'loaded'"'"']}, which is not the system'"'"'s: grading does not trust it.")
+    if facts.get("rotated") != "yes":
+        raise fl.Refused(f"The next nightly run of logrotate (logrotate /etc/logrotate.conf, tried on a copy of this host with the log due) does not rotate pricefeed'"'"'s log{said}.")
+    if facts.get("reopened") != "yes":
+        raise fl.Refused("The next nightly run of logrotate, tried on a copy of this host, moved the log away, but pricefeed kept writing into the rotated file: nothing makes it open its new log.")
+
+argv = ["/bin/bash", "/usr/sbin/pricefeed"]
+pids = services(argv, "/usr/bin/bash", ["/etc/default/pricefeed"])
+if not pids:
+    raise fl.Refused("pricefeed is not running.")
+for pid in pids:
+    user = fl.user_name(fl.uid_of(pid))
+    if user != "pricefeed":
+        raise fl.Refused(f"pricefeed runs as {user}: it must run as its own user (use its service script).")
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        if f.read().rsplit(b")", 1)[1].split()[0] in (b"T", b"t", b"Z", b"X"):
+            raise fl.Refused(f"pricefeed (process {pid}) is stopped: it does not work.")
+    writes = os.readlink(f"/proc/{pid}/fd/1")
+    if writes != log:
+        raise fl.Refused(f"pricefeed writes into {writes}, not into its log {log}: where do its new lines go?")
+first = size_of(log)
+if first >= 1 << 20:
+    raise fl.Refused(f"pricefeed'"'"'s log {log} still holds weeks of lines: it has not been rotated.")
+deadline = time.monotonic() + 2  # pricefeed writes a line every 0.4 s
+while size_of(log) <= first:
+    if time.monotonic() > deadline:
+        raise fl.Refused(f"{log} is small now, but pricefeed is not writing to it.")
+    time.sleep(0.2)
+
+if phase == "live":
+    kept, first_line = None, ("(boot " + os.environ["FL_MARKER"] + ")").encode()
+    for name in fl.list_dir(folder):
+        if name == base or not name.startswith((base + ".", base + "-")):
             continue
-        parent = open(f"/proc/{p}/stat", "rb").read().rsplit(b")", 1)[1].split()[1].decode()
-        if parent != "0" and argv(parent) == want:
+        try:
+            data = fl.read_file(f"{folder}/{name}")
+            if name.endswith(".gz"):
+                data = gzip.decompress(data)
+        except (OSError, EOFError, fl.Refused, gzip.BadGzipFile):
             continue
-    except OSError:
-        continue
-    print(p)
-' "$@"
-}
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-dir=${FL_LOG%/*}
-base=${FL_LOG##*/}
-
-fl read "$FL_LOG" >"$tmp/a" 2>/dev/null || refuse "pricefeed's log $FL_LOG is missing or unreadable."
-[ "$(stat -c %s "$tmp/a")" -lt 1048576 ] ||
-  refuse "pricefeed's log $FL_LOG still holds weeks of lines: it has not been rotated."
-sleep 1.5
-fl read "$FL_LOG" >"$tmp/b" 2>/dev/null || refuse "pricefeed's log $FL_LOG is missing or unreadable."
-[ "$(stat -c %s "$tmp/b")" -gt "$(stat -c %s "$tmp/a")" ] ||
-  refuse "$FL_LOG is small now, but pricefeed is not writing to it: where do its new lines go?"
-
-kept=""
-for f in $(fl ls "$dir"); do
-  case "$f" in "$base".[0-9]*|"$base"-*) ;; *) continue ;; esac
-  fl read "$dir/$f" >"$tmp/r" 2>/dev/null || continue
-  case "$f" in *.gz) first=$(gzip -dc <"$tmp/r" 2>/dev/null | head -n 1) ;; *) first=$(head -n 1 "$tmp/r") ;; esac
-  [[ "$first" == *"(boot $FL_MARKER)"* ]] && kept=$f && break
-done
-[ -n "$kept" ] || refuse "The weeks of log that were in $FL_LOG are not in a rotated file beside it: rotate old logs, do not throw them away."
-
-pids=$(main_pids /bin/bash /usr/sbin/pricefeed)
-[ -n "$pids" ] || refuse "pricefeed is not running."
-verified=0
-for pid in $pids; do
-  msg=$(fl process "$pid" /usr/bin/bash --argv '["/bin/bash","/usr/sbin/pricefeed"]' --config /etc/default/pricefeed) || {
-    [ -e "/proc/$pid" ] || continue  # ended since it was listed
-    refuse "$msg"
-  }
-  user=$(fl user "$pid") || { [ -e "/proc/$pid" ] || continue; refuse "$user"; }
-  [ "$user" = pricefeed ] || refuse "pricefeed runs as $user: it must run as its own user (use its service script)."
-  verified=$((verified + 1))
-done
-[ "$verified" -gt 0 ] || refuse "pricefeed is not running."
-
-fl read /etc/logrotate.d/pricefeed >"$tmp/conf" 2>/dev/null || refuse "/etc/logrotate.d/pricefeed is missing: the next nights need it."
-errors=$(logrotate -d -s "$tmp/state" "$tmp/conf" 2>&1 | grep '^error:' | grep -v 'does not exist\|stat of' | head -n 2)
-[ -z "$errors" ] || refuse "The log is rotated, but logrotate still rejects /etc/logrotate.d/pricefeed: ${errors//$tmp\/conf//etc/logrotate.d/pricefeed}"
-conf=$(fl normalized /etc/logrotate.d/pricefeed) || refuse "$conf"
-covered=0
-for pattern in "$FL_LOG" "$dir/*.log" "$dir/*"; do [[ " $conf " == *" $pattern "* ]] && covered=1; done
-[ "$covered" = 1 ] || refuse "The log is rotated, but /etc/logrotate.d/pricefeed does not name the file pricefeed writes: the next nights will not rotate it."
-if [[ " $conf " != *" copytruncate "* ]] && ! [[ " $conf " =~ \ postrotate\ [^}]*pricefeed[^}]*\ endscript\  ]]; then
-  refuse "The log is rotated, but after the next rotation nothing tells pricefeed to open its new log."
-fi
-state=$(fl read /var/lib/logrotate/status 2>/dev/null) || refuse "logrotate's state file /var/lib/logrotate/status is missing."
-[[ "$state" == *"\"$FL_LOG\" "* ]] || refuse "logrotate's state does not know $FL_LOG: was it rotated by logrotate?"
-echo "pricefeed writes to a fresh $FL_LOG, the old lines are kept in $kept and the rotation will work again."
+        if first_line in data.split(b"\n", 1)[0]:
+            kept = name
+            break
+    if not kept:
+        raise fl.Refused(f"The weeks of log that were in {log} are not in a rotated file beside it: rotate old logs, do not throw them away.")
+    # logrotate'"'"'s own parser on the stanza'"'"'s text (the grader'"'"'s logrotate, debug mode: it runs nothing).
+    try:
+        text = fl.read_file("/etc/logrotate.d/pricefeed")
+    except FileNotFoundError:
+        raise fl.Refused("/etc/logrotate.d/pricefeed is missing: the next nights need it.")
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(f"{tmp}/pricefeed", "wb") as f:
+            f.write(text)
+        out = subprocess.run(["/usr/sbin/logrotate", "-d", "-s", f"{tmp}/state", f"{tmp}/pricefeed"], capture_output=True, text=True, timeout=10)
+    errors = [l.replace(f"{tmp}/", "/etc/logrotate.d/") for l in (out.stdout + out.stderr).splitlines()
+              if l.startswith("error:") and "does not exist" not in l and "stat of" not in l]
+    if errors:
+        raise fl.Refused(f"The log is rotated, but logrotate still rejects /etc/logrotate.d/pricefeed: {errors[0]}")
+print(f"pricefeed writes to a fresh {log}" + (" and the weeks of log are kept beside it;" if phase == "live" else ";") + " the nightly rotation works.")
+'

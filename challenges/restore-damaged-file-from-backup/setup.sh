@@ -4,7 +4,8 @@
 # archives (random run ids) and its manifest, then the damage: one file (random) truncated or
 # with a block of zeroes, and, depending on the fault (FAULTLINE_FAULT forces one), the newest
 # archive truncated by the same disk-full night or the damage already in the last archives.
-# catalogd then refuses to start. Prints the check's values as JSON on its last line.
+# catalogd then refuses to start. Prints the check's values and the written answer's candidates as
+# JSON on its last line.
 set -euo pipefail
 faults=(newest_archive_truncated damage_in_recent_archives zeroed_block)
 fault=${FAULTLINE_FAULT:-${faults[RANDOM % ${#faults[@]}]}}
@@ -120,11 +121,15 @@ with open("/var/log/catalog-sync.log", "w") as f:
         f.write(f"{iso(damage_at)} catalog-sync: write error on {DATA}/{damaged}: No space left on device\n")
     f.write(f"{iso(damage_at + 1)} catalog-sync: done\n")
 os.chown("/var/log/catalogd/catalogd.log", cat.pw_uid, cat.pw_gid)
+# The written answer's parts: the damaged file among the catalogue's files, an archive that held
+# its good copy among every archive.
 print(json.dumps({
     "damaged": damaged,
+    "damaged_path": f"{DATA}/{damaged}",
+    "files": [f"{DATA}/{n}" for n in names],
     "manifest": hashlib.sha256(manifest).hexdigest(),
-    "valid": " ".join(archives[d] for d in valid),
-    "archives": " ".join(archives[d] for d in range(5, 0, -1)),
+    "valid": [f"{BK}/{archives[d]}" for d in valid],
+    "archives": [f"{BK}/{archives[d]}" for d in range(5, 0, -1)],
     "digests": " ".join(f"{n}:{hashlib.sha256(versions[n][-1][1]).hexdigest()}" for n in names),
 }), file=open("/run/catalog-setup.json", "w"))
 PY

@@ -31,6 +31,7 @@ for d in 3 2 1; do
   for _ in $(seq $((20 + RANDOM % 30))); do echo "$(date -d "-$d days" +%s) counters=$((RANDOM % 50))"; done >"$data/spool/incoming-$(date -d "-$d days" +%Y%m%d).log"
 done
 digest=$(sha256sum "$data/db/records.dat" | cut -d' ' -f1)
+index=$(sha256sum "$data/db/records.idx" | cut -d' ' -f1)
 chmod 0750 "$data"; chmod 0750 "$data"/*
 chown -R "$user:$user" "$data"
 
@@ -60,4 +61,4 @@ esac
 printf 'service tallyd stop\nls /var/backups\n%s\nservice tallyd start\nexit\n' "$restore" >/root/.bash_history
 rm -f /var/log/tallyd/tallyd.log
 service tallyd start >/dev/null 2>&1 || true
-printf '{"fault":"%s","user":"%s","data":"%s","digest":"%s"}\n' "$fault" "$user" "$data" "$digest"
+printf '{"fault":"%s","user":"%s","data":"%s","digest":"%s","index":"%s"}\n' "$fault" "$user" "$data" "$digest" "$index"

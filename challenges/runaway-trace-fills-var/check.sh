@@ -1,68 +1,149 @@
 #!/bin/bash
-# Grading: runs in the grader beside ingest01 (docs/decisions/008-grading-threat-model.md), never
-# inside it, and executes nothing of ingest01's. It asks:
-#   /var has room and keeps it (free space measured twice), the catalogue snapshot is intact;
-#   every worker runs (the system's worker program under its supervisor, started after the last
-#     change of its settings) and its heartbeat moves, the culprit's too: it has a job to do;
-#   the culprit's trace is off;
-#   the written answer names the worker and the file that filled /var.
-# Environment: FL_CULPRIT, FL_TRACE, FL_WORKERS, FL_CATALOG chosen by setup.sh; FL_SUBMISSION.
-read -r free1 _ < <(fl df /var) || refuse "The grader could not measure /var."
-[ "${free1:-0}" -ge 12288 ] || refuse "/var has only $((${free1:-0} / 1024)) MiB free: the space is not back yet."
-digest=$(fl sha256 /var/lib/ingest/catalog.snapshot 2>/dev/null) ||
-  refuse "/var/lib/ingest/catalog.snapshot is gone: the workers need it, it was not the problem."
-[ "$digest" = "$FL_CATALOG" ] || refuse "/var/lib/ingest/catalog.snapshot was changed: it was not the problem."
+# Grading: runs in the grader beside ingest01 (docs/decisions/008-grading-threat-model.md), out of
+# its reach, and executes nothing of ingest01's. Both phases (live, and a booted copy of its disk):
+#   /var has room and keeps it (measured before and after), the catalogue snapshot is intact;
+#   the supervisor runs (the system's program, as its script starts it) and every worker runs
+#     under it, the culprit too (each has a job to do): the system's worker program, started after
+#     the last change of its settings, not stopped, its heartbeat fresh;
+#   no worker traces: none holds a file open for writing (a trace is a descriptor the worker opens
+#     at its start when its settings switch it on; /dev/null is nothing). This is what the worker
+#     does with its settings, whatever they look like as text.
+# The written answer (which worker, which file) is judged by the platform (challenge.yaml answer:).
+# Environment: FL_WORKERS, FL_CATALOG.
+#
+# One Python process with fl.py's functions (`fl`, loaded as a module) does it all: each program
+# start costs, on a busy host, more than the reading itself. (The snapshot's path is one of the
+# written answer's candidates: like every value, it reaches the grader's programs through the
+# environment, never their command lines.)
+FL_SNAPSHOT=/var/lib/ingest/catalog.snapshot python3 -I -S -c 'import importlib.util as u, sys
+s = u.spec_from_file_location("fl", "/tmp/fl.py"); fl = u.module_from_spec(s); s.loader.exec_module(fl)
+try:
+    exec(sys.argv[1])
+except fl.Refused as e:
+    print(e); sys.exit(1)
+except FileNotFoundError as e:
+    print((e.filename or "A file the check reads") + " does not exist on the system."); sys.exit(1)
+except OSError as e:
+    print(f"The grader could not read what it needs ({e.strerror})."); sys.exit(1)
+' '
+import hashlib, os, stat, time
 
-sleep 2
-read -r free2 _ < <(fl df /var) || refuse "The grader could not measure /var."
-if [ $((free1 - free2)) -gt 512 ]; then
-  refuse "/var lost $(((free1 - free2) / 1024 + 1)) MiB in two seconds: something is still filling it."
-fi
+def free_kib():
+    fd, _ = fl.resolve("/var", want_dir=True)
+    try:
+        s = os.fstatvfs(fd)
+    finally:
+        os.close(fd)
+    return s.f_bavail * s.f_frsize // 1024
 
-# Who runs: the grader shares the target's PID namespace, so the kernel's /proc lists the
-# target's processes (the grader's own never run these programs); fl then verifies each one.
-running=$(python3 -I -S -c '
-import os
-for p in os.listdir("/proc"):
-    if p.isdigit():
+def state_and_parent(pid, label):
+    """Refuses a stopped process (a frozen program does no work); returns its parent."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        raise fl.Refused(f"{label} (process {pid}) ended while the grader looked at it.")
+    if fields[0] in (b"T", b"t", b"Z", b"X"):
+        raise fl.Refused(f"{label} (process {pid}) is stopped: it does no work.")
+    return int(fields[1])
+
+def services(want, exe, configs=()):
+    """The target'"'"'s processes running exactly this command line, each verified (fl.verify_process:
+    the system'"'"'s program, unaltered, started after its settings): {pid: start time}. A fork that
+    has not run its own command yet (it shows its parent'"'"'s arguments for a moment), or a process
+    that ended or became another program since it was listed, is left out."""
+    found = {}
+    for pid in fl.target_pids():
         try:
-            a = open(f"/proc/{p}/cmdline", "rb").read().split(b"\0")[:-1]
-            parent = open(f"/proc/{p}/stat", "rb").read().rsplit(b")", 1)[1].split()[1].decode()
-            if open(f"/proc/{parent}/cmdline", "rb").read().split(b"\0")[:-1] == a:
-                continue  # a fork of its parent that has not run its command yet
+            if fl.argv(pid) == want:
+                found[pid] = fl.parent_of(pid)
         except OSError:
             continue
-        if a[:2] == [b"/bin/bash", b"/usr/sbin/ingest-supervisor"] and len(a) == 2:
-            print(p, "supervisor")
-        elif a[:2] == [b"/bin/bash", b"/usr/lib/ingest/worker"] and len(a) == 3:
-            print(p, a[2].decode("utf-8", "replace"))
-')
-sup=$(awk '$2 == "supervisor" {print $1}' <<<"$running")
-[ -n "$sup" ] || refuse "ingest-supervisor is not running: the workers are meant to run under it (service ingest)."
-for pid in $sup; do
-  msg=$(fl process "$pid" /usr/bin/bash --argv '["/bin/bash","/usr/sbin/ingest-supervisor"]') || refuse "$msg"
-done
-now=$(date +%s)
-for w in $FL_WORKERS; do
-  pids=$(awk -v w="$w" '$2 == w {print $1}' <<<"$running")
-  [ -n "$pids" ] || refuse "The worker $w is not running: every worker has a job to do."
-  for pid in $pids; do
-    msg=$(fl process "$pid" /usr/bin/bash --argv "[\"/bin/bash\",\"/usr/lib/ingest/worker\",\"$w\"]" --config "/etc/ingest/workers/$w.conf") || refuse "$msg"
-  done
-  beat=$(fl read "/var/lib/ingest/$w.beat" 2>/dev/null || echo 0)
-  [ $((now - beat)) -le 7 ] 2>/dev/null ||
-    refuse "The worker $w runs, but its heartbeat in /var/lib/ingest/$w.beat is not moving."
-done
-conf=$(fl normalized "/etc/ingest/workers/$FL_CULPRIT.conf") || refuse "$conf"
-if [[ " $conf " =~ [[:space:]]trace[[:space:]]?=[[:space:]]?([^[:space:]]+) ]] && [ "${BASH_REMATCH[1]}" != /dev/null ]; then
-  refuse "/var has room for now, but a debugging trace is still switched on: it will fill a disk again."
-fi
+    verified = {}
+    for pid, parent in found.items():
+        if parent in found:
+            continue
+        try:
+            verified[pid] = fl.verify_process(pid, exe, want, configs)
+        except fl.Refused:
+            try:
+                if fl.argv(pid) != want:
+                    continue
+            except OSError:
+                continue
+            raise
+    return verified
 
-# The written answer: which worker, and which file.
-named=0
-for w in $FL_WORKERS; do answer_mentions "$w" && named=$((named + 1)); done
-answer_mentions "$FL_CULPRIT" || refuse "/var is healthy again. Your answer does not name the worker that filled it."
-[ "$named" = 1 ] || refuse "/var is healthy again. Your answer names several workers: say which one filled /var."
-answer_mentions "$FL_TRACE" || answer_mentions "${FL_TRACE##*/}" ||
-  refuse "/var is healthy again. Your answer does not name the file that filled it."
-echo "/var has $((free2 / 1024)) MiB free and keeps it, every worker is back at work and you named the culprit."
+def traces(pids):
+    """(pid, fd, file identity, worker, path) of every descriptor from 3 up that a worker holds
+    open for writing on anything but a character device."""
+    seen = set()
+    for pid, name in pids.items():
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for n in fds:
+            if int(n) < 3:
+                continue
+            try:
+                with open(f"/proc/{pid}/fdinfo/{n}") as f:
+                    flags = int(next(l for l in f if l.startswith("flags:")).split()[1], 8)
+                st = os.stat(f"/proc/{pid}/fd/{n}")
+                target = os.readlink(f"/proc/{pid}/fd/{n}")
+            except (OSError, StopIteration):
+                continue
+            if flags & 3 and not stat.S_ISCHR(st.st_mode):
+                seen.add((pid, n, (st.st_dev, st.st_ino), name, target))
+    return seen
+
+free1 = free_kib()
+if free1 < 12288:
+    raise fl.Refused(f"/var has only {free1 // 1024} MiB free: the space is not back yet.")
+snapshot = os.environ["FL_SNAPSHOT"]
+try:
+    fd, _ = fl.resolve(snapshot)
+except FileNotFoundError:
+    raise fl.Refused(f"{snapshot} is gone: the workers need it, it was not the problem.")
+try:
+    h = hashlib.sha256()
+    for chunk in fl.stream(fd):
+        h.update(chunk)
+finally:
+    os.close(fd)
+if h.hexdigest() != os.environ["FL_CATALOG"]:
+    raise fl.Refused(f"{snapshot} was changed: it was not the problem.")
+
+supervisors = services(["/bin/bash", "/usr/sbin/ingest-supervisor"], "/usr/bin/bash")
+if not supervisors:
+    raise fl.Refused("ingest-supervisor is not running: the workers are meant to run under it (service ingest).")
+for pid in supervisors:
+    state_and_parent(pid, "ingest-supervisor")
+now = time.time()
+workers = {}
+for name in os.environ["FL_WORKERS"].split():
+    pids = services(["/bin/bash", "/usr/lib/ingest/worker", name], "/usr/bin/bash", [f"/etc/ingest/workers/{name}.conf"])
+    if not pids:
+        raise fl.Refused(f"The worker {name} is not running: every worker has a job to do.")
+    for pid in pids:
+        if state_and_parent(pid, f"The worker {name}") not in supervisors:
+            raise fl.Refused(f"The worker {name} (process {pid}) was not started by ingest-supervisor: nothing would start it again if it stopped.")
+        workers[pid] = name
+    try:
+        beat = int(fl.read_file(f"/var/lib/ingest/{name}.beat").strip() or 0)
+    except (OSError, ValueError):
+        beat = 0
+    if now - beat > 7:
+        raise fl.Refused(f"The worker {name} runs, but its heartbeat in /var/lib/ingest/{name}.beat is not moving.")
+
+# A trace is held across two looks (the worker'"'"'s own short writes, its heartbeat and log
+# lines, come and go within milliseconds), and /var keeps its room meanwhile.
+first = traces(workers)
+time.sleep(0.6)
+for pid, n, ident, name, target in sorted(first & traces(workers)):
+    raise fl.Refused(f"/var has room for now, but the worker {name} (process {pid}) still writes a trace to {target}: it will fill a disk again.")
+free2 = free_kib()
+if free1 - free2 > 256:
+    raise fl.Refused(f"/var lost {free1 - free2} KiB in a moment: something is still filling it.")
+print(f"/var has {free2 // 1024} MiB free and keeps it, every worker is back at work and none traces.")
+'

@@ -41,4 +41,8 @@ yes "TRACE $culprit step=0 queue=ingest.$culprit state=retrying backoff_ms=0 pay
   >>"$trace" 2>/dev/null || true
 service ingest start >/dev/null
 sleep 0.5
-printf '{"culprit":"%s","trace":"%s","workers":"%s","catalog":"%s"}\n' "$culprit" "$trace" "${workers[*]}" "$catalog"
+# The files a player could name as the one that filled /var (the written answer's candidates):
+# every file of the pipeline's under /var, and the trace.
+files=("$trace" /var/lib/ingest/catalog.snapshot /var/log/ingest/supervisor.log)
+for w in "${workers[@]}"; do files+=("/var/log/ingest/$w.log" "/var/log/ingest/$w.log.1" "/var/lib/ingest/$w.beat"); done
+printf '{"culprit":"%s","trace":"%s","workers":"%s","files":"%s","catalog":"%s"}\n' "$culprit" "$trace" "${workers[*]}" "${files[*]}" "$catalog"
