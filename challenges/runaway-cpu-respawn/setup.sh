@@ -9,7 +9,7 @@
 set -euo pipefail
 faults=(watchdog user_crontab)
 fault=${FAULTLINE_FAULT:-${faults[RANDOM % ${#faults[@]}]}}
-users=(deploy jenkins analytics mlopez asingh kwong intern2 datasci)
+users=(deploybot jenkins analytics-etl mlopez asingh kwong intern2 datasci)
 names=(thumbgen imgsync feedindexer dbus-helper metricsd-agent cache-warmer geoip-update pdfrender)
 dirs=(.cache .local/bin .local/share tools scratch)
 # The culprit and two colleagues with idle programs of their own (random names and places too):

@@ -53,5 +53,20 @@ Since yesterday, in a root shell on ops01, $symptom.
 The release runbook needs it. Same command works on ops02.
 Please find out why $tool misbehaves only here, fix it, and tell us which file(s) caused it.
 TXT
+# The written answer's candidates: every place such a wrapper could sit (for every vendor and
+# home directory this setup picks from), the tools beside it, and every start-up file a login
+# shell reads or that could have been written. Where no start-up file is to blame (local_bin),
+# the wrapper is the whole cause.
+wrappers=(/usr/local/bin/"$tool" /usr/local/sbin/"$tool" "$dir/$vendor-status" "$dir/$vendor-ctl")
+startups=(/etc/profile /etc/bash.bashrc /etc/environment /root/.profile /root/.bashrc /root/.bash_profile /root/.bash_login
+  /etc/profile.d/bash_completion.sh /etc/profile.d/faultline.sh)
+for v in "${vendors[@]}"; do
+  wrappers+=(/opt/"$v"/bin/"$tool" /root/"$v"/bin/"$tool")
+  startups+=(/etc/profile.d/"$v".sh /etc/profile.d/zz-"$v".sh /etc/profile.d/"$v"-env.sh /etc/profile.d/00-"$v".sh)
+done
+for sub in bin .local/bin tools scripts; do wrappers+=(/root/"$sub"/"$tool"); done
+# The files as the fault left them (the check tells an untouched fault from a changed one).
 wsha=$(sha256sum "$wrapper" | cut -d' ' -f1)
-printf '{"fault":"%s","tool":"%s","wrapper":"%s","startup":"%s","wrapper_sha":"%s"}\n' "$fault" "$tool" "$wrapper" "$startup" "$wsha"
+ssha=$([ -z "$startup" ] || sha256sum "$startup" | cut -d' ' -f1)
+printf '{"fault":"%s","tool":"%s","wrapper":"%s","startup":"%s","cause":"%s","wrapper_sha":"%s","startup_sha":"%s","wrappers":"%s","startups":"%s"}\n' \
+  "$fault" "$tool" "$wrapper" "$startup" "${startup:-$wrapper}" "$wsha" "$ssha" "${wrappers[*]}" "${startups[*]}"

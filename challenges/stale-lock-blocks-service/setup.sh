@@ -64,4 +64,8 @@ start=$(awk '{print $22}' "/proc/$pid/stat")
 printf 'service invoiced restart\ntail /var/log/invoiced/invoiced.log\nexit\n' >/root/.bash_history
 service invoiced start >/dev/null 2>&1 || true
 if curl -s --max-time 2 -o /dev/null http://127.0.0.1:8080/health; then echo "setup: invoiced started anyway" >&2; exit 1; fi
-printf '{"fault":"%s","instance":"%s","holder_pid":"%s","holder_start":"%s","holder_name":"%s"}\n' "$fault" "$instance" "$pid" "$start" "$name"
+# The written answer's candidates: every program that could have held the lock, and every PID of
+# the host at this point.
+pids=$(ps -eo pid= | tr -s ' \n' ' ')
+printf '{"fault":"%s","instance":"%s","holder_pid":"%s","holder_start":"%s","holder_name":"%s","programs":"%s","pids":"%s"}\n' \
+  "$fault" "$instance" "$pid" "$start" "$name" "tail sleep cat invoice-export" "$pids"
