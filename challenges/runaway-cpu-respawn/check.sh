@@ -6,8 +6,9 @@
 #     the culprit is merely stopped (stopped is not gone), and cron (which must keep running, not
 #     stopped) has nothing new to start: every crontab of the system is as installed, but for the
 #     culprit's own, which may hold comments and settings only (cron's comment rule: a "#" first
-#     on the line; a "#" inside a word is text to cron and to sh). Looked at before any
-#     connection to api01, so nothing there can tell the grader is looking.
+#     on the line; a "#" inside a word is text to cron and to sh); nothing new starts at boot
+#     (init.d, rc*.d, rc.local as installed). Looked at before any connection to api01, so
+#     nothing there can tell the grader is looking.
 #   pricing-api survived: it answers with this deployment's instance, and port 8080 is held by the
 #     system's program, started the usual way, as its user.
 # The written answer (the program and the user) is judged by the platform (challenge.yaml).
@@ -95,13 +96,20 @@ for pid in crons:
     except Refused as e:
         out("refused", e)
 
-# What cron will start: the system's crontabs as installed, the culprit's own without entries.
+# What cron or a boot will start: the system's crontabs and start-up scripts as installed, the
+# culprit's own crontab without entries.
 try:
-    fl["pristine"]("/etc/crontab")
-    for d in ("/etc/cron.d", "/etc/cron.hourly", "/etc/cron.daily", "/etc/cron.weekly", "/etc/cron.monthly"):
+    for d in ("/etc/crontab", "/etc/cron.d", "/etc/cron.hourly", "/etc/cron.daily", "/etc/cron.weekly", "/etc/cron.monthly"):
         fl["pristine"](d)
 except Refused:
     out("systemcron")
+except OSError:
+    out("unreadable")
+try:
+    for d in ("/etc/init.d", "/etc/rcS.d", "/etc/rc2.d", "/etc/rc3.d", "/etc/rc4.d", "/etc/rc5.d", "/etc/rc.local"):
+        fl["pristine"](d)
+except Refused:
+    out("boot")
 except OSError:
     out("unreadable")
 spool = "/var/spool/cron/crontabs"
@@ -138,6 +146,7 @@ case "$verdict" in
   nocron) refuse "cron is not running on api01: the host's scheduler must keep running, without the runaway's entry." ;;
   cronstopped) refuse "cron is stopped on api01: the host's scheduler must keep running, without the runaway's entry." ;;
   refused\ *) refuse "${verdict#refused }" ;;
+  boot) refuse "What api01 starts at boot (/etc/init.d, /etc/rc*.d, /etc/rc.local) is not as installed: nothing new belongs there." ;;
   systemcron) refuse "The system's crontabs (/etc/crontab, /etc/cron.d, /etc/cron.*) are not as installed: the runaway's schedule belongs nowhere." ;;
   othertab\ *) refuse "Something is scheduled in /var/spool/cron/crontabs/${verdict#othertab }: the runaway's schedule belongs nowhere." ;;
   scheduled) refuse "The CPU is quiet for now, but what started the runaway program again is still scheduled." ;;
