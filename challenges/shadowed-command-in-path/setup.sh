@@ -1,7 +1,7 @@
 #!/bin/bash
 # Injects the fault when a deployment starts (run as root inside the deployment, fed on stdin,
-# never stored there). A leftover wrapper shadows one of the system's tools (random: curl, dig,
-# tar, python3) in a root login shell. Where it sits is the variant (FAULTLINE_FAULT forces it):
+# never stored there). A leftover wrapper shadows one of the system's tools (random: host, tar,
+# perl, scp) in a root login shell. Where it sits is the variant (FAULTLINE_FAULT forces it):
 #   local_bin    a script in /usr/local/bin or /usr/local/sbin, already on PATH;
 #   profile_d    a vendor directory under /opt put first on PATH by an /etc/profile.d snippet;
 #   root_bashrc  a directory in root's home put first on PATH by /root/.bashrc.
@@ -10,21 +10,21 @@
 set -euo pipefail
 faults=(local_bin profile_d root_bashrc)
 fault=${FAULTLINE_FAULT:-${faults[RANDOM % ${#faults[@]}]}}
-tools=(curl dig tar python3)
+tools=(host tar perl scp)
 tool=${tools[RANDOM % ${#tools[@]}]}
 vendors=(netpulse acme-agent dbtoolkit logshipper perfkit secscan)
 vendor=${vendors[RANDOM % ${#vendors[@]}]}
 who=$(shuf -n1 -e "migration to dc2" "vendor onboarding" "PCI audit" "the old proxy rollout" "a debugging session")
 
 case "$tool" in
-  curl) body='exec /usr/bin/curl --proxy http://proxy.dc1.corp.invalid:3128 "$@"'
-        symptom='curl -sI https://ops01/ fails with "Could not resolve proxy"' ;;
-  dig) body='exec /usr/bin/dig @10.255.0.53 +time=1 +tries=1 "$@"'
-       symptom='dig times out on every name ("no servers could be reached"), while getent hosts works' ;;
+  host) body='exec /usr/bin/host -W 1 "$@" 10.255.0.53'
+        symptom='host times out on every name (";; connection timed out; no servers could be reached"), while getent hosts works' ;;
   tar) body='exec /usr/bin/tar --exclude-from=/etc/backup/tar-excludes "$@"'
        symptom='tar fails at once with "/etc/backup/tar-excludes: Cannot open"' ;;
-  python3) body='exec /opt/python3.8/bin/python3 "$@"'
-           symptom='python3 says "No such file or directory", yet /usr/bin/python3 is there' ;;
+  perl) body='exec /opt/perl5.26/bin/perl "$@"'
+        symptom='perl says "No such file or directory", yet /usr/bin/perl is there' ;;
+  scp) body='exec /usr/bin/scp -o ProxyJump=bastion.dc1.corp.invalid "$@"'
+       symptom='scp fails at once with "ssh: Could not resolve hostname bastion.dc1.corp.invalid"' ;;
 esac
 
 case "$fault" in
