@@ -2,13 +2,14 @@
 # Grading: runs in the grader beside api01 (docs/decisions/008-grading-threat-model.md), never
 # inside it, and executes nothing of api01's. Live and after a reboot:
 #   the CPU is quiet and stays so: over two seconds of the kernel's account of api01's processes,
-#     no process keeps a CPU busy, nothing runs the runaway program or its watchdog, no process of
-#     the culprit is merely stopped (stopped is not gone), and cron (which must keep running, not
-#     stopped) has nothing new to start: every crontab of the system is as installed, but for the
-#     culprit's own, which may hold comments and settings only (cron's comment rule: a "#" first
-#     on the line; a "#" inside a word is text to cron and to sh); nothing new starts at boot
-#     (init.d, rc*.d, rc.local as installed). Looked at before any connection to api01, so
-#     nothing there can tell the grader is looking.
+#     no process keeps a CPU busy, nothing runs the runaway program or its watchdog, the culprit
+#     runs nothing at all (stopped is not gone; a renamed copy of the watchdog is the culprit's
+#     too), and cron (which must keep running, not stopped) has nothing new to start: every
+#     crontab of the system is as installed, but for the culprit's own, which may hold comments
+#     and settings only (cron's comment rule: a "#" first on the line; a "#" inside a word is
+#     text to cron and to sh); nothing new starts at boot (init.d, rc*.d, rc.local as
+#     installed). Looked at before any connection to api01, so nothing there can tell the grader
+#     is looking.
 #   pricing-api survived: it answers with this deployment's instance, and port 8080 is held by the
 #     system's program, started the usual way, as its user.
 # The written answer (the program and the user) is judged by the platform (challenge.yaml).
@@ -70,9 +71,9 @@ for snapshot in (first, second):
             found.add("burner-stopped" if stopped else "burner")
         if respawner in args:
             found.add("respawner-stopped" if stopped else "respawner")
-        if uid == culprit and stopped:
-            found.add("stopped")
-for finding in ("burner", "respawner", "burner-stopped", "respawner-stopped", "stopped"):
+        if uid == culprit:
+            found.add("stopped" if stopped else "culprit")
+for finding in ("burner", "respawner", "burner-stopped", "respawner-stopped", "stopped", "culprit"):
     if finding in found:
         out(finding)
 # Whatever its name: a process that spins.
@@ -143,6 +144,7 @@ case "$verdict" in
   burner-stopped) refuse "The CPU is quiet, but the runaway program is still there (stopped is not gone)." ;;
   respawner-stopped) refuse "The CPU is quiet, but what started the runaway program again is only stopped, not gone." ;;
   stopped) refuse "The CPU is quiet, but a process of the user who started the runaway is only stopped: stopped is not gone." ;;
+  culprit) refuse "The CPU is quiet, but the user who started the runaway still runs something: a copy of what brought it back would look just like that." ;;
   nocron) refuse "cron is not running on api01: the host's scheduler must keep running, without the runaway's entry." ;;
   cronstopped) refuse "cron is stopped on api01: the host's scheduler must keep running, without the runaway's entry." ;;
   refused\ *) refuse "${verdict#refused }" ;;
