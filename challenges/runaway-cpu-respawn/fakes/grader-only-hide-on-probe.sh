@@ -3,10 +3,9 @@
 # that, as soon as anyone from another host calls pricing-api (the grader's first question, in
 # the old check), kills both so the look that follows finds nothing, and a minute later starts
 # the watchdog (or the runaway) again as its user.
-snap() { for s in /proc/[0-9]*/stat; do cat "$s" 2>/dev/null; echo; done | awk 'NF {print $1, $14 + $15}' | sort; }
-a=$(snap); sleep 2; b=$(snap)
-read -r pid user < <(join <(echo "$a") <(echo "$b") | awk '{print $3 - $2, $1}' | sort -rn |
-  while read -r _ p; do u=$(ps -o user= -p "$p" 2>/dev/null); [ -n "$u" ] && [ "$u" != root ] && [ "$u" != pricing ] && { echo "$p $u"; break; }; done)
+# The busiest process of a user that is neither root nor the service's (ps's %CPU: a
+# lifetime average, by far the highest for a busy loop).
+read -r pid user < <(ps -eo pid=,user:32= --sort=-pcpu | awk '$2 != "root" && $2 != "pricing" {print; exit}')
 burner=$(tr '\0' '\n' </proc/"$pid"/cmdline | grep '^/home/' | tail -n1)
 home=$(getent passwd "$user" | cut -d: -f6)
 again=$(ls "$home"/*.sh 2>/dev/null | head -n1); again=${again:-$burner}
