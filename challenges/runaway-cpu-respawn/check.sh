@@ -158,7 +158,10 @@ esac
 body=$(fetch "http://${FL_TARGET}:8080/health" -sS --max-time 5 2>&1) ||
   refuse "pricing-api does not answer at http://${FL_TARGET}:8080 any more: the shop needs it (${body#curl: })."
 [[ "$body" == *"\"instance\": \"$FL_INSTANCE\""* ]] || refuse "Something answers on port 8080, but it is not this host's pricing-api."
-pids=$(fl service 8080 /usr/bin/python3.11 --argv '["/usr/bin/python3","-I","-S","/usr/lib/pricing/pricing.py","8080"]') || refuse "$pids"
+# The program's path by @NAME: its words are among the written answer's candidates, which no
+# grader command line may carry.
+export FL_PRICING_PY=/usr/lib/pricing/pricing.py
+pids=$(fl service 8080 /usr/bin/python3.11 --argv '["/usr/bin/python3","-I","-S","@PRICING_PY","8080"]') || refuse "$pids"
 for pid in $pids; do
   u=$(fl user "$pid") || refuse "$u"
   [ "$u" = pricing ] || refuse "pricing-api runs as $u: start it with its service script, as the user pricing."

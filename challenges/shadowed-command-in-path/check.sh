@@ -11,10 +11,12 @@
 #     bash in /root. Then the shell's PATH is the system's /usr/local/sbin:/usr/local/bin:/usr/sbin:
 #     /usr/bin:/sbin:/bin, and no alias, function or hash can hide anything;
 #   nothing named like the tool is in /usr/local/sbin or /usr/local/bin (the only writable
-#     directories on that PATH, before the system's read-only ones).
+#     directories on that PATH, before the system's read-only ones);
+#   the vendor's other tools beside the wrapper are still there, unchanged (only the cause goes).
 # The same files after a reboot: nothing of this lives in a process. The written answer (the
 # files to blame) is judged by the platform (challenge.yaml).
-# Environment: FL_TOOL, FL_WRAPPER, FL_WRAPPER_SHA, FL_STARTUP ("" for local_bin), FL_STARTUP_SHA.
+# Environment: FL_TOOL, FL_WRAPPER, FL_WRAPPER_SHA, FL_STARTUP ("" for local_bin), FL_STARTUP_SHA,
+# FL_KEEP, FL_KEEP_DIGEST (setup.sh).
 verdict=$(python3 -I -S - <<'PY'
 import hashlib, os, stat
 fl = {"__name__": "fl"}
@@ -103,6 +105,15 @@ try:
     for d in ("/usr/local/sbin", "/usr/local/bin"):
         if lexists(f"{d}/{tool}"):
             out("shadowed", d)
+    # Only what shadowed the tool had to go: the vendor's other tools beside it stay as they were.
+    kept = hashlib.sha256()
+    for path in os.environ["FL_KEEP"].split():
+        try:
+            kept.update(path.encode() + b"\0" + fl["read_file"](path))
+        except FileNotFoundError:
+            out("collateral")
+    if kept.hexdigest() != os.environ["FL_KEEP_DIGEST"]:
+        out("collateral")
 except (OSError, Refused):
     out("unreadable")
 out("ok")
@@ -115,6 +126,7 @@ case "$verdict" in
   startup) refuse "A root login shell still puts the wrapper's directory on its PATH before the system's." ;;
   shadowed\ *) refuse "In a root login shell, $FL_TOOL still does not run the system's program: something of that name in ${verdict#shadowed } comes first on PATH." ;;
   changed\ *) refuse "Root's start-up files are not the system's (comments aside): ${verdict#changed } was changed. No alias, function or extra PATH entry belongs there: take out what was added instead." ;;
+  collateral) refuse "$FL_TOOL works again, but the vendor's other tools that sat beside the wrapper were removed or changed: only what shadowed the system's $FL_TOOL had to go." ;;
   account) refuse "root's account in /etc/passwd no longer starts bash in /root: a login shell is not what it was." ;;
   *) refuse "The grader could not read root's start-up files on ops01: not graded." ;;
 esac

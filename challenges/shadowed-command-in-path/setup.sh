@@ -42,10 +42,14 @@ mkdir -p "$dir"
 wrapper=$dir/$tool
 printf '#!/bin/sh\n# %s wrapper (%s). Remove when done.\n%s\n' "$tool" "$who" "$body" >"$wrapper"
 chmod 0755 "$wrapper"
-# Other harmless tools of the same kind beside it, as such directories have.
+# Other harmless tools of the same kind beside it, as such directories have (this host's agent
+# id in them): they are the vendor's, not the fault, and stay.
+agent=$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
 for other in "$vendor-status" "$vendor-ctl"; do
-  printf '#!/bin/sh\necho "%s: ok"\n' "$other" >"$dir/$other"; chmod 0755 "$dir/$other"
+  printf '#!/bin/sh\necho "%s: ok (agent %s)"\n' "$other" "$agent" >"$dir/$other"; chmod 0755 "$dir/$other"
 done
+keep="$dir/$vendor-status $dir/$vendor-ctl"
+keep_digest=$(for f in $keep; do printf '%s\0' "$f"; cat "$f"; done | sha256sum | cut -d' ' -f1)
 cat >/root/TICKET <<TXT
 INC-$((4000 + RANDOM % 5000))  ops01: $tool broken for root
 Reported by: release team
@@ -68,5 +72,5 @@ for sub in bin .local/bin tools scripts; do wrappers+=(/root/"$sub"/"$tool"); do
 # The files as the fault left them (the check tells an untouched fault from a changed one).
 wsha=$(sha256sum "$wrapper" | cut -d' ' -f1)
 ssha=$([ -z "$startup" ] || sha256sum "$startup" | cut -d' ' -f1)
-printf '{"fault":"%s","tool":"%s","wrapper":"%s","startup":"%s","cause":"%s","wrapper_sha":"%s","startup_sha":"%s","wrappers":"%s","startups":"%s"}\n' \
-  "$fault" "$tool" "$wrapper" "$startup" "${startup:-$wrapper}" "$wsha" "$ssha" "${wrappers[*]}" "${startups[*]}"
+printf '{"fault":"%s","tool":"%s","wrapper":"%s","startup":"%s","cause":"%s","wrapper_sha":"%s","startup_sha":"%s","keep":"%s","keep_digest":"%s","wrappers":"%s","startups":"%s"}\n' \
+  "$fault" "$tool" "$wrapper" "$startup" "${startup:-$wrapper}" "$wsha" "$ssha" "$keep" "$keep_digest" "${wrappers[*]}" "${startups[*]}"
