@@ -22,7 +22,17 @@ batches=$((4 + RANDOM % 6))
 for i in $(seq -f '%04g' 1 "$batches"); do
   head -c $((2000 + RANDOM % 6000)) /dev/urandom | base64 >"$spool/batch-$i.dat"
 done
-digest=$(cat "$spool"/batch-*.dat | sha256sum | cut -d' ' -f1)
+# The digest covers every batch's name and bytes, in name order.
+digest=$(python3 -I -S - "$spool" <<'PY'
+import hashlib, os, sys
+h = hashlib.sha256()
+for name in sorted(os.listdir(sys.argv[1])):
+    if name.startswith("batch-"):
+        with open(os.path.join(sys.argv[1], name), "rb") as f:
+            h.update(name.encode() + b"\0" + f.read())
+print(h.hexdigest())
+PY
+)
 instance=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 echo "$instance" >"$spool/instance-id"
 for i in $(seq $((20 + RANDOM % 50))); do echo "receipt $i"; done >"$spool/journal"

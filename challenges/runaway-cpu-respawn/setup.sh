@@ -2,19 +2,34 @@
 # Injects the fault when a deployment starts (run as root inside the deployment, fed on stdin,
 # never stored there). A user (random name) left a program (random name and place, bash or
 # python) spinning on the CPU of api01, and something that brings it back when it dies
-# (FAULTLINE_FAULT forces which): a watchdog loop of that user, or a line in the user's crontab.
+# (FAULTLINE_FAULT forces which): a watchdog loop of that user, or a line in the user's crontab
+# (which cron reads again after a reboot). Two colleagues run idle programs of their own.
 # pricing-api, the real service, runs beside it and must survive the clean-up.
 # Prints the values the check needs as JSON on its last line.
 set -euo pipefail
 faults=(watchdog user_crontab)
 fault=${FAULTLINE_FAULT:-${faults[RANDOM % ${#faults[@]}]}}
-users=(deploy jenkins analytics mlopez asingh kwong intern2 datasci)
+users=(deploybot jenkins analytics-etl mlopez asingh kwong intern2 datasci)
 names=(thumbgen imgsync feedindexer dbus-helper metricsd-agent cache-warmer geoip-update pdfrender)
 dirs=(.cache .local/bin .local/share tools scratch)
-user=${users[RANDOM % ${#users[@]}]}
-name=${names[RANDOM % ${#names[@]}]}
+# The culprit and two colleagues with idle programs of their own (random names and places too):
+# top shows who burns the CPU, ps alone does not.
+mapfile -t picked < <(shuf -n3 -e "${users[@]}")
+mapfile -t progs < <(shuf -n3 -e "${names[@]}")
+user=${picked[0]}
+name=${progs[0]}
+for u in "${picked[@]}"; do
+  id "$u" >/dev/null 2>&1 || useradd --create-home --uid $((2000 + RANDOM % 3000)) --shell /bin/bash "$u"
+done
+for i in 1 2; do
+  u=${picked[i]} p=${progs[i]}
+  d=/home/$u/${dirs[RANDOM % ${#dirs[@]}]}/$p
+  mkdir -p "$d"
+  printf '#!/bin/bash\n# %s: wait for work (polls every 30 s)\nwhile :; do sleep 30; done\n' "$p" >"$d/$p"
+  chmod 0755 "$d/$p"; chown -R "$u:$u" "/home/$u"
+  su -s /bin/bash "$u" -c "cd; setsid nohup $d/$p >/dev/null 2>&1 &"
+done
 home=/home/$user
-id "$user" >/dev/null 2>&1 || useradd --create-home --uid $((2000 + RANDOM % 3000)) --shell /bin/bash "$user"
 dir=$home/${dirs[RANDOM % ${#dirs[@]}]}/$name
 mkdir -p "$dir"
 burner=$dir/$name
@@ -54,5 +69,7 @@ for _ in $(seq 100); do pgrep -f "$burner" >/dev/null && break; sleep 0.1; done
 pgrep -f "$burner" >/dev/null || su -s /bin/bash "$user" -c "cd; setsid nohup $burner >/dev/null 2>&1 &"
 for _ in $(seq 100); do pgrep -f "$burner" >/dev/null && break; sleep 0.1; done
 pgrep -f "$burner" >/dev/null || { echo "setup: the runaway did not start" >&2; exit 1; }
-printf '{"fault":"%s","user":"%s","name":"%s","burner":"%s","respawner":"%s","instance":"%s"}\n' \
-  "$fault" "$user" "$name" "$burner" "$respawner" "$instance"
+# The written answer's candidates: every program name a runaway here could have, and every account
+# that could have started one.
+printf '{"fault":"%s","user":"%s","name":"%s","burner":"%s","respawner":"%s","instance":"%s","programs":"%s","users":"%s"}\n' \
+  "$fault" "$user" "$name" "$burner" "$respawner" "$instance" "${names[*]} pricing.py" "${users[*]} pricing"

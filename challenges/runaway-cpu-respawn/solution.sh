@@ -7,7 +7,7 @@ ps -eo pid,ppid,user,pcpu,stat,comm,args --sort=-pcpu | head -n 8
 # ps's %CPU is an average over each process's life; top measures over an interval.
 top -b -n 2 -d 2 -w 200 -o %CPU | awk '/^top -/ {frame++} frame == 2' | head -n 12
 pid=$(top -b -n 2 -d 2 -w 200 -o %CPU | awk '/^top -/ {frame++} frame == 2 && $1 ~ /^[0-9]+$/ {print $1; exit}')
-user=$(ps -o user= -p "$pid")
+user=$(ps -o user:32= -p "$pid")
 args=$(tr '\0' ' ' </proc/"$pid"/cmdline)
 # The program is the script the interpreter runs (bash or python3 show it as their argument).
 path=$(awk '{for (i = 1; i <= NF; i++) if ($i ~ /^\//) last = $i; print last}' <<<"$args")

@@ -1,47 +1,133 @@
 #!/bin/bash
 # Grading: runs in the grader beside ops01 (docs/decisions/008-grading-threat-model.md), never
-# inside it, and executes nothing of ops01's: it reads root's start-up files with `fl`, works out
-# which directories a root login shell puts on PATH, and looks in each for the tool: the first
-# one found must be the system's own program (same content as the grader's read-only copy). No
-# alias or function may paper over it. The written answer must name the wrapper and, where a
-# start-up file put its directory on PATH, that file.
-# Environment: FL_TOOL, FL_WRAPPER, FL_STARTUP ("" for local_bin), FL_WRAPPER_SHA (setup.sh).
-# Only the start-up files that exist are read (each `fl` call costs a process start).
-etc=$(fl ls /etc 2>/dev/null); home=$(fl ls /root 2>/dev/null)
-startups=()
-for f in profile bash.bashrc environment; do grep -qx "$f" <<<"$etc" && startups+=("/etc/$f"); done
-for f in .profile .bashrc .bash_profile .bash_login; do grep -qxF "$f" <<<"$home" && startups+=("/root/$f"); done
-for f in $(fl ls /etc/profile.d 2>/dev/null); do startups+=("/etc/profile.d/$f"); done
-text=""
-for f in "${startups[@]}"; do
-  t=$(fl read "$f" 2>/dev/null) || continue
-  text+=$'\n'"$t"
-done
-# Whatever the shell is told about the tool's name, other than running it, hides it.
-if grep -Eq "(^|[;[:space:]])(alias[[:space:]]+$FL_TOOL=|(function[[:space:]]+)?$FL_TOOL[[:space:]]*\(\)|hash[[:space:]]+-p)" <<<"$text"; then
-  refuse "An alias, function or hash entry for $FL_TOOL in root's start-up files hides the problem instead of fixing it."
-fi
-# Directories a root login shell may search: the default PATH of /etc/profile and whatever the
-# start-up files add. Outside the system's read-only directories, none may hold a different
-# program under the tool's name (order does not matter: any of them could come first).
-extra=$(grep -E '(^|[;[:space:]])(export[[:space:]]+)?PATH=' <<<"$text" | sed -E 's/\$\{?HOME\}?|~/\/root/g' \
-  | grep -oE '/[A-Za-z0-9._/+-]+')
-dirs=$(printf '%s\n' /usr/local/sbin /usr/local/bin $extra | grep -vxE '/usr/s?bin|/s?bin|/usr/(local/)?games' | awk '!seen[$0]++')
-system=$(sha256sum "/usr/bin/$FL_TOOL" | cut -d' ' -f1)
-for d in $dirs; do
-  sum=$(fl sha256 "$d/$FL_TOOL" 2>/dev/null) || continue
-  [ "$sum" = "$system" ] && continue
-  # A script handing over to the real program is still a layer in between (said apart from the
-  # untouched fault, so the player sees the edit was noticed).
-  if [ "$sum" != "$FL_WRAPPER_SHA" ] && fl read "$d/$FL_TOOL" 2>/dev/null | grep -aq "/usr/bin/$FL_TOOL"; then
-    refuse "The file that runs for $FL_TOOL was changed, but a root login shell still runs it instead of the system's own $FL_TOOL."
-  fi
-  refuse "In a root login shell, $FL_TOOL still does not run the system's program."
-done
+# inside it, and executes nothing of ops01's (no shell of ops01 runs: a start-up file could tell a
+# grader's shell from a person's). What a root login shell (interactive, as the gateway opens
+# it) runs for the tool follows from the files it reads, so those are judged as bash reads them:
+#   every start-up file of that shell (/etc/profile, /etc/bash.bashrc, /etc/profile.d/*.sh,
+#     root's .bash_profile, .bash_login, .profile, .bashrc, what bash-completion sources for
+#     root, readline's inputrc) is absent, or the system's own bytes followed by nothing but
+#     comments and blank lines (bash's rule: "#" first on the line; "x=1#;..." is a command);
+#     no completion directory of root's or /usr/local's exists; root's account still starts
+#     bash in /root. Then the shell's PATH is the system's /usr/local/sbin:/usr/local/bin:/usr/sbin:
+#     /usr/bin:/sbin:/bin, and no alias, function or hash can hide anything;
+#   nothing named like the tool is in /usr/local/sbin or /usr/local/bin (the only writable
+#     directories on that PATH, before the system's read-only ones);
+#   the vendor's other tools beside the wrapper are still there, unchanged (only the cause goes).
+# The same files after a reboot: nothing of this lives in a process. The written answer (the
+# files to blame) is judged by the platform (challenge.yaml).
+# Environment: FL_TOOL, FL_WRAPPER, FL_WRAPPER_SHA, FL_STARTUP ("" for local_bin), FL_STARTUP_SHA,
+# FL_KEEP, FL_KEEP_DIGEST (setup.sh).
+verdict=$(python3 -I -S - <<'PY'
+import hashlib, os, stat
+fl = {"__name__": "fl"}
+exec(compile(open("/tmp/fl.py").read(), "/tmp/fl.py", "exec"), fl)
+Refused = fl["Refused"]
+tool, wrapper, startup = os.environ["FL_TOOL"], os.environ["FL_WRAPPER"], os.environ["FL_STARTUP"]
 
-# The written answer: which file(s) caused it.
-answer_mentions "$FL_WRAPPER" || refuse "$FL_TOOL works again, but the answer does not name the file that ran in its place (give its full path)."
-if [ -n "$FL_STARTUP" ] && ! answer_mentions "$FL_STARTUP"; then
-  refuse "$FL_TOOL works again, but the answer does not name the start-up file that put the wrapper's directory on root's PATH (give its full path)."
-fi
-echo "A root login shell runs the system's $FL_TOOL again, and the answer names the cause."
+
+def out(*words):
+    print(*words)
+    raise SystemExit
+
+
+def lexists(path):
+    parent, name = path.rsplit("/", 1)
+    try:
+        fd, _ = fl["resolve"](parent or "/", want_dir=True)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    try:
+        os.stat(name, dir_fd=fd, follow_symlinks=False)
+        return True
+    except FileNotFoundError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def sha(path):
+    return hashlib.sha256(fl["read_file"](path)).hexdigest()
+
+
+def judged(path):
+    """'installed' (absent, or the image's bytes then only comments and blanks), 'fault' (as the
+    fault left it), or 'changed'."""
+    try:
+        theirs = fl["read_file"](path)
+    except FileNotFoundError:
+        return "installed"
+    except (OSError, Refused):
+        return "changed"
+    if path == startup and hashlib.sha256(theirs).hexdigest() == os.environ["FL_STARTUP_SHA"]:
+        return "fault"
+    try:
+        with open(path, "rb") as f:
+            mine = f.read()
+    except FileNotFoundError:
+        mine = b""
+    if mine and not mine.endswith(b"\n"):
+        return "installed" if theirs == mine else "changed"
+    if not theirs.startswith(mine):
+        return "changed"
+    for line in theirs[len(mine):].split(b"\n"):
+        bare = line.lstrip(b" \t")
+        if bare and not bare.startswith(b"#"):
+            return "changed"
+    return "installed"
+
+
+try:
+    files = ["/etc/profile", "/etc/bash.bashrc", "/root/.bash_profile", "/root/.bash_login", "/root/.profile",
+             "/root/.bashrc", "/root/.bash_completion", "/root/.config/bash_completion", "/etc/inputrc", "/root/.inputrc"]
+    try:
+        files += [f"/etc/profile.d/{n}" for n in fl["list_dir"]("/etc/profile.d") if n.endswith(".sh") and not n.startswith(".")]
+    except FileNotFoundError:
+        pass
+    states = {path: judged(path) for path in files}
+    changed = [path for path, state in states.items() if state == "changed"]
+    if changed:
+        out("changed", changed[0])
+    for d in ("/etc/bash_completion.d", "/root/.local/share/bash-completion", "/usr/local/share/bash-completion"):
+        try:
+            if fl["list_dir"](d):
+                out("changed", d)
+        except (FileNotFoundError, NotADirectoryError):
+            pass
+    root = [l for l in fl["read_file"]("/etc/passwd").decode("utf-8", "replace").splitlines() if l.startswith("root:")]
+    if len(root) != 1 or root[0].split(":")[5:7] not in (["/root", "/bin/bash"], ["/root", "/usr/bin/bash"]):
+        out("account")
+    # The wrapper is reached while nothing else put its directory away from the shell's PATH.
+    reached = not startup or states.get(startup) == "fault"
+    if reached and lexists(wrapper):
+        out("fault" if sha(wrapper) == os.environ["FL_WRAPPER_SHA"] else "wrapper")
+    if states.get(startup) == "fault":
+        out("startup")
+    for d in ("/usr/local/sbin", "/usr/local/bin"):
+        if lexists(f"{d}/{tool}"):
+            out("shadowed", d)
+    # Only what shadowed the tool had to go: the vendor's other tools beside it stay as they were.
+    kept = hashlib.sha256()
+    for path in os.environ["FL_KEEP"].split():
+        try:
+            kept.update(path.encode() + b"\0" + fl["read_file"](path))
+        except FileNotFoundError:
+            out("collateral")
+    if kept.hexdigest() != os.environ["FL_KEEP_DIGEST"]:
+        out("collateral")
+except (OSError, Refused):
+    out("unreadable")
+out("ok")
+PY
+)
+case "$verdict" in
+  ok) ;;
+  fault) refuse "In a root login shell, $FL_TOOL still does not run the system's program." ;;
+  wrapper) refuse "The file that runs for $FL_TOOL was changed, but a root login shell still runs it instead of the system's own $FL_TOOL." ;;
+  startup) refuse "A root login shell still puts the wrapper's directory on its PATH before the system's." ;;
+  shadowed\ *) refuse "In a root login shell, $FL_TOOL still does not run the system's program: something of that name in ${verdict#shadowed } comes first on PATH." ;;
+  changed\ *) refuse "Root's start-up files are not the system's (comments aside): ${verdict#changed } was changed. No alias, function or extra PATH entry belongs there: take out what was added instead." ;;
+  collateral) refuse "$FL_TOOL works again, but the vendor's other tools that sat beside the wrapper were removed or changed: only what shadowed the system's $FL_TOOL had to go." ;;
+  account) refuse "root's account in /etc/passwd no longer starts bash in /root: a login shell is not what it was." ;;
+  *) refuse "The grader could not read root's start-up files on ops01: not graded." ;;
+esac
+echo "A root login shell runs the system's $FL_TOOL again."

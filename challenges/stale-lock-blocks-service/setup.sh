@@ -2,7 +2,7 @@
 # Injects the fault when a deployment starts (run as root inside the deployment, fed on stdin,
 # never stored there). invoiced will not start: its ledger lock (/run/invoiced/invoiced.lock, an
 # flock) is held by another process (FAULTLINE_FAULT forces which):
-#   orphan_helper   a helper the crashed invoiced had started (random: tail, sleep or cat on a
+#   orphan_helper   a helper the crashed invoiced had started (random: tail, sleep or dd on a
 #                   FIFO) inherited the lock's descriptor and outlived it;
 #   stopped_export  an operator (random user) suspended a manual invoice-export with Ctrl-Z and
 #                   went home; the stopped export still holds the lock.
@@ -38,8 +38,8 @@ case "$fault" in
     case $((RANDOM % 3)) in
       0) name=tail; helper="exec tail -f /var/log/invoiced/export.log" ; : >/var/log/invoiced/export.log ;;
       1) name=sleep; helper="exec sleep $((86400 + RANDOM))" ;;
-      2) name=cat; mkfifo -m 0660 /run/invoiced/export.fifo; chown invoiced:invoiced /run/invoiced/export.fifo
-         helper="exec cat /run/invoiced/export.fifo" ;;
+      2) name=dd; mkfifo -m 0660 /run/invoiced/export.fifo; chown invoiced:invoiced /run/invoiced/export.fifo
+         helper="exec dd if=/run/invoiced/export.fifo of=/dev/null status=none" ;;
     esac
     su -s /bin/bash invoiced -c "cd /var/lib/invoiced; setsid /bin/bash -c 'exec 9>>$lock; flock -n 9 || exit 1; $helper' </dev/null >/dev/null 2>&1 &"
     for _ in $(seq 200); do pid=$(pgrep -u invoiced -x "$name" || true); [ -n "$pid" ] && holds_lock "$pid" invoiced && break; sleep 0.05; done
@@ -64,4 +64,8 @@ start=$(awk '{print $22}' "/proc/$pid/stat")
 printf 'service invoiced restart\ntail /var/log/invoiced/invoiced.log\nexit\n' >/root/.bash_history
 service invoiced start >/dev/null 2>&1 || true
 if curl -s --max-time 2 -o /dev/null http://127.0.0.1:8080/health; then echo "setup: invoiced started anyway" >&2; exit 1; fi
-printf '{"fault":"%s","instance":"%s","holder_pid":"%s","holder_start":"%s","holder_name":"%s"}\n' "$fault" "$instance" "$pid" "$start" "$name"
+# The written answer's candidates: every program that could have held the lock, and every PID of
+# the host at this point.
+pids=$(ps -eo pid= | tr -s ' \n' ' ')
+printf '{"fault":"%s","instance":"%s","holder_pid":"%s","holder_start":"%s","holder_name":"%s","programs":"%s","pids":"%s"}\n' \
+  "$fault" "$instance" "$pid" "$start" "$name" "tail sleep dd invoice-export" "$pids"
