@@ -48,7 +48,7 @@ async function grade(challenge: Challenge, d: Awaited<ReturnType<typeof fixedDep
     const judged = judgeAnswer(challenge.answer, d.values, d.answer);
     if (judged.verdict !== "right") return { passed: false, feedback: judged.feedback, durationMs: 0, timings: {} as Record<string, number> };
   }
-  return runCheck(runtime, challenge, d.env, d.values, d.answer);
+  return runCheck(runtime, challenge, d.env, d.values);
 }
 
 console.log(`grading bench: ${challenges.length} challenges, ${runs} checks each, soak ${soak}x every variant; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);

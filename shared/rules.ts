@@ -58,7 +58,7 @@ export const NOTIFICATION_KEYS = [
 export type NotificationKey = (typeof NOTIFICATION_KEYS)[number];
 
 export const EMAIL_VERIFICATION_HOURS = 24;
-/** The longest written solution the API accepts (and the check sees as FL_SUBMISSION); the web's
+/** The longest written solution the API accepts (judged by server/core/answers.ts); the web's
  *  form says the same number. */
 export const SOLUTION_MAX = 16_384;
 export const MFA_CODE_LENGTH = 6;

@@ -113,7 +113,7 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
       const outcome =
         answer && answer.verdict !== "right"
           ? { passed: false, feedback: answer.feedback, durationMs: 0 }
-          : await runCheck(runtime, challenge, env, values, input.solution);
+          : await runCheck(runtime, challenge, env, values);
       const now = nowSeconds();
       const feedback = outcome.feedback.trim() || (outcome.passed ? "Correct!" : VALIDATION_FAILED_DEFAULT);
       const solveSeconds = Math.max(0, now - row.created_at);

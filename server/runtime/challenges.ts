@@ -78,11 +78,8 @@ export const challengeYaml = z.strictObject({
     .strictObject({
       /** The check always runs in a grader container beside the target (scenario.ts). */
       timeout_seconds: z.number().int().positive().max(300).default(30),
-      /** The check grades the written answer too (the story asks a question whose answer is
-       *  specific to the deployment); a fix without the answer is not enough. */
-      written_answer: z.boolean().default(false),
     })
-    .default({ timeout_seconds: 30, written_answer: false }),
+    .default({ timeout_seconds: 30 }),
   /** Classes of fake (docs/decisions/008-grading-threat-model.md, "Fakes by class") that cannot
    *  apply to this challenge, each with the reason; every other class needs a fake of its own in
    *  fakes/<class>-*.sh (tests/runtime/proofs.test.ts). */
@@ -126,7 +123,7 @@ export interface Challenge {
   writable: WritableDir[];
   capabilities: string[];
   check: { timeoutSeconds: number; script: string };
-  /** The check grades the written answer (challenge.yaml check.written_answer, or answer:). */
+  /** The story asks a question: the written answer is judged (challenge.yaml answer:). */
   asksForAnswer: boolean;
   /** What the written answer must name (challenge.yaml answer:), judged by the platform. */
   answer: AnswerPart[];
@@ -218,7 +215,7 @@ export function loadChallenge(dir: string, id: string): Challenge {
     writable,
     capabilities: y.runtime.capabilities,
     check: { timeoutSeconds: y.check.timeout_seconds, script: script("check.sh", true) },
-    asksForAnswer: y.check.written_answer || y.answer.length > 0,
+    asksForAnswer: y.answer.length > 0,
     notApplicableFakes: y.not_applicable_fakes,
     answer: y.answer.map(({ value, ...part }) => ({ ...part, values: typeof value === "string" ? [value] : value })),
     variants: y.variants,

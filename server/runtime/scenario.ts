@@ -12,7 +12,6 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SOLUTION_MAX } from "../../shared/rules.ts";
 import type { Challenge } from "./challenges.ts";
 import { runCommand, type RunResult } from "./exec.ts";
 import { graderCapabilities } from "./policy.ts";
@@ -120,14 +119,14 @@ const CLIENT_AGENTS = [
  * runtime fixes are gone there, and a fault kept in boot files comes back. Fails closed: a grader
  * or copy that cannot start or finish is "not correct".
  */
-export async function runCheck(runtime: Runtime, challenge: Challenge, env: Environment, values: ScenarioValues, submission = ""): Promise<CheckOutcome> {
+export async function runCheck(runtime: Runtime, challenge: Challenge, env: Environment, values: ScenarioValues): Promise<CheckOutcome> {
   const started = performance.now();
   const timings: Record<string, number> = {};
   // The copy's network is made while the live check runs (it costs the engine little): a
   // passing check does not wait for it, a failing one removes it unused.
   const network = runtime.createNetwork(env.owner, `b${randomBytes(3).toString("hex")}`);
   network.catch(() => {});
-  const live = await gradeOn(runtime, challenge, env, await makeGrader(runtime, challenge, env, env.target.id, env.network.name), values, submission, "live");
+  const live = await gradeOn(runtime, challenge, env, await makeGrader(runtime, challenge, env, env.target.id, env.network.name), values, "live");
   timings.live = live.durationMs;
   const done = (r: Graded, phase: "live" | "boot", prefix = ""): CheckOutcome => ({
     passed: r.exitCode === 0 && !r.timedOut,
@@ -141,7 +140,7 @@ export async function runCheck(runtime: Runtime, challenge: Challenge, env: Envi
     void network.then((n) => runtime.removeNetwork(n.id)).catch(() => {});
     return done(live, "live");
   }
-  const booted = await bootCopy(runtime, challenge, env, network, values, submission, timings);
+  const booted = await bootCopy(runtime, challenge, env, network, values, timings);
   return done(booted, "boot", booted.exitCode === 0 ? "" : "After a reboot: ");
 }
 
@@ -165,13 +164,12 @@ async function makeGrader(runtime: Runtime, challenge: Challenge, env: Environme
 }
 
 /** Runs check.sh in the grader, then removes it (in the background: nothing waits for that). */
-async function gradeOn(runtime: Runtime, challenge: Challenge, env: Environment, grader: Grader, values: ScenarioValues, submission: string, phase: "live" | "boot", inspection?: string): Promise<Graded> {
+async function gradeOn(runtime: Runtime, challenge: Challenge, env: Environment, grader: Grader, values: ScenarioValues, phase: "live" | "boot", inspection?: string): Promise<Graded> {
   const started = performance.now();
   const scriptEnv: Record<string, string> = {
     ...valueEnv(values),
     FL_TARGET: challenge.hostname,
     FL_DEPLOYMENT: env.owner.deploymentId,
-    FL_SUBMISSION: submission.slice(0, SOLUTION_MAX),
     FL_PHASE: phase,
     FL_CLIENT_AGENT: CLIENT_AGENTS[randomInt(CLIENT_AGENTS.length)]!,
     ...(inspection !== undefined ? { FL_INSPECTION: inspection } : {}),
@@ -195,7 +193,6 @@ async function bootCopy(
   env: Environment,
   networkMade: Promise<NetworkInfo>,
   values: ScenarioValues,
-  submission: string,
   timings: Record<string, number>,
 ): Promise<Graded> {
   const t0 = performance.now();
@@ -264,7 +261,7 @@ async function bootCopy(
       return failed(`The grader could not start beside the booted copy (${(e as Error).message}): not graded.`);
     }
     grader = undefined;
-    const result = await gradeOn(runtime, challenge, env, made, values, submission, "boot", inspection);
+    const result = await gradeOn(runtime, challenge, env, made, values, "boot", inspection);
     timings.bootCheck = result.durationMs;
     return result;
   } finally {

@@ -95,7 +95,7 @@ async function grade(challenge: Challenge, env: Environment, values: ScenarioVal
     const judged = judgeAnswer(challenge.answer, values, answer);
     if (judged.verdict !== "right") return { passed: false, feedback: judged.feedback, phase: "answer" as const };
   }
-  return runCheck(runtime, challenge, env, values, answer);
+  return runCheck(runtime, challenge, env, values);
 }
 
 /** The answer of a player who found the right one of each part (its first spelling). */
@@ -139,7 +139,7 @@ for (const challenge of challenges) {
         const t0 = performance.now();
         const { env, values } = await deployed(challenge, variant);
         try {
-          const before = await runCheck(runtime, challenge, env, values, "not fixed yet");
+          const before = await runCheck(runtime, challenge, env, values);
           expect(before.passed, before.feedback).toBe(false);
           expect(before.feedback.length).toBeGreaterThan(10);
           // The check is never left inside the user's container.
@@ -147,7 +147,7 @@ for (const challenge of challenges) {
           expect(traces.stdout.trim()).toBe("");
 
           await asUser(env, FAKE_TOOLS);
-          const faked = await runCheck(runtime, challenge, env, values, "not fixed yet");
+          const faked = await runCheck(runtime, challenge, env, values);
           expect(faked.passed, faked.feedback).toBe(false);
           expect(faked.feedback).not.toContain("HTTP/1.1 200 OK");
           // The fake tools must not change a word of the verdict. A check that measures something
@@ -155,7 +155,7 @@ for (const challenge of challenges) {
           // must differ from the first as well.
           if (steady(faked.feedback) !== steady(before.feedback)) {
             await asUser(env, REMOVE_FAKE_TOOLS);
-            const again = await runCheck(runtime, challenge, env, values, "not fixed yet");
+            const again = await runCheck(runtime, challenge, env, values);
             expect(steady(again.feedback), "fake tools in /usr/local changed the verdict's words").not.toBe(steady(before.feedback));
           }
 
@@ -181,7 +181,7 @@ for (const challenge of challenges) {
           if (index === 0) {
             // A preload file on the fixed system is refused (the live phase's gate).
             await asUser(env, "echo /usr/local/lib/libhook.so >/etc/ld.so.preload");
-            const preloaded = await runCheck(runtime, challenge, env, values, answer);
+            const preloaded = await runCheck(runtime, challenge, env, values);
             expect(preloaded.passed).toBe(false);
             expect(preloaded.feedback).toMatch(/ld\.so\.preload/);
             await asUser(env, "rm /etc/ld.so.preload");
@@ -190,7 +190,7 @@ for (const challenge of challenges) {
             const other = await deployed(challenge);
             try {
               expect(JSON.stringify(other.values), "two deployments got the same values").not.toBe(JSON.stringify(values));
-              const withOther = await runCheck(runtime, challenge, env, other.values, answer);
+              const withOther = await runCheck(runtime, challenge, env, other.values);
               expect(withOther.passed, "a fixed deployment passed with another deployment's values").toBe(false);
               if (challenge.answer.length) expect(judgeAnswer(challenge.answer, other.values, answer).verdict, "another deployment accepted this written answer").not.toBe("right");
             } finally {
@@ -213,7 +213,7 @@ for (const challenge of challenges) {
       it.concurrent(`refuses the fake ${fake.name}`, async () => {
         const { env, values } = await deployed(challenge, variants[serial % variants.length]);
         try {
-          const broken = await runCheck(runtime, challenge, env, values, "fixed");
+          const broken = await runCheck(runtime, challenge, env, values);
           expect(broken.passed, broken.feedback).toBe(false);
           await asUser(env, fake.script);
           // Submitted with the right answer: a fake must fool the check of the system, not the answer's.

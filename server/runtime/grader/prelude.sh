@@ -46,18 +46,6 @@ refuse() { printf '%s\n' "$@"; exit 1; }
 export CURL_HOME=/tmp/fl-curl
 mkdir -p "$CURL_HOME"
 printf 'user-agent = "%s"\n' "${FL_CLIENT_AGENT:-curl/7.88.1}" >"$CURL_HOME/.curlrc"
-# answer_mentions TEXT: the player's written answer (FL_SUBMISSION) names TEXT, case-insensitively,
-# as a whole word. Bash builtins only.
-answer_mentions() {
-  local words=" ${FL_SUBMISSION:-} " want="$1" found=1
-  words=${words//[^[:alnum:]_.\/:@-]/ }
-  # A sentence's full stop or colon is not part of the word before it ("it was deploy.").
-  words=${words//. / }; words=${words//: / }; words=${words//, / }
-  shopt -s nocasematch
-  [[ " $words " == *" $want "* ]] && found=0
-  shopt -u nocasematch
-  return $found
-}
 # Every check: a system that preloads libraries into every program is not graded.
 gate_msg=$(fl gate) || refuse "$gate_msg"
 unset gate_msg
