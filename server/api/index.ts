@@ -162,7 +162,7 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
 
   // The player's reads (catalogue, leaderboard, profiles' solves, home figures): last, so every
   // more specific /challenges/... route above wins over /challenges/:id.
-  playerRoutes(r, { catalogue, scoring, cache: publicCache });
+  playerRoutes(r, { catalogue, scoring, cache: publicCache, userId });
 
   // This API described (server/api/openapi.ts), built once from the table above on first read:
   // after every route is registered.

@@ -15,6 +15,8 @@ export interface PlayerDeps {
   scoring: Scoring;
   /** The catalogue, leaderboard and home figures for every caller (server/core/public-cache.ts). */
   cache?: PublicCache;
+  /** The signed-in caller (a hidden challenge is an admin's alone). */
+  userId: (c: Ctx) => Promise<string>;
 }
 
 /** Reads that count as fresh for 5 minutes: HTTP-cacheable for anonymous callers (see `fresh`
@@ -71,7 +73,7 @@ const fresh = (c: Ctx, data: unknown) =>
     ? json(data)
     : json(data, 200, { "cache-control": `public, max-age=${FRESH_SECONDS}`, vary: "Authorization" });
 
-export function playerRoutes(r: Router, { catalogue, scoring, cache }: PlayerDeps) {
+export function playerRoutes(r: Router, { catalogue, scoring, cache, userId }: PlayerDeps) {
   /** Reads that do not depend on the caller come from the public cache for everyone, signed in
    *  or not: the cache is exact (each read compares the database's change counter, bumped in
    *  the transaction of every solve and content change), so a signed-in player sees their own
@@ -85,7 +87,7 @@ export function playerRoutes(r: Router, { catalogue, scoring, cache }: PlayerDep
   r.get("/challenges/:id", { summary: "One challenge", tags: ["Challenges"], access: "optional-user", params: { id: challengeIdParam }, errors: { 404: "Challenge not found" } }, async (c) => {
     // Reading: a malformed id names no challenge (404); the deployment routes answer 400.
     if (!challengeIdParam.safeParse(c.params.id).success) throw notFound("Challenge not found");
-    return catalogue.get(c.params.id!);
+    return catalogue.get(c.params.id!, c.request.headers.has("authorization") ? await userId(c) : null);
   });
   r.get("/leaderboard", { summary: "The leaderboard: a page of one period, optionally searched", tags: ["Leaderboard"], access: "optional-user", query: leaderboardQuery }, async (c) => {
     const q = c.query(leaderboardQuery);

@@ -8,6 +8,7 @@ import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
 import type { ChallengesTable } from "../db/schema.ts";
 import type { Challenge } from "../runtime/challenges.ts";
+import { isHidden, visibleTo } from "./admin/challenges.ts";
 import { notFound } from "./errors.ts";
 
 export const DEFAULT_TIME_MINUTES = 30;
@@ -184,10 +185,12 @@ export function createCatalogue({ db, challenges }: CatalogueDeps) {
       return rows.map((r) => view(r as Row));
     },
 
-    /** One challenge by its uid, approved or retired (a retired one still has solves); 404 otherwise. */
-    async get(id: string): Promise<ChallengeView> {
+    /** One challenge by its uid, approved or retired (a retired one still has solves); 404 otherwise,
+     *  and for one an admin hid, to anyone but an admin (the catalogue does not list it either). */
+    async get(id: string, viewerId: string | null = null): Promise<ChallengeView> {
       const row = await base().where("c.id", "=", id).executeTakeFirst();
       if (!row) throw notFound("Challenge not found");
+      if (!(viewerId ? await visibleTo(db, viewerId, id) : !(await isHidden(db, id)))) throw notFound("Challenge not found");
       return view(row as Row);
     },
 

@@ -160,6 +160,10 @@ describe.each(DATABASES)("admin console API on %s", (kind) => {
     const listed = (await t.call("GET", "/challenges/")).body.challenges.map((c: any) => c.id);
     expect(listed).not.toContain(NGINX);
     expectError(await t.call("POST", `/challenges/${NGINX}/session/start`, { token: await starter() }), 404, "Challenge not found");
+    // Its page too, to a visitor and to a player; an admin still reads it.
+    expectError(await t.call("GET", `/challenges/${NGINX}`), 404, "Challenge not found");
+    expectError(await t.call("GET", `/challenges/${NGINX}`, { token: await starter() }), 404, "Challenge not found");
+    expect((await t.call("GET", `/challenges/${NGINX}`, { token: admin })).body).toMatchObject({ id: NGINX });
     expect(await lastAudit("admin.challenge_hide")).toMatchObject({ target: NGINX });
     await t.call("PUT", `/admin/challenges/${NGINX}/visibility`, { token: admin, body: { hidden: false } });
     expect((await t.call("GET", "/challenges/")).body.challenges.map((c: any) => c.id)).toContain(NGINX);
