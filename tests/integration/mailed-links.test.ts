@@ -142,6 +142,7 @@ describe.each(DATABASES)("mail after the answer on %s", (kind) => {
     const u = { username, email: `${username}@example.test`, password: `pw-${username}-long enough` };
     const res = await t.call("POST", "/auth/register", { body: u, ip: freshIp() });
     expect(res.status).toBe(201);
+    await t.platform.accounts.mailsSettled(); // its verification mail is out before a test holds mails
     await t.platform.db.updateTable("users").set({ is_verified: 1 }).where("username", "=", username).execute();
     const login = await t.call("POST", "/auth/login", { body: { username_or_email: username, password: u.password }, ip: freshIp() });
     return { ...u, user: res.body, token: login.body.access_token };
@@ -168,6 +169,22 @@ describe.each(DATABASES)("mail after the answer on %s", (kind) => {
     expect(mails).toEqual(
       [`${freeEmail}: Confirm your new faultline e-mail address`, `${owner.email}: Your faultline e-mail address is being changed`, `${owner.email}: Your faultline e-mail address is being changed`].sort(),
     );
+  });
+
+  it("registering answers while the mail server holds its mails, whether or not the address has an account", { timeout: 15_000 }, async () => {
+    const owner = await verifiedUser();
+    smtp.releaseAll();
+    smtp.gate.hold = true;
+    const name = unique("new");
+    const fresh = await t.call("POST", "/auth/register", { body: { username: name, email: `${name}@example.test`, password: `pw-${name}-long enough` }, ip: freshIp() });
+    expect(fresh.status).toBe(201);
+    const again = await t.call("POST", "/auth/register", { body: { username: unique("dup"), email: owner.email, password: "pw-dup-long enough" }, ip: freshIp() });
+    expect(again.status).toBe(201);
+    // Both answered with their mails (a verification link, a notice to the owner) still held.
+    await smtp.holding(2);
+    expect(smtp.held.map((m) => m.subject).sort()).toEqual(["Someone tried to sign up to faultline with your e-mail address", "Verify your faultline e-mail address"]);
+    smtp.releaseAll();
+    await t.platform.accounts.mailsSettled();
   });
 
   it("turning 2FA on answers while its notice is held", { timeout: 15_000 }, async () => {

@@ -162,6 +162,10 @@ export async function createTestPlatform(
       clientIp: o.ip ?? "203.0.113.1",
     });
     const text = await res.text();
+    // Mails go out after the answer (server/core/accounts/mail-later.ts): a test reads the
+    // outbox once what its request mailed has been written. (A test with its own SMTP server
+    // holds and releases mails itself.)
+    if (!config.smtpUrl) await platform.accounts.mailsSettled();
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : null;
