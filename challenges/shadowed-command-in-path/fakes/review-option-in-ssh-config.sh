@@ -9,7 +9,8 @@ tool=$(sed -nE '1s/.*ops01: ([A-Za-z0-9]+) broken.*/\1/p' /root/TICKET)
 found=$(bash -lc "command -v $tool")
 dir=$(dirname "$found")
 short=${dir#/root/}
-for f in /etc/profile /etc/bash.bashrc /etc/profile.d/*.sh /root/.profile /root/.bashrc; do
+case "$dir" in /usr/local/bin|/usr/local/sbin) files=() ;; *) files=(/etc/profile /etc/bash.bashrc /etc/profile.d/*.sh /root/.profile /root/.bashrc) ;; esac
+for f in "${files[@]}"; do
   grep -qE "PATH=.*(${dir}|\\\$HOME/${short}|~/${short})(:|\"|$)" "$f" 2>/dev/null || continue
   case "$f" in
     /etc/profile.d/*) rm -f "$f" ;;
