@@ -136,7 +136,7 @@ case "$verdict" in
   startup) refuse "A root login shell still puts the wrapper's directory on its PATH before the system's." ;;
   shadowed\ *) refuse "In a root login shell, $FL_TOOL still does not run the system's program: something of that name in ${verdict#shadowed } comes first on PATH." ;;
   changed\ *) refuse "Root's start-up files are not the system's (comments aside): ${verdict#changed } was changed. No alias, function or extra PATH entry belongs there: take out what was added instead." ;;
-  toolconf\ *) refuse "The start-up files are clean, but ${verdict#toolconf } is not as installed: $FL_TOOL reads it, and what the wrapper did does not belong there either." ;;
+  toolconf\ *) refuse "The start-up files are clean, but ${verdict#toolconf } is not as installed: it is read by root's tools themselves, and what the wrapper did does not belong there either." ;;
   collateral) refuse "$FL_TOOL works again, but the vendor's other tools that sat beside the wrapper were removed or changed: only what shadowed the system's $FL_TOOL had to go." ;;
   account) refuse "root's account in /etc/passwd no longer starts bash in /root: a login shell is not what it was." ;;
   *) refuse "The grader could not read root's start-up files on ops01: not graded." ;;
