@@ -10,7 +10,10 @@
 #     link; every line a comment (first non-blank "#": a "#" elsewhere is text), an environment
 #     setting, or a valid entry whose user exists (one bad line and cron ignores the whole file);
 #     no entry left without its newline. One entry runs exactly /usr/lib/salesrollup/rollup every
-#     minute as reports, with a shell that reads no hook. After a reboot the same files are read
+#     minute as reports, with a shell that reads no hook. cron may run it: PAM's configuration as
+#     installed (/etc/pam.d, /etc/security, the environment pam_env reads), the account reports
+#     neither expired nor due for a password change (pam_unix's account rule), and reports can
+#     read the orders and replace the rollup (the kernel's rule, the sticky bit too). After a reboot the same files are read
 #     again: a job that only cron's memory holds, or a file that lives in /run, is gone there.
 # Environment: FL_TOTAL (the orders' total, chosen by setup.sh).
 verdict=$(python3 -I -S - <<'PY'
@@ -154,18 +157,66 @@ def loaded(name):
     return fl["read_file"](f"/etc/cron.d/{name}").decode("utf-8", "surrogateescape")
 
 
+def account_usable():
+    """Whether PAM's account check (pam_unix, which cron asks before every job) lets reports in:
+    the account not expired, its password not expired nor due for a forced change."""
+    today = int(time.time() // 86400)
+    lines = [l.split(":") for l in fl["read_file"]("/etc/shadow").decode("utf-8", "replace").splitlines() if l.startswith(USER + ":")]
+    if len(lines) != 1 or len(lines[0]) < 8:
+        return False
+    _, _, last, _, most, _, inactive, expire = lines[0][:8]
+    num = lambda v: int(v) if v.strip().lstrip("-").isdigit() else None
+    last, most, inactive, expire = num(last), num(most), num(inactive), num(expire)
+    if expire is not None and expire >= 0 and today >= expire:
+        return False
+    if last == 0:
+        return False
+    if last is not None and most is not None and 0 <= most < 99999 and today > last + most:
+        return False
+    return True
+
+
+def job_can_work():
+    """Whether the job, as reports, can read the orders and replace rollup.json (what the kernel decides)."""
+    d = "/var/lib/salesrollup"
+    if not {"w", "x"} <= set(fl["access"](USER, d)) or not {"r", "x"} <= set(fl["access"](USER, f"{d}/orders")):
+        return False
+    if any("r" not in fl["access"](USER, f"{d}/orders/{n}") for n in fl["list_dir"](f"{d}/orders") if n.endswith(".csv")):
+        return False
+    names = fl["list_dir"](d)
+    if "rollup.json.tmp" in names and "w" not in fl["access"](USER, f"{d}/rollup.json.tmp"):
+        return False
+    if fl["stat_path"](d, want_dir=True).st_mode & stat.S_ISVTX and "rollup.json" in names and fl["stat_path"](f"{d}/rollup.json").st_uid != users[USER][0]:
+        return False  # a sticky directory: only a file's owner may replace it
+    return True
+
+
 try:
     for name in fl["list_dir"]("/etc/cron.d"):
         if not re.fullmatch(r"[A-Za-z0-9_-]+", name):
             continue
         text = loaded(name)
         if text is not None and runs_job(text):
-            out("ok")
+            break
+    else:
+        out("nojob")
+    # cron will be allowed to run it: PAM's configuration as installed (cron's file, what it
+    # includes, the modules' settings and the environment pam_env hands every job), the account
+    # usable, and the job able to do its work as reports.
+    for path in ("/etc/pam.d", "/etc/security", "/etc/environment", "/etc/default/locale"):
+        try:
+            fl["pristine"](path)
+        except Refused:
+            out("pam", path)
+    if not account_usable():
+        out("account")
+    if not job_can_work():
+        out("access")
 except FileNotFoundError:
-    pass
+    out("nojob")
 except (OSError, Refused):
     out("unreadable")
-out("nojob")
+out("ok")
 PY
 )
 case "$verdict" in
@@ -176,6 +227,9 @@ case "$verdict" in
   badrollup) refuse "The rollup (/var/lib/salesrollup/rollup.json) is not one the job writes." ;;
   stale) refuse "The rollup (/var/lib/salesrollup/rollup.json) is stale: the job still does not run every minute." ;;
   total) refuse "The rollup is fresh, but its total does not match today's order files." ;;
+  pam\ *) refuse "The job file is right, but ${verdict#pam } is not as installed: cron asks PAM before each job, and nothing there belongs to this fix." ;;
+  account) refuse "The job file is right, but the account reports is expired or must change its password: cron will not run its jobs (PAM refuses it)." ;;
+  access) refuse "The job file is right, but reports can no longer read the orders or replace the rollup in /var/lib/salesrollup: the next run will fail." ;;
   nojob) refuse "The rollup is fresh, but not because of cron: no file in /etc/cron.d that cron accepts runs the rollup every minute as reports." ;;
   *) refuse "The grader could not read cron's files on reports01: not graded." ;;
 esac

@@ -7,9 +7,9 @@
 #     too), and cron (which must keep running, not stopped) has nothing new to start: every
 #     crontab of the system is as installed, but for the culprit's own, which may hold comments
 #     and settings only (cron's comment rule: a "#" first on the line; a "#" inside a word is
-#     text to cron and to sh); nothing new starts at boot (init.d, rc*.d, rc.local as
-#     installed). Looked at before any connection to api01, so nothing there can tell the grader
-#     is looking.
+#     text to cron and to sh); nothing new starts at boot (init.d, rc*.d, rc.local and the
+#     /etc/default files the init scripts source, as installed). Looked at before any
+#     connection to api01, so nothing there can tell the grader is looking.
 #   pricing-api survived: it answers with this deployment's instance, and port 8080 is held by the
 #     system's program, started the usual way, as its user.
 # The written answer (the program and the user) is judged by the platform (challenge.yaml).
@@ -107,7 +107,8 @@ except Refused:
 except OSError:
     out("unreadable")
 try:
-    for d in ("/etc/init.d", "/etc/rcS.d", "/etc/rc2.d", "/etc/rc3.d", "/etc/rc4.d", "/etc/rc5.d", "/etc/rc.local"):
+    # The init scripts and what they source at every start (/etc/default/cron for cron's).
+    for d in ("/etc/init.d", "/etc/rcS.d", "/etc/rc2.d", "/etc/rc3.d", "/etc/rc4.d", "/etc/rc5.d", "/etc/rc.local", "/etc/default"):
         fl["pristine"](d)
 except Refused:
     out("boot")
@@ -148,7 +149,7 @@ case "$verdict" in
   nocron) refuse "cron is not running on api01: the host's scheduler must keep running, without the runaway's entry." ;;
   cronstopped) refuse "cron is stopped on api01: the host's scheduler must keep running, without the runaway's entry." ;;
   refused\ *) refuse "${verdict#refused }" ;;
-  boot) refuse "What api01 starts at boot (/etc/init.d, /etc/rc*.d, /etc/rc.local) is not as installed: nothing new belongs there." ;;
+  boot) refuse "What api01 starts at boot (/etc/init.d, /etc/rc*.d, /etc/rc.local, the /etc/default files they read) is not as installed: nothing new belongs there." ;;
   systemcron) refuse "The system's crontabs (/etc/crontab, /etc/cron.d, /etc/cron.*) are not as installed: the runaway's schedule belongs nowhere." ;;
   othertab\ *) refuse "Something is scheduled in /var/spool/cron/crontabs/${verdict#othertab }: the runaway's schedule belongs nowhere." ;;
   scheduled) refuse "The CPU is quiet for now, but what started the runaway program again is still scheduled." ;;

@@ -13,6 +13,8 @@
 #   nothing named like the tool is in /usr/local/sbin or /usr/local/bin (the only writable
 #     directories on that PATH, before the system's read-only ones);
 #   the vendor's other tools beside the wrapper are still there, unchanged (only the cause goes).
+#   what the tools read themselves is as installed: ssh's client configuration (the system's and
+#     root's), perl's module directories searched before the system's.
 # The same files after a reboot: nothing of this lives in a process. The written answer (the
 # files to blame) is judged by the platform (challenge.yaml).
 # Environment: FL_TOOL, FL_WRAPPER, FL_WRAPPER_SHA, FL_STARTUP ("" for local_bin), FL_STARTUP_SHA,
@@ -114,6 +116,14 @@ try:
             out("collateral")
     if kept.hexdigest() != os.environ["FL_KEEP_DIGEST"]:
         out("collateral")
+    # What the tool reads itself, where a wrapper's option could live on: ssh's client
+    # configuration (scp), perl's module directories before the system's (perl). As installed.
+    for path in ("/etc/ssh/ssh_config", "/etc/ssh/ssh_config.d", "/root/.ssh/config", "/etc/perl",
+                 "/usr/local/lib/x86_64-linux-gnu/perl", "/usr/local/share/perl", "/usr/local/lib/site_perl"):
+        try:
+            fl["pristine"](path)
+        except Refused:
+            out("toolconf", path)
 except (OSError, Refused):
     out("unreadable")
 out("ok")
@@ -126,6 +136,7 @@ case "$verdict" in
   startup) refuse "A root login shell still puts the wrapper's directory on its PATH before the system's." ;;
   shadowed\ *) refuse "In a root login shell, $FL_TOOL still does not run the system's program: something of that name in ${verdict#shadowed } comes first on PATH." ;;
   changed\ *) refuse "Root's start-up files are not the system's (comments aside): ${verdict#changed } was changed. No alias, function or extra PATH entry belongs there: take out what was added instead." ;;
+  toolconf\ *) refuse "The start-up files are clean, but ${verdict#toolconf } is not as installed: it is read by root's tools themselves, and what the wrapper did does not belong there either." ;;
   collateral) refuse "$FL_TOOL works again, but the vendor's other tools that sat beside the wrapper were removed or changed: only what shadowed the system's $FL_TOOL had to go." ;;
   account) refuse "root's account in /etc/passwd no longer starts bash in /root: a login shell is not what it was." ;;
   *) refuse "The grader could not read root's start-up files on ops01: not graded." ;;

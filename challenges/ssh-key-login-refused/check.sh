@@ -5,6 +5,9 @@
 #     after the last change of its configuration;
 #   what the backup server sees: a login from another host of the network with the backup
 #     server's key (from the platform's values, in the grader's own /tmp, never in an argument);
+#     the login runs the command the backup server asks for (a word picked at each check comes
+#     back), and the key's line carries no forced command and no expiry-time (it must work
+#     tonight too); no rc file of sshd's or the account's runs at login but the installed one;
 #   the account as sshd's StrictModes means it, ACLs included: every directory from / to the key
 #     file is a real directory and the key file a regular file (no link elsewhere); the account's
 #     home, .ssh and key files belong to it (or root), what is above them to root, and no other
@@ -44,13 +47,21 @@ Host db02
   ConnectTimeout 5
   LogLevel ERROR
 CONF
-if ! out=$(timeout 15 ssh -F "$tmp/config" db02 true 2>&1 </dev/null); then
+# The backup server runs its own commands over the login: one that answers with a word picked
+# now must come back with it (a forced command, or a start-up file that ends every session, would
+# not).
+word="pull-$SRANDOM$SRANDOM"
+if ! out=$(timeout 15 ssh -F "$tmp/config" db02 echo "$word" 2>&1 </dev/null); then
   case "$out" in
     *"Permission denied"*) refuse "sshd answers, but refuses the backup server's key: Permission denied (publickey)." ;;
     *"Connection refused"*) refuse "Nothing accepts SSH connections on db02's port 22." ;;
     *) refuse "The backup server's login to db02 failed: ${out:0:200}" ;;
   esac
 fi
+[ "$out" = "$word" ] || refuse "The backup server gets in, but the command it asks for does not run (it got \"${out:0:80}\" back): the login must run what the backup server asks."
+# The key's own line, as sshd reads it (next to the login above): its blob, for the check below.
+FL_BLOB=$(ssh-keygen -y -f "$tmp/id" 2>/dev/null | awk '{print $2}') || refuse "internal: the backup server's key is unreadable."
+export FL_BLOB
 
 verdict=$(python3 -I -S - <<'PY'
 import os, stat
@@ -99,6 +110,42 @@ try:
         for other, (other_uid, _) in users.items():
             if other_uid not in (0, uid) and "w" in fl["access"](other, path):
                 out("writable", path, other)
+    # What the backup server's key may do, as sshd reads its line's options (comma-separated, a
+    # value in double quotes may hold commas and blanks; names in any case): a forced command
+    # replaces whatever it asks for, an expiry-time ends its logins later (tonight's backup).
+    def options(line):
+        line = line.lstrip(" \t")
+        opts, cur, quoted, i = [], "", False, 0
+        while i < len(line):
+            c = line[i]
+            if c == "\\" and quoted and i + 1 < len(line) and line[i + 1] == "\"":
+                cur += line[i:i + 2]; i += 2; continue
+            if c == "\"":
+                quoted = not quoted
+            elif c in " \t" and not quoted:
+                break
+            elif c == "," and not quoted:
+                opts.append(cur); cur = ""; i += 1; continue
+            cur += c
+            i += 1
+        opts.append(cur)
+        return [o.split("=", 1)[0].lower() for o in opts if o]
+    for path in keys:
+        for line in fl["read_file"](path).decode("utf-8", "surrogateescape").splitlines():
+            words = line.split()
+            if not words or words[0].startswith("#") or os.environ["FL_BLOB"] not in words:
+                continue
+            if words.index(os.environ["FL_BLOB"]) >= 2:  # options come before the key's type
+                bad = [o for o in options(line) if o in ("command", "expiry-time")]
+                if bad:
+                    out("option", bad[0], path)
+    # Files sshd runs at every login besides the command: the system's as installed, none of the account's.
+    try:
+        fl["pristine"]("/etc/ssh/sshrc")
+    except Refused:
+        out("config", "/etc/ssh/sshrc")
+    if "rc" in fl["list_dir"](f"{home}/.ssh"):
+        out("rc", f"{home}/.ssh/rc")
     # sshd's configuration: the rest byte for byte, sshd_config as sshd reads it.
     for path in ("/etc/ssh/sshd_config.d", "/etc/default/ssh", "/etc/pam.d", "/etc/ssh/sshd_not_to_be_run"):
         try:
@@ -140,6 +187,9 @@ case "$verdict" in
   ok) ;;
   accounts) refuse "The backup server gets in, but the accounts in /etc/passwd or /etc/group are not as they were: repair the account's own home and key files instead." ;;
   notdir\ *) refuse "The backup server gets in, but ${verdict#notdir } is not a plain directory any more: the account's files belong in its own home." ;;
+  option\ *) read -r _ opt path <<<"$verdict"
+    refuse "The backup server gets in, but its key's line in $path carries $opt=: the backup server's own commands must run, tonight too." ;;
+  rc\ *) refuse "The backup server gets in, but ${verdict#rc } runs at every login of the account: its files hold its keys, nothing that runs." ;;
   notfile\ *) refuse "The backup server gets in, but ${verdict#notfile } is not a plain file (a link elsewhere is not the account's key file)." ;;
   owner\ *) refuse "The backup server gets in, but ${verdict#owner } belongs to someone else than the account (or root): sshd's StrictModes would not trust it." ;;
   writable\ *) read -r _ path other <<<"$verdict"

@@ -8,6 +8,8 @@
 #   the data: every shard is still in /var/lib/tsdb/shards, byte for byte.
 # The limits themselves are judged by tsdb: after a reboot it starts from the files on disk
 # through its service script, and serves every shard only if every limit on the way allows it.
+# And the limit it runs with leaves room to grow (512 descriptors above today's shards): the
+# archive grows every week, and a limit that just fits today fails again next week.
 # Environment: FL_TARGET, FL_INSTANCE, FL_SHARDS, FL_DIGEST (chosen by setup.sh).
 body=$(fetch "http://${FL_TARGET}:9090/health" -sS --max-time 5 2>&1) ||
   refuse "Nothing answers at http://${FL_TARGET}:9090/health: tsdb is not running (${body#curl: })."
@@ -44,6 +46,29 @@ except (OSError, fl["Refused"]):
     print(n, "unreadable")
 PY
 )
+# Room to grow: the descriptor limit tsdb really runs with (the kernel's account, after its own
+# setrlimit) leaves room for the weeks ahead (the archive grows by a couple of hundred shards a
+# week), not only for today's shards.
+export FL_SERVICE_PIDS=$pids
+room=$(python3 -I -S - <<'PY'
+import os
+low = None
+try:
+    for pid in os.environ["FL_SERVICE_PIDS"].split():
+        with open(f"/proc/{pid}/limits") as f:
+            for line in f:
+                if line.startswith("Max open files"):
+                    soft = line.split()[3]
+                    value = 1 << 62 if soft == "unlimited" else int(soft)
+                    low = value if low is None else min(low, value)
+    print("unreadable" if low is None else low)
+except (OSError, ValueError, IndexError):
+    print("unreadable")
+PY
+)
+[[ "$room" =~ ^[0-9]+$ ]] || refuse "The grader could not read tsdb's descriptor limit: not graded."
+[ "$room" -ge $((FL_SHARDS + 512)) ] ||
+  refuse "tsdb serves today's shards, but it runs with a limit of $room open files: next week's shards will not fit. Leave it room to grow."
 if [ "${on_disk:-}" != "$FL_SHARDS" ] || [ "${same:-}" != same ] || [[ "$body" != *"\"shards\": $FL_SHARDS,"* && "$body" != *"\"shards\": $FL_SHARDS}"* ]]; then
   refuse "tsdb runs, but not with all of its shards: data in /var/lib/tsdb/shards was moved, changed or thrown away."
 fi
