@@ -193,7 +193,7 @@ export async function createPlatform(config: Config) {
     notifications,
     passwordReset: createPasswordReset({ db, mailer, limiter, publicUrl: config.publicUrl, tokens, webSessions, audit, credentials, log }),
     emailChange: createEmailChange({ db, mailer, limiter, publicUrl: config.publicUrl, accounts, audit, log }),
-    exporter: createAccountExport({ db, scoring, audit }),
+    exporter: createAccountExport({ db, scoring, audit, limiter }),
     deletion: createAccountDeletion({
       db, accounts, tokens, webSessions, audit,
       terminateAll: deployments.terminateAllForUser,

@@ -277,6 +277,16 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       expect(text).not.toMatch(/totp_secret|password_hash|refresh_token|scenario_values/);
       expectError(await t.call("GET", "/users/me/export"), 401);
     });
+
+    it("is limited per account: ten an hour, then 429 (each one reads everything the player stored)", async () => {
+      const u = await t.registerVerified();
+      const { access_token: token } = await t.login(u);
+      for (let i = 0; i < 10; i++) expect((await t.call("GET", "/users/me/export", { token })).status).toBe(200);
+      expectError(await t.call("GET", "/users/me/export", { token }), 429, /Too many attempts/);
+      // Another account is not held back by it.
+      const other = await t.registerVerified();
+      expect((await t.call("GET", "/users/me/export", { token: (await t.login(other)).access_token })).status).toBe(200);
+    });
   });
 
   describe("notification mails", () => {

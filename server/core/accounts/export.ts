@@ -7,12 +7,15 @@ import type { AccountExport } from "../../../shared/contract/index.ts";
 import type { Db } from "../../db/index.ts";
 import type { Audit } from "../audit.ts";
 import { unauthorized } from "../errors.ts";
+import type { RateLimiter } from "../ratelimit.ts";
 import type { Scoring } from "../scoring.ts";
+import { EXPORT_PER_USER } from "./limits.ts";
 
 export interface AccountExportDeps {
   db: Db;
   scoring?: Pick<Scoring, "userStats">;
   audit?: Pick<Audit, "record">;
+  limiter?: Pick<RateLimiter, "consume">;
 }
 
 const flag = (v: number) => v === 1;
@@ -25,8 +28,11 @@ const parse = (text: string | null): Record<string, unknown> | null => {
   }
 };
 
-export function createAccountExport({ db, scoring, audit }: AccountExportDeps) {
+export function createAccountExport({ db, scoring, audit, limiter }: AccountExportDeps) {
   async function exportData(userId: string): Promise<AccountExport> {
+    // A few a day: each one reads and serialises everything the player stored on the main thread
+    // (up to a few MB of JSON, decision 016), which one caller in a loop must not turn into a stall.
+    await limiter?.consume(`export:${userId}`, EXPORT_PER_USER);
     const u = await db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirst();
     if (!u) throw unauthorized("User no longer exists");
     const [linked, deployments, submissions, solves, recordings, entries, stats] = await Promise.all([

@@ -30,3 +30,5 @@ export const TOTP_LOGIN_PER_ACCOUNT = { max: 30, windowSeconds: 15 * 60 };
 export const STEP_UP_PER_USER = { max: 10, windowSeconds: 15 * 60 };
 /** Links for a lost authenticator (lost-authenticator.ts): a few a day, each mailed to the owner. */
 export const REMOVAL_PER_ACCOUNT = { max: 3, windowSeconds: 24 * 3600 };
+// The data export (export.ts): a document a player needs now and then, not in a loop.
+export const EXPORT_PER_USER = { max: 10, windowSeconds: 3600 };
