@@ -57,10 +57,19 @@ export async function makePlayer(api: Api, dataDir: string, opts: { verify?: boo
   const reg = await api.call("POST", "/auth/register", { body: { username, email, password } });
   if (reg.status !== 201) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.body)}`);
   if (opts.verify !== false) {
+    // Mailed after the answer (server/core/accounts/mail-later.ts): read once it is written.
     const outbox = join(dataDir, "outbox");
-    const mail = readdirSync(outbox)
-      .map((f) => parseEml(readFileSync(join(outbox, f), "utf8"), f))
-      .find((m) => m.to.includes(email));
+    const find = () => {
+      try {
+        return readdirSync(outbox)
+          .map((f) => parseEml(readFileSync(join(outbox, f), "utf8"), f))
+          .find((m) => m.to.includes(email));
+      } catch {
+        return undefined;
+      }
+    };
+    let mail = find();
+    for (const until = Date.now() + 10_000; !mail && Date.now() < until; mail = find()) await new Promise((r) => setTimeout(r, 50));
     if (!mail) throw new Error(`no mail for ${email}`);
     const v = await api.call("POST", "/auth/verify-email", { body: { token: verificationToken(mail) } });
     if (v.status !== 200) throw new Error(`verify: ${v.status} ${JSON.stringify(v.body)}`);
