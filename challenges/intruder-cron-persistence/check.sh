@@ -14,7 +14,7 @@
 #     would come back at the next login);
 #   - each job's script and sourced settings, and every directory on the way to them and to cron's
 #     own folders: root's, writable by root alone (fl.access for every account: ACLs included),
-#     reached through no link, held open for writing by no process of another account;
+#     reached through no link, held open for writing or mapped shared by no process of another account;
 #   - the scripts say what they said, as bash reads them: split at newlines only, no control
 #     characters, the `#!` line exactly, other lines whose first non-blank character is `#` (a
 #     comment wherever the installed script leaves bash at the start of a command, which it does
@@ -116,8 +116,10 @@ def root_alone(path, ids):
 
 def held_for_writing(paths):
     """A process of another account than root holding one of the files open for writing (opened
-    while it could): it can still change what root runs, whatever the modes say now. Returns
-    (path, pid) or None. Processes are the target's (fl.target_pids), never a scan of /proc."""
+    while it could), or mapped shared (a store into a shared mapping is a write to the file, and
+    one made from a descriptor opened for writing may be made writable at any time, with no
+    descriptor left open): it can still change what root runs, whatever the modes say now.
+    Returns (path, pid) or None. Processes are the target's (fl.target_pids), never a scan of /proc."""
     want = {}
     for p in paths:
         st = fl.stat_path(p)
@@ -127,8 +129,20 @@ def held_for_writing(paths):
             if fl.uid_of(pid) == 0:
                 continue
             fds = os.listdir(f"/proc/{pid}/fd")
+            with open(f"/proc/{pid}/maps") as f:
+                maps = f.read().splitlines()
         except OSError:
             continue
+        for line in maps:
+            cols = line.split(None, 5)
+            if len(cols) < 5 or cols[1][3:4] != "s" or ":" not in cols[3]:
+                continue
+            major, minor = (int(x, 16) for x in cols[3].split(":"))
+            key = (os.makedev(major, minor), int(cols[4]))
+            if key in want:
+                return want[key], pid
+            if len(cols) == 6 and cols[5] in want.values():
+                return cols[5], pid
         for fd in fds:
             try:
                 st = os.stat(f"/proc/{pid}/fd/{fd}")
@@ -216,7 +230,7 @@ try:
             raise Refused(f"A root cron job still runs or reads a file that users other than root can change: {wrong}")
     held = held_for_writing(SCRIPTS + SOURCED)
     if held:
-        raise Refused(f"Process {held[1]} ({fl.user_name(fl.uid_of(held[1]))}) still holds {held[0]} open for writing: it can change what root runs, whatever the modes say now.")
+        raise Refused(f"Process {held[1]} ({fl.user_name(fl.uid_of(held[1]))}) still holds {held[0]} open for writing (or mapped into its memory): it can change what root runs, whatever the modes say now.")
     for path in SCRIPTS:
         if not stat.S_ISREG(lstat(path).st_mode):
             raise Refused(f"{path} is not a file any more: the root jobs need it.")
