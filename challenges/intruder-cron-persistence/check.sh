@@ -11,7 +11,9 @@
 #     folders, the user crontabs (none), cron's PAM stack and environment files, and the loader's
 #     cache and configuration; so the jobs are the team's four and nothing slips a BASH_ENV, a
 #     hook or a library into them; root's login files as installed too (a payload moved there
-#     would come back at the next login);
+#     would come back at the next login), and what runs at boot and shutdown with the settings its
+#     scripts and cron's PAM stack read (/etc/init.d, /etc/rc*.d, /etc/rc.local, /etc/default: a
+#     payload there could wait until after the check of the booted copy);
 #   - each job's script and sourced settings, and every directory on the way to them and to cron's
 #     own folders: root's, writable by root alone (fl.access for every account: ACLs included),
 #     reached through no link, held open for writing or mapped shared by no process of another account;
@@ -36,7 +38,12 @@ CRON = ["/etc/crontab", "/etc/cron.d", "/etc/cron.hourly", "/etc/cron.daily", "/
 # Which libraries every program of the jobs loads (an intruder's library there runs in each).
 LOADER = ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d"]
 # What runs whenever root opens a shell: a payload moved there comes back at the next login.
-LOGIN = ["/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/environment", "/root/.bashrc", "/root/.profile"]
+LOGIN = ["/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/environment", "/root/.bashrc", "/root/.profile",
+         "/root/.bash_profile", "/root/.bash_login", "/root/.bash_logout"]
+# What runs at every boot and shutdown, and the settings its scripts and cron's PAM stack read
+# (/etc/default/locale is pam_env's envfile for every cron job: a BASH_ENV there runs in each):
+# a payload there comes back later, even minutes after the boot the check sees.
+BOOT = ["/etc/init.d", "/etc/rc.local", "/etc/default", *(f"/etc/rc{r}.d" for r in "0123456S")]
 WRITABLE = ("/etc", "/var", "/root", "/home", "/tmp", "/run", "/srv", "/opt", "/usr/local", "/dev")
 account = os.environ["FL_ACCOUNT"]
 budget = 300000
@@ -219,6 +226,11 @@ try:
             fl.pristine(path)
         except Refused:
             raise Refused(f"{path} is not as installed: it runs whenever root opens a shell, and nothing of the intruder's may.")
+    for path in BOOT:
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: it runs, or shapes what runs, at every boot or every root job, and nothing of the intruder's may.")
     for path in SCRIPTS + SOURCED:
         try:
             st = lstat(path)

@@ -4,7 +4,8 @@
 # cron would run as root the next time, one python run with fl.py's functions:
 #   - what cron reads is as installed (fl.pristine: bytes, mode, owner, ACLs): /etc/crontab, the
 #     entries of /etc/cron.d and the run-parts folders, the user crontabs (none), and what shapes a
-#     job's environment (cron's PAM stack, /etc/environment, pam_env.conf): so the jobs are the
+#     job's environment (cron's PAM stack, /etc/environment, pam_env.conf, /etc/default: its
+#     `locale` is the envfile cron's PAM stack reads for every job): so the jobs are the
 #     team's four, each running its script, and nothing slips a BASH_ENV or a hook in;
 #   - each job's script and the settings file it sources (`. file`), and every directory on the
 #     way to them (and to cron's own folders), are root's and writable by root alone as the kernel
@@ -23,7 +24,7 @@ Refused = fl.Refused
 SCRIPTS = ["/opt/reports/bin/daily-report.sh", "/usr/local/sbin/tmp-cleanup", "/srv/metrics/collect.sh", "/var/lib/dbbackup/run-backup.sh"]
 SOURCED = ["/opt/reports/etc/report.env", "/usr/local/etc/cleanup.conf", "/srv/metrics/collect.conf", "/etc/dbbackup/backup.conf"]
 CRON = ["/etc/crontab", "/etc/cron.d", "/etc/cron.hourly", "/etc/cron.daily", "/etc/cron.weekly", "/etc/cron.monthly",
-        "/etc/cron.yearly", "/var/spool/cron", "/etc/pam.d", "/etc/environment", "/etc/security/pam_env.conf", "/etc/default/cron"]
+        "/etc/cron.yearly", "/var/spool/cron", "/etc/pam.d", "/etc/environment", "/etc/security/pam_env.conf", "/etc/default"]
 
 
 def lstat(path):
