@@ -9,8 +9,9 @@
 #     last change of its configuration and of the certificate and key files it names;
 #   what was repaired: the portal's site, token for token as nginx reads it, is its own apart from
 #     which certificate and key files it names; nginx's other files are as installed;
-#   the private keys stay private: every file that holds one (in any form, at any size, anywhere
-#     the system can write) is readable by root alone, as the kernel decides (mode bits and ACLs).
+#   the private keys stay private: every file that holds one (in any form: PEM, DER, base64, the
+#     hex `openssl pkey -text` prints; at any size, anywhere the system can write) is readable by
+#     root alone, as the kernel decides (mode bits and ACLs).
 # Environment: FL_TARGET, FL_BUILD, FL_CA, FL_KEY_NEEDLES (hex of byte strings found only in the
 # portal's private keys) from setup.sh. Exit 0 = fixed; stdout = feedback.
 tmp=$(mktemp -d)
