@@ -147,6 +147,13 @@ try:
                     raise Refused(f"Process {pid} ({fl.user_name(fl.uid_of(pid))}) still holds a deleted file with the old token open: its content is still on billing01.")
             finally:
                 os.close(f)
+    # The boot's own scripts as installed: one of the player's could undo the repair minutes after
+    # a boot, later than the check of the booted copy.
+    for path in ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S")):
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: a start-up script of one's own could undo the repair minutes after the next boot, later than any check. Put it back.")
     print("ok")
 except Refused as e:
     print(e)

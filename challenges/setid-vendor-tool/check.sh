@@ -16,6 +16,8 @@ import hashlib, os, stat, sys
 sys.path.insert(0, "/tmp")
 import fl
 
+Refused = fl.Refused
+
 TOOLS = ["/opt/acme-backup/bin/acme-tar", "/opt/acme-backup/bin/acme-find", "/opt/acme-backup/bin/acme-cp",
          "/usr/local/bin/logview", "/usr/local/bin/envrun", "/usr/local/bin/fastawk", "/usr/local/sbin/confedit"]
 WRITABLE = ("/etc", "/var", "/root", "/home", "/tmp", "/run", "/srv", "/opt", "/usr/local", "/dev")
@@ -113,6 +115,13 @@ try:
             raise fl.Refused(f"The backup jobs run {tool} as root, but {wrong}: whoever can change the program has root's privileges. Keep the tools root's.")
     if digest.hexdigest() != os.environ["FL_TOOLS"]:
         raise fl.Refused("The tools in /opt/acme-backup/bin and /usr/local are not the ones the jobs were set up with: keep them unchanged.")
+    # The boot's own scripts as installed: one of the player's could undo the repair minutes after
+    # a boot, later than the check of the booted copy.
+    for path in ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S")):
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: a start-up script of one's own could undo the repair minutes after the next boot, later than any check. Put it back.")
     print("ok")
 except fl.Refused as e:
     print(e)

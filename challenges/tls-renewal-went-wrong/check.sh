@@ -58,7 +58,7 @@ paths() { sed -E 's/ssl_certificate_key [^ ;{}]+ ;/ssl_certificate_key KEY ;/g; 
 want=$(fl normalized --format nginx --image /etc/nginx/sites-available/portal) || refuse "$want"
 [ "$(paths <<<"$site")" = "$(paths <<<"$want")" ] || refuse "The portal answers, but its nginx site is not its own any more: only the certificate and key files it names were the renewal's to change."
 same=$(fl pristine /etc/nginx/nginx.conf /etc/nginx/mime.types /etc/nginx/conf.d /etc/nginx/modules-enabled \
-  /etc/nginx/sites-enabled /etc/init.d/nginx /etc/default/nginx) || refuse "$same"
+  /etc/nginx/sites-enabled /etc/init.d /etc/default/nginx /etc/rc.local /etc/rc{0,1,2,3,4,5,6,S}.d) || refuse "$same"
 
 # The private keys: every copy, in any form and at any size, readable by root alone.
 cat >"$tmp/keys.py" <<'PY'
