@@ -9,8 +9,8 @@
 #     (read as the C library reads it: leading blanks skipped), /etc/shadow's mode as installed;
 #   - what cron reads as installed (fl.pristine): /etc/crontab, /etc/cron.d, the run-parts
 #     folders, the user crontabs (none), cron's PAM stack and environment files, and the loader's
-#     cache and configuration; so the jobs are the team's four and nothing slips a BASH_ENV, a
-#     hook or a library into them; root's login files as installed too (a payload moved there
+#     cache and configuration, /etc/alternatives (the jobs' awk is a link there); so the jobs are
+#     the team's four and nothing slips a BASH_ENV, a hook, a library or a program into them; root's login files as installed too (a payload moved there
 #     would come back at the next login), and what runs at boot and shutdown with the settings its
 #     scripts and cron's PAM stack read (/etc/init.d, /etc/rc*.d, /etc/rc.local, /etc/default: a
 #     payload there could wait until after the check of the booted copy);
@@ -36,7 +36,8 @@ SOURCED = ["/opt/reports/etc/report.env", "/usr/local/etc/cleanup.conf", "/srv/m
 CRON = ["/etc/crontab", "/etc/cron.d", "/etc/cron.hourly", "/etc/cron.daily", "/etc/cron.weekly", "/etc/cron.monthly",
         "/etc/cron.yearly", "/var/spool/cron", "/etc/pam.d", "/etc/environment", "/etc/security/pam_env.conf", "/etc/default/cron"]
 # Which libraries every program of the jobs loads (an intruder's library there runs in each).
-LOADER = ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d"]
+# and which programs their commands name: /usr/bin/awk and others are links into /etc/alternatives.
+LOADER = ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives"]
 # What runs whenever root opens a shell: a payload moved there comes back at the next login.
 LOGIN = ["/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/environment", "/root/.bashrc", "/root/.profile",
          "/root/.bash_profile", "/root/.bash_login", "/root/.bash_logout"]
@@ -220,7 +221,7 @@ try:
         try:
             fl.pristine(path)
         except Refused:
-            raise Refused(f"{path} is not as installed: it decides which libraries every program of the root jobs loads.")
+            raise Refused(f"{path} is not as installed: it decides which libraries and programs the root jobs run.")
     for path in LOGIN:
         try:
             fl.pristine(path)

@@ -161,6 +161,13 @@ try:
         raise Refused("cron is not running (service cron start): the jobs must keep running.")
     for pid in pids:
         fl.verify_process(pid, "/usr/sbin/cron", ["/usr/sbin/cron"])
+    # The programs the jobs name (/usr/bin/awk is a link into /etc/alternatives) and the loader's
+    # configuration: root runs what they point at.
+    for path in ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d"):
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: it decides which programs and libraries the root jobs run.")
     # The boot's own scripts as installed: one of the player's could undo the repair minutes after
     # a boot, later than the check of the booted copy.
     for path in ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S")):
