@@ -11,9 +11,10 @@
 #     folders, the user crontabs (none), cron's PAM stack and environment files, and the loader's
 #     cache and configuration, /etc/alternatives (the jobs' awk is a link there); so the jobs are
 #     the team's four and nothing slips a BASH_ENV, a hook, a library or a program into them;
-#     root's login files as installed too (a payload moved there would come back at the next login), and what runs at boot and shutdown with the settings its
-#     scripts and cron's PAM stack read (/etc/init.d, /etc/rc*.d, /etc/rc.local, /etc/default: a
-#     payload there could wait until after the check of the booted copy);
+#     root's login files as installed too (a payload moved there would come back at the next
+#     login), and what runs at boot and shutdown with the settings its scripts and cron's PAM
+#     stack read (/etc/init.d, /etc/rc*.d, /etc/rc.local, /etc/default: a payload there could
+#     wait until after the check of the booted copy);
 #   - each job's script and sourced settings, and every directory on the way to them and to cron's
 #     own folders: root's, writable by root alone (fl.access for every account: ACLs included),
 #     reached through no link, held open for writing or mapped shared by no process of another account;
