@@ -10,10 +10,10 @@
 #   - every file in pay01's writable directories that holds a secret, whatever its size (fl.py's
 #     streaming search: sparse files cost what they hold), as it is or once unpacked (gzip, bzip2,
 #     xz, zip: a packed backup exposes the secrets as much as a plain copy), is readable by root
-#     and payments alone (fl.access for every other account) and owned by one of them; no process of another
-#     account holds such a file open (opened while it could: deleted or not, it stays readable
-#     through the descriptor) or carries a secret in its environment, and no process carries one
-#     in its arguments.
+#     and payments alone (fl.access for every other account) and owned by one of them; no process
+#     of another account holds such a file open (opened while it could: deleted or not, it stays
+#     readable through the descriptor) or carries a secret in its environment, and no process
+#     carries one in its arguments; the boot's own scripts are as installed.
 # One python run with fl.py's functions (each start of an interpreter costs): its HTTP client calls
 # as the story's clients do, with the user agent the platform picked for this check. Secrets reach
 # it through its environment, never a command line. Environment: FL_TARGET, FL_INSTANCE,

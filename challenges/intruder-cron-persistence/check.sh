@@ -17,7 +17,8 @@
 #     wait until after the check of the booted copy);
 #   - each job's script and sourced settings, and every directory on the way to them and to cron's
 #     own folders: root's, writable by root alone (fl.access for every account: ACLs included),
-#     reached through no link, held open for writing or mapped shared by no process of another account;
+#     reached through no link, held open for writing or mapped shared by no process of another
+#     account;
 #   - the scripts say what they said, as bash reads them: split at newlines only, no control
 #     characters, the `#!` line exactly, other lines whose first non-blank character is `#` (a
 #     comment wherever the installed script leaves bash at the start of a command, which it does

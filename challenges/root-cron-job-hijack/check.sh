@@ -10,7 +10,8 @@
 #   - each job's script and the settings file it sources (`. file`), and every directory on the
 #     way to them (and to cron's own folders), are root's and writable by root alone as the kernel
 #     decides (fl.access for every account: mode bits and ACLs), reached through no symbolic link,
-#     and held open for writing or mapped shared by no process of another account (opened while it could);
+#     and held open for writing or mapped shared by no process of another account (opened while it
+#     could);
 #   - the scripts and settings hold exactly what they held (this deployment's digest);
 #   - cron runs: the system's /usr/sbin/cron, started the usual way, no hook in it.
 # Environment: FL_DIGEST (the scripts' and settings' digest). The job's name in the report is the
