@@ -41,7 +41,7 @@ cat >"$tmp/who.py" <<'PY'
 SERVICE, USER, PORT_VALUES, METRICS = "billing-api", "billing", ("PORT",), False
 ARGV = ["/usr/bin/python3", "-I", "-S", "/usr/lib/billing-api/billing_api.py", "/etc/billing-api/billing-api.conf"]
 CONF = ["/etc/billing-api", "/etc/billing-api/billing-api.conf"]
-BOOT_FILES = ["/etc/init.d", "/etc/rc2.d", "/etc/rcS.d", "/etc/rc.local"]
+BOOT_FILES = ["/etc/init.d", *(f"/etc/rc{r}.d" for r in "0123456S"), "/etc/rc.local"]
 import os, socket, sys
 ns = {"__name__": "fl"}
 exec(compile(open("/tmp/fl.py").read(), "fl.py", "exec"), ns)
