@@ -8,18 +8,19 @@
 #   - its files hold those secrets as it reads them (configparser, the key's bytes), and payments
 #     can read them (fl.access: mode bits, ACLs, every directory on the way);
 #   - every file in pay01's writable directories that holds a secret, whatever its size (fl.py's
-#     streaming search: sparse files cost what they hold), is readable by root and payments
-#     alone (fl.access for every other account) and owned by one of them; no process of another
-#     account holds such a file open (opened while it could: deleted or not, it stays readable
-#     through the descriptor) or carries a secret in its environment, and no process carries one
-#     in its arguments.
+#     streaming search: sparse files cost what they hold), as it is or once unpacked (gzip, bzip2,
+#     xz, zip: a packed backup exposes the secrets as much as a plain copy), is readable by root
+#     and payments alone (fl.access for every other account) and owned by one of them; no process
+#     of another account holds such a file open (opened while it could: deleted or not, it stays
+#     readable through the descriptor) or carries a secret in its environment, and no process
+#     carries one in its arguments; the boot's own scripts are as installed.
 # One python run with fl.py's functions (each start of an interpreter costs): its HTTP client calls
 # as the story's clients do, with the user agent the platform picked for this check. Secrets reach
 # it through its environment, never a command line. Environment: FL_TARGET, FL_INSTANCE,
 # FL_API_KEY, FL_DB_PASSWORD, FL_KEY_LINE, FL_KEY_DIGEST, FL_CLIENT_AGENT. The file in the report
 # is the platform's to judge (challenge.yaml answer:).
 verdict=$(python3 -I -S - <<'PY'
-import configparser, hashlib, http.client, json, os, stat, sys
+import bz2, configparser, hashlib, http.client, json, lzma, os, stat, sys, zipfile, zlib
 sys.path.insert(0, "/tmp")
 import fl
 
@@ -61,6 +62,62 @@ def readers(path, ids, acls=True):
             if not bits & (4 if n == len(parts) else 1):
                 reach.discard(user)
     return reach
+
+UNPACKED_LIMIT = 256 << 20
+
+
+def unpacked(fd):
+    """The content of a compressed file (gzip, bzip2, xz, zip), streamed, or nothing: a backup
+    packed with the usual tools holds the secrets as much as a plain copy, for whoever can read
+    it. More than UNPACKED_LIMIT bytes of it cannot be judged in time: refused."""
+    head = os.pread(fd, 6, 0)
+    if head[:2] == b"\x1f\x8b":
+        new = lambda: zlib.decompressobj(47)
+    elif head[:3] == b"BZh":
+        new = bz2.BZ2Decompressor
+    elif head == b"\xfd7zXZ\x00":
+        new = lzma.LZMADecompressor
+    elif head[:4] == b"PK\x03\x04":
+        with zipfile.ZipFile(os.fdopen(os.dup(fd), "rb")) as z:
+            total = 0
+            for info in z.infolist():
+                with z.open(info) as member:
+                    while chunk := member.read(1 << 20):
+                        total += len(chunk)
+                        if total > UNPACKED_LIMIT:
+                            raise Refused("A compressed file on pay01 unpacks to more than the grader can look through in time.")
+                        yield chunk
+        return
+    else:
+        return
+    d, total = new(), 0
+    for chunk in fl.stream(fd):
+        while chunk:
+            out = d.decompress(chunk)
+            total += len(out)
+            if total > UNPACKED_LIMIT:
+                raise Refused("A compressed file on pay01 unpacks to more than the grader can look through in time.")
+            yield out
+            chunk = d.unused_data if d.eof else b""
+            if d.eof:
+                d = new()
+
+
+def holds_secret(fd, needles):
+    """The file holds a secret, as it is or once unpacked (needles across chunk borders)."""
+    if fl.contains(fd, needles):
+        return True
+    keep, tail = max(len(n) for n in needles) - 1, b""
+    try:
+        for data in unpacked(fd):
+            window = tail + data
+            if any(n in window for n in needles):
+                return True
+            tail = window[-keep:]
+    except (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError, zipfile.BadZipFile, NotImplementedError, RuntimeError):
+        return False  # not really compressed (a magic number by chance) or damaged: what unpacks is judged
+    return False
+
 
 def get_health():
     """A client's GET /health: (status, JSON body or {}); (None, {}) when nothing answers."""
@@ -122,7 +179,7 @@ try:
     needles = [api_key.encode(), db_password.encode(), os.environ["FL_KEY_LINE"].encode()]
     for top in WRITABLE:
         try:
-            found = [(path, os.fstat(fd).st_uid) for path, fd in fl.walk_files(top) if fl.contains(fd, needles)]
+            found = [(path, os.fstat(fd).st_uid) for path, fd in fl.walk_files(top) if holds_secret(fd, needles)]
         except FileNotFoundError:
             continue
         for path, owner in found:
@@ -164,6 +221,13 @@ try:
                     raise Refused(f"Process {pid} ({fl.user_name(uid)}) still holds a file with the gateway's secrets open: it can read them whatever the modes say now.")
             finally:
                 os.close(f)
+    # The boot's own scripts as installed: one of the player's could undo the repair minutes after
+    # a boot, later than the check of the booted copy.
+    for path in ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S")):
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: a start-up script of one's own could undo the repair minutes after the next boot, later than any check. Put it back.")
     print("ok")
 except Refused as e:
     print(e)

@@ -376,7 +376,7 @@ cat >"$tmp/who.py" <<'PY'
 SERVICE, USER, PORT_VALUES, METRICS = "orders-api", "orders", ("PORT", "METRICS"), True
 ARGV = ["/usr/bin/python3", "-I", "-S", "/usr/lib/orders-api/orders_api.py", "/etc/orders-api/orders-api.conf"]
 CONF = ["/etc/orders-api", "/etc/orders-api/orders-api.conf"]
-BOOT_FILES = ["/etc/init.d", "/etc/rc2.d", "/etc/rcS.d", "/etc/rc.local", "/etc/alternatives/iptables",
+BOOT_FILES = ["/etc/init.d", *(f"/etc/rc{r}.d" for r in "0123456S"), "/etc/rc.local", "/etc/alternatives/iptables",
               "/etc/alternatives/iptables-restore", "/etc/alternatives/iptables-save"]
 import os, socket, sys
 ns = {"__name__": "fl"}

@@ -11,9 +11,12 @@
 #   - /etc/shadow with the team's passwords of this deployment line for line, nothing usable for
 #     the intruder's account on any line that names it, and its owner, mode and ACLs as installed;
 #   - what decides how a login is checked as installed: the PAM stack, /etc/security and
-#     /etc/nsswitch.conf (a pam_permit lets anyone in with any password).
-# After the boot the same files are judged again: a start-up script that puts the account back is
-# caught there. One python run with fl.py's functions. Environment: FL_ACCOUNT (never in an
+#     /etc/nsswitch.conf (a pam_permit lets anyone in with any password);
+#   - what runs at boot, at shutdown and at root's logins as installed (/etc/init.d, /etc/rc*.d,
+#     /etc/rc.local, /etc/default, the profile files): a script there could put the account back
+#     minutes after the boot, later than the check of the booted copy.
+# After the boot the same files are judged again: a start-up script that puts the account back at
+# once is caught there too. One python run with fl.py's functions. Environment: FL_ACCOUNT (never in an
 # argument), FL_SHADOW (digest of the shadow lines that must stay). The account's name in the
 # report is the platform's to judge (challenge.yaml answer:).
 verdict=$(python3 -I -S - <<'PY'
@@ -82,6 +85,16 @@ try:
             fl.pristine(path)
         except Refused:
             raise Refused(f"{path} is not as installed: it decides who may log in and how. Take away only what the intruder set up.")
+    # What runs at every boot or shutdown, and whenever root opens a shell: a script there that
+    # puts the account back could wait until after the check of the booted copy (a detached job
+    # that sleeps), or until the next login.
+    for path in ("/etc/init.d", "/etc/rc.local", "/etc/default", *(f"/etc/rc{r}.d" for r in "0123456S"),
+                 "/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/environment",
+                 "/root/.bashrc", "/root/.profile", "/root/.bash_profile", "/root/.bash_login", "/root/.bash_logout"):
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: it runs at every boot or every root login, and nothing of the intruder's may.")
     shadow = read("/etc/shadow")
     kept = []
     for raw in shadow.split("\n")[:-1] if shadow.endswith("\n") else shadow.split("\n"):

@@ -9,12 +9,16 @@
 #     (read as the C library reads it: leading blanks skipped), /etc/shadow's mode as installed;
 #   - what cron reads as installed (fl.pristine): /etc/crontab, /etc/cron.d, the run-parts
 #     folders, the user crontabs (none), cron's PAM stack and environment files, and the loader's
-#     cache and configuration; so the jobs are the team's four and nothing slips a BASH_ENV, a
-#     hook or a library into them; root's login files as installed too (a payload moved there
-#     would come back at the next login);
+#     cache and configuration, /etc/alternatives (the jobs' awk is a link there); so the jobs are
+#     the team's four and nothing slips a BASH_ENV, a hook, a library or a program into them;
+#     root's login files as installed too (a payload moved there would come back at the next
+#     login), and what runs at boot and shutdown with the settings its scripts and cron's PAM
+#     stack read (/etc/init.d, /etc/rc*.d, /etc/rc.local, /etc/default: a payload there could
+#     wait until after the check of the booted copy);
 #   - each job's script and sourced settings, and every directory on the way to them and to cron's
 #     own folders: root's, writable by root alone (fl.access for every account: ACLs included),
-#     reached through no link, held open for writing by no process of another account;
+#     reached through no link, held open for writing or mapped shared by no process of another
+#     account;
 #   - the scripts say what they said, as bash reads them: split at newlines only, no control
 #     characters, the `#!` line exactly, other lines whose first non-blank character is `#` (a
 #     comment wherever the installed script leaves bash at the start of a command, which it does
@@ -34,9 +38,15 @@ SOURCED = ["/opt/reports/etc/report.env", "/usr/local/etc/cleanup.conf", "/srv/m
 CRON = ["/etc/crontab", "/etc/cron.d", "/etc/cron.hourly", "/etc/cron.daily", "/etc/cron.weekly", "/etc/cron.monthly",
         "/etc/cron.yearly", "/var/spool/cron", "/etc/pam.d", "/etc/environment", "/etc/security/pam_env.conf", "/etc/default/cron"]
 # Which libraries every program of the jobs loads (an intruder's library there runs in each).
-LOADER = ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d"]
+# and which programs their commands name: /usr/bin/awk and others are links into /etc/alternatives.
+LOADER = ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives"]
 # What runs whenever root opens a shell: a payload moved there comes back at the next login.
-LOGIN = ["/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/environment", "/root/.bashrc", "/root/.profile"]
+LOGIN = ["/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/environment", "/root/.bashrc", "/root/.profile",
+         "/root/.bash_profile", "/root/.bash_login", "/root/.bash_logout"]
+# What runs at every boot and shutdown, and the settings its scripts and cron's PAM stack read
+# (/etc/default/locale is pam_env's envfile for every cron job: a BASH_ENV there runs in each):
+# a payload there comes back later, even minutes after the boot the check sees.
+BOOT = ["/etc/init.d", "/etc/rc.local", "/etc/default", *(f"/etc/rc{r}.d" for r in "0123456S")]
 WRITABLE = ("/etc", "/var", "/root", "/home", "/tmp", "/run", "/srv", "/opt", "/usr/local", "/dev")
 account = os.environ["FL_ACCOUNT"]
 budget = 300000
@@ -116,8 +126,10 @@ def root_alone(path, ids):
 
 def held_for_writing(paths):
     """A process of another account than root holding one of the files open for writing (opened
-    while it could): it can still change what root runs, whatever the modes say now. Returns
-    (path, pid) or None. Processes are the target's (fl.target_pids), never a scan of /proc."""
+    while it could), or mapped shared (a store into a shared mapping is a write to the file, and
+    one made from a descriptor opened for writing may be made writable at any time, with no
+    descriptor left open): it can still change what root runs, whatever the modes say now.
+    Returns (path, pid) or None. Processes are the target's (fl.target_pids), never a scan of /proc."""
     want = {}
     for p in paths:
         st = fl.stat_path(p)
@@ -127,8 +139,20 @@ def held_for_writing(paths):
             if fl.uid_of(pid) == 0:
                 continue
             fds = os.listdir(f"/proc/{pid}/fd")
+            with open(f"/proc/{pid}/maps") as f:
+                maps = f.read().splitlines()
         except OSError:
             continue
+        for line in maps:
+            cols = line.split(None, 5)
+            if len(cols) < 5 or cols[1][3:4] != "s" or ":" not in cols[3]:
+                continue
+            major, minor = (int(x, 16) for x in cols[3].split(":"))
+            key = (os.makedev(major, minor), int(cols[4]))
+            if key in want:
+                return want[key], pid
+            if len(cols) == 6 and cols[5] in want.values():
+                return cols[5], pid
         for fd in fds:
             try:
                 st = os.stat(f"/proc/{pid}/fd/{fd}")
@@ -199,12 +223,17 @@ try:
         try:
             fl.pristine(path)
         except Refused:
-            raise Refused(f"{path} is not as installed: it decides which libraries every program of the root jobs loads.")
+            raise Refused(f"{path} is not as installed: it decides which libraries and programs the root jobs run.")
     for path in LOGIN:
         try:
             fl.pristine(path)
         except Refused:
             raise Refused(f"{path} is not as installed: it runs whenever root opens a shell, and nothing of the intruder's may.")
+    for path in BOOT:
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: it runs, or shapes what runs, at every boot or every root job, and nothing of the intruder's may.")
     for path in SCRIPTS + SOURCED:
         try:
             st = lstat(path)
@@ -216,7 +245,7 @@ try:
             raise Refused(f"A root cron job still runs or reads a file that users other than root can change: {wrong}")
     held = held_for_writing(SCRIPTS + SOURCED)
     if held:
-        raise Refused(f"Process {held[1]} ({fl.user_name(fl.uid_of(held[1]))}) still holds {held[0]} open for writing: it can change what root runs, whatever the modes say now.")
+        raise Refused(f"Process {held[1]} ({fl.user_name(fl.uid_of(held[1]))}) still holds {held[0]} open for writing (or mapped into its memory): it can change what root runs, whatever the modes say now.")
     for path in SCRIPTS:
         if not stat.S_ISREG(lstat(path).st_mode):
             raise Refused(f"{path} is not a file any more: the root jobs need it.")

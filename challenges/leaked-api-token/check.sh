@@ -10,6 +10,8 @@
 #     accepted as that account and is long enough to be a secret, every other client's token
 #     still works;
 #   - the token file is readable by root and billing alone (fl.access for every account: ACLs);
+#   - the account's new token is written in no other file than the token file (where the old one
+#     leaked from, it would leak again), no process carries it in its arguments;
 #   - the leaked token is written nowhere in billing01's writable directories, whatever a file's
 #     size (fl.py's streaming search: sparse files cost what they hold), nor in a deleted file a
 #     process still holds open, nor in a process's arguments or another account's environment.
@@ -98,11 +100,19 @@ try:
             raise Refused(f"{TOKENS} can be read by {user}: every client's token, the new one too, is exposed to that account.")
 
     needle = [old.encode()]
+    # The new token lives in the token file alone: written where the old one leaked from (a
+    # history, a log, a note a support bundle collects), it leaks the same way.
+    current = needle + [t.encode() for t in fresh]
+    tokens_fd, tokens_path = fl.resolve(TOKENS)
+    os.close(tokens_fd)
     for top in WRITABLE:
         try:
             for path, fd in fl.walk_files(top):
-                if fl.contains(fd, needle):
-                    raise Refused("The old token is rotated, but it is still written in a file on billing01: remove every copy.")
+                if fl.contains(fd, current):
+                    if fl.contains(fd, needle):
+                        raise Refused("The old token is rotated, but it is still written in a file on billing01: remove every copy.")
+                    if path != tokens_path:
+                        raise Refused(f"The account's new token is written in {path} too: the token file is its only place, or it leaks the way the old one did.")
         except FileNotFoundError:
             continue
     # What processes hold: a deleted file still open keeps its content on the host, and every
@@ -113,8 +123,8 @@ try:
             fds = os.listdir(f"/proc/{pid}/fd")
         except OSError:
             continue
-        if needle[0] in args:
-            raise Refused(f"Process {pid} carries the old token in its arguments, which every account sees with ps.")
+        if any(n in args for n in current):
+            raise Refused(f"Process {pid} carries the account's old or new token in its arguments, which every account sees with ps.")
         try:
             # Another account's process: its environment is that account's (root's own shell is not
             # an exposure).
@@ -137,6 +147,13 @@ try:
                     raise Refused(f"Process {pid} ({fl.user_name(fl.uid_of(pid))}) still holds a deleted file with the old token open: its content is still on billing01.")
             finally:
                 os.close(f)
+    # The boot's own scripts as installed: one of the player's could undo the repair minutes after
+    # a boot, later than the check of the booted copy.
+    for path in ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S")):
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: a start-up script of one's own could undo the repair minutes after the next boot, later than any check. Put it back.")
     print("ok")
 except Refused as e:
     print(e)

@@ -379,7 +379,7 @@ cat >"$tmp/who.py" <<'PY'
 SERVICE, USER, PORT_VALUES, METRICS = "wms-api", "wms", ("PORT", "METRICS"), True
 ARGV = ["/usr/bin/python3", "-I", "-S", "/usr/lib/wms-api/wms_api.py", "/etc/wms-api/wms-api.conf"]
 CONF = ["/etc/wms-api", "/etc/wms-api/wms-api.conf"]
-BOOT_FILES = ["/etc/init.d", "/etc/rc2.d", "/etc/rcS.d", "/etc/rc.local", "/etc/alternatives/iptables",
+BOOT_FILES = ["/etc/init.d", *(f"/etc/rc{r}.d" for r in "0123456S"), "/etc/rc.local", "/etc/alternatives/iptables",
               "/etc/alternatives/iptables-restore", "/etc/alternatives/iptables-save"]
 import os, socket, sys
 ns = {"__name__": "fl"}
@@ -510,6 +510,11 @@ def boot():
     if astray:
         peer, how = astray[0]
         return f"With the routing the boot applies from /etc/network/routes.d, {HOST} would not send replies to {len(astray)} of the {len(PEERS)} other addresses of its network straight to them (e.g. {peer}: \"{how[:100]}\"): {WHO}' calls would hang again."
+    # The boot's `ip -batch` obeys any ip command: a neighbour entry, an IPsec policy or a link
+    # setting sends replies astray where `ip route get` still says "straight out of eth0".
+    for word in (l[7:] for l in lines if l.startswith("object ")):
+        if word not in ("r", "ro", "rou", "rout", "route", "ru", "rul", "rule"):
+            return f"A file of /etc/network/routes.d asks the boot for more than routes and routing rules (\"{word[:40]}\"): keep those files to routes and rules."
     for line in (l[5:] for l in lines if l.startswith("rule ")):
         selectors = set(line.split()) & {"uidrange", "ipproto", "sport", "dport", "fwmark", "tos", "dsfield", "oif", "l3mdev"}
         if selectors:

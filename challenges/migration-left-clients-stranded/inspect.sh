@@ -25,6 +25,8 @@ trusted ip -4 addr add "$addr" dev eth0 2>/dev/null || { echo "address-refused";
 for f in "$dir"/*.conf; do
   [ -e "$f" ] || continue
   grep -v '^[[:space:]]*\(#\|$\)' "$f" | sed 's/^\(route\|rule\) add /\1 replace /; s/^rule replace /rule add /' | trusted ip -force -batch - >/dev/null 2>&1
+  # What each line asks ip to change (its first word: route, rule, or anything else ip obeys).
+  grep -v '^[[:space:]]*\(#\|$\)' "$f" | awk '{print "object " $1}'
 done
 self=${addr%/*}
 for peer in $(trusted python3 -I -S -c 'import ipaddress, sys; i = ipaddress.ip_interface(sys.argv[1]); print(*[a for a in i.network.hosts() if a != i.ip])' "$addr"); do

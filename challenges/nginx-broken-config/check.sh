@@ -4,7 +4,7 @@
 #   what a customer sees: http://web01/ from another host serves this deployment's shop page;
 #   who answers: port 80 is held only by the system's /usr/sbin/nginx, started the usual way,
 #     after the last change of every file and directory of its configuration;
-#   what was repaired: nginx's configuration as installed, the shop's site token for token as
+#   what was repaired: nginx's configuration and the boot's scripts as installed, the shop's site token for token as
 #     nginx reads it (a '#' only starts a comment where a token starts), root's alone to change
 #     (the file and every directory above it: owner, mode bits and ACLs).
 # The inspection runs in one Python process over fl's functions (one start instead of many).
@@ -34,8 +34,11 @@ SITE, SNIPPET = "/etc/nginx/sites-available/shop", "/etc/nginx/snippets/shop-cac
 CONFIG = ["/etc/nginx", "/etc/nginx/nginx.conf", "/etc/nginx/mime.types", "/etc/nginx/sites-available", SITE,
           "/etc/nginx/sites-enabled", "/etc/nginx/conf.d", "/etc/nginx/modules-enabled", "/etc/nginx/snippets", SNIPPET]
 ARGVS = [["nginx: master process /usr/sbin/nginx"], ["nginx: master process nginx"], ["nginx: worker process"]]
+# The boot's own scripts too: one of the player's could put a broken site back minutes after a
+# boot, later than the check of the booted copy.
 AS_INSTALLED = ["/etc/nginx/nginx.conf", "/etc/nginx/mime.types", "/etc/nginx/conf.d", "/etc/nginx/modules-enabled",
-                "/etc/nginx/sites-enabled", "/etc/init.d/nginx", "/etc/default/nginx"]
+                "/etc/nginx/sites-enabled", "/etc/init.d", "/etc/default/nginx", "/etc/rc.local",
+                *(f"/etc/rc{r}.d" for r in "0123456S")]
 # What the snippet the site asks for may hold: caching, nothing else.
 CACHING = re.compile(r"( ?(expires|etag|add_header [A-Za-z-]+) [^;{}\"'$]* ;)* ?")
 

@@ -4,12 +4,14 @@
 # cron would run as root the next time, one python run with fl.py's functions:
 #   - what cron reads is as installed (fl.pristine: bytes, mode, owner, ACLs): /etc/crontab, the
 #     entries of /etc/cron.d and the run-parts folders, the user crontabs (none), and what shapes a
-#     job's environment (cron's PAM stack, /etc/environment, pam_env.conf): so the jobs are the
+#     job's environment (cron's PAM stack, /etc/environment, pam_env.conf, /etc/default: its
+#     `locale` is the envfile cron's PAM stack reads for every job): so the jobs are the
 #     team's four, each running its script, and nothing slips a BASH_ENV or a hook in;
 #   - each job's script and the settings file it sources (`. file`), and every directory on the
 #     way to them (and to cron's own folders), are root's and writable by root alone as the kernel
 #     decides (fl.access for every account: mode bits and ACLs), reached through no symbolic link,
-#     and held open for writing by no process of another account (opened while it could);
+#     and held open for writing or mapped shared by no process of another account (opened while it
+#     could);
 #   - the scripts and settings hold exactly what they held (this deployment's digest);
 #   - cron runs: the system's /usr/sbin/cron, started the usual way, no hook in it.
 # Environment: FL_DIGEST (the scripts' and settings' digest). The job's name in the report is the
@@ -23,7 +25,7 @@ Refused = fl.Refused
 SCRIPTS = ["/opt/reports/bin/daily-report.sh", "/usr/local/sbin/tmp-cleanup", "/srv/metrics/collect.sh", "/var/lib/dbbackup/run-backup.sh"]
 SOURCED = ["/opt/reports/etc/report.env", "/usr/local/etc/cleanup.conf", "/srv/metrics/collect.conf", "/etc/dbbackup/backup.conf"]
 CRON = ["/etc/crontab", "/etc/cron.d", "/etc/cron.hourly", "/etc/cron.daily", "/etc/cron.weekly", "/etc/cron.monthly",
-        "/etc/cron.yearly", "/var/spool/cron", "/etc/pam.d", "/etc/environment", "/etc/security/pam_env.conf", "/etc/default/cron"]
+        "/etc/cron.yearly", "/var/spool/cron", "/etc/pam.d", "/etc/environment", "/etc/security/pam_env.conf", "/etc/default"]
 
 
 def lstat(path):
@@ -77,8 +79,10 @@ def root_alone(path, ids):
 
 def held_for_writing(paths):
     """A process of another account than root holding one of the files open for writing (opened
-    while it could): it can still change what root runs, whatever the modes say now. Returns
-    (path, pid) or None. Processes are the target's (fl.target_pids), never a scan of /proc."""
+    while it could), or mapped shared (a store into a shared mapping is a write to the file, and
+    one made from a descriptor opened for writing may be made writable at any time, with no
+    descriptor left open): it can still change what root runs, whatever the modes say now.
+    Returns (path, pid) or None. Processes are the target's (fl.target_pids), never a scan of /proc."""
     want = {}
     for p in paths:
         st = fl.stat_path(p)
@@ -88,8 +92,20 @@ def held_for_writing(paths):
             if fl.uid_of(pid) == 0:
                 continue
             fds = os.listdir(f"/proc/{pid}/fd")
+            with open(f"/proc/{pid}/maps") as f:
+                maps = f.read().splitlines()
         except OSError:
             continue
+        for line in maps:
+            cols = line.split(None, 5)
+            if len(cols) < 5 or cols[1][3:4] != "s" or ":" not in cols[3]:
+                continue
+            major, minor = (int(x, 16) for x in cols[3].split(":"))
+            key = (os.makedev(major, minor), int(cols[4]))
+            if key in want:
+                return want[key], pid
+            if len(cols) == 6 and cols[5] in want.values():
+                return cols[5], pid
         for fd in fds:
             try:
                 st = os.stat(f"/proc/{pid}/fd/{fd}")
@@ -124,7 +140,7 @@ try:
             raise Refused(f"A root cron job still runs or reads a file that users other than root can change: {wrong}")
     held = held_for_writing(SCRIPTS + SOURCED)
     if held:
-        raise Refused(f"Process {held[1]} ({fl.user_name(fl.uid_of(held[1]))}) still holds {held[0]} open for writing: it can change what root runs, whatever the modes say now.")
+        raise Refused(f"Process {held[1]} ({fl.user_name(fl.uid_of(held[1]))}) still holds {held[0]} open for writing (or mapped into its memory): it can change what root runs, whatever the modes say now.")
     digest = hashlib.sha256()
     for path in SCRIPTS + SOURCED:
         fd, _ = fl.resolve(path)
@@ -146,6 +162,20 @@ try:
         raise Refused("cron is not running (service cron start): the jobs must keep running.")
     for pid in pids:
         fl.verify_process(pid, "/usr/sbin/cron", ["/usr/sbin/cron"])
+    # The programs the jobs name (/usr/bin/awk is a link into /etc/alternatives) and the loader's
+    # configuration: root runs what they point at.
+    for path in ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d"):
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: it decides which programs and libraries the root jobs run.")
+    # The boot's own scripts as installed: one of the player's could undo the repair minutes after
+    # a boot, later than the check of the booted copy.
+    for path in ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S")):
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: a start-up script of one's own could undo the repair minutes after the next boot, later than any check. Put it back.")
     print("ok")
 except Refused as e:
     print(e)

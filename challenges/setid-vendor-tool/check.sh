@@ -7,7 +7,8 @@
 #     directories (the read-only system cannot change), walked by descriptor, no link followed;
 #   - every tool still there, its bytes this deployment's (a streaming digest, whatever the size),
 #     and executable by the jobs' accounts, root and builder, as the kernel decides (mode bits,
-#     ACLs and every directory on the way: fl.access).
+#     ACLs and every directory on the way: fl.access), and root's alone to change (the tool and
+#     every directory above it: owner, mode bits, ACLs), since the backup jobs run them as root.
 # Environment: FL_TOOLS (the tools' digest). The program's name is the platform's to judge
 # (challenge.yaml answer:), never the check's.
 report=$(python3 -I -S - <<'PY'
@@ -15,11 +16,48 @@ import hashlib, os, stat, sys
 sys.path.insert(0, "/tmp")
 import fl
 
+Refused = fl.Refused
+
 TOOLS = ["/opt/acme-backup/bin/acme-tar", "/opt/acme-backup/bin/acme-find", "/opt/acme-backup/bin/acme-cp",
          "/usr/local/bin/logview", "/usr/local/bin/envrun", "/usr/local/bin/fastawk", "/usr/local/sbin/confedit"]
 WRITABLE = ("/etc", "/var", "/root", "/home", "/tmp", "/run", "/srv", "/opt", "/usr/local", "/dev")
 JOB_USERS = ("root", "builder")
 budget = 300000
+
+
+def identities():
+    """Every account but root, with its user id and groups, as fl.access reads them (read once)."""
+    members = {}
+    for line in fl.read_file("/etc/group").decode("utf-8", "replace").splitlines():
+        f = line.split(":")
+        if len(f) >= 4 and f[2].isdigit():
+            for m in f[3].split(","):
+                members.setdefault(m, set()).add(int(f[2]))
+    return {u: (uid, {gid} | members.get(u, set())) for u, (uid, gid) in fl._passwd().items() if uid != 0}
+
+
+def root_alone(path, ids):
+    """The tool and every directory above it: root's, and writable by no other account as the
+    kernel decides (fl._allowed: mode bits and ACLs, search permission on the way). The backup
+    jobs run the tools as root: whoever may change one has root. Returns what is wrong, or None."""
+    parts = path.strip("/").split("/")
+    reach = set(ids)
+    for n in range(len(parts) + 1):
+        here = "/" + "/".join(parts[:n])
+        fd, _ = fl.resolve(here, want_dir=n < len(parts))
+        try:
+            st, acl = os.fstat(fd), fl._xattrs(fd)[0]
+        finally:
+            os.close(fd)
+        if st.st_uid != 0:
+            return f"{here} belongs to {fl.user_name(st.st_uid)}, not root"
+        for user in sorted(reach, key=lambda u: (ids[u][0] < 1000, u)):
+            bits = fl._allowed(st, acl, *ids[user])
+            if bits & 2:
+                return f"{user} may write {here}"
+            if not bits & 1:
+                reach.discard(user)
+    return None
 
 
 def walk(fd, path):
@@ -56,6 +94,7 @@ try:
         finally:
             os.close(fd)
     digest = hashlib.sha256()
+    ids = identities()
     for tool in TOOLS:
         try:
             fd, _ = fl.resolve(tool)
@@ -71,8 +110,18 @@ try:
         for user in JOB_USERS:
             if "x" not in fl.access(user, tool):
                 raise fl.Refused(f"{tool} cannot be executed by {user} any more: the jobs still need to run it.")
+        wrong = root_alone(tool, ids)
+        if wrong:
+            raise fl.Refused(f"The backup jobs run {tool} as root, but {wrong}: whoever can change the program has root's privileges. Keep the tools root's.")
     if digest.hexdigest() != os.environ["FL_TOOLS"]:
         raise fl.Refused("The tools in /opt/acme-backup/bin and /usr/local are not the ones the jobs were set up with: keep them unchanged.")
+    # The boot's own scripts as installed: one of the player's could undo the repair minutes after
+    # a boot, later than the check of the booted copy.
+    for path in ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S")):
+        try:
+            fl.pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: a start-up script of one's own could undo the repair minutes after the next boot, later than any check. Put it back.")
     print("ok")
 except fl.Refused as e:
     print(e)

@@ -88,7 +88,7 @@ def main():
     # proxying to the application's port.
     for path in ("/etc/nginx/nginx.conf", "/etc/nginx/mime.types", "/etc/nginx/proxy_params", "/etc/nginx/conf.d",
                  "/etc/nginx/modules-enabled", "/etc/nginx/sites-enabled", "/etc/init.d/nginx", "/etc/default/nginx",
-                 "/etc/init.d/statuspage"):
+                 "/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S")):
         ns["pristine"](path)
     site = ns["normalized"](SITE, "nginx")
     want = ns["normalized"](SITE, "nginx", image=True).replace("proxy_pass http://127.0.0.1:8080 ;", f"proxy_pass http://127.0.0.1:{port} ;")

@@ -9,8 +9,9 @@
 #     last change of its configuration and of the certificate and key files it names;
 #   what was repaired: the portal's site, token for token as nginx reads it, is its own apart from
 #     which certificate and key files it names; nginx's other files are as installed;
-#   the private keys stay private: every file that holds one (in any form, at any size, anywhere
-#     the system can write) is readable by root alone, as the kernel decides (mode bits and ACLs).
+#   the private keys stay private: every file that holds one (in any form: PEM, DER, base64, the
+#     hex `openssl pkey -text` prints; at any size, anywhere the system can write) is readable by
+#     root alone, as the kernel decides (mode bits and ACLs).
 # Environment: FL_TARGET, FL_BUILD, FL_CA, FL_KEY_NEEDLES (hex of byte strings found only in the
 # portal's private keys) from setup.sh. Exit 0 = fixed; stdout = feedback.
 tmp=$(mktemp -d)
@@ -57,7 +58,7 @@ paths() { sed -E 's/ssl_certificate_key [^ ;{}]+ ;/ssl_certificate_key KEY ;/g; 
 want=$(fl normalized --format nginx --image /etc/nginx/sites-available/portal) || refuse "$want"
 [ "$(paths <<<"$site")" = "$(paths <<<"$want")" ] || refuse "The portal answers, but its nginx site is not its own any more: only the certificate and key files it names were the renewal's to change."
 same=$(fl pristine /etc/nginx/nginx.conf /etc/nginx/mime.types /etc/nginx/conf.d /etc/nginx/modules-enabled \
-  /etc/nginx/sites-enabled /etc/init.d/nginx /etc/default/nginx) || refuse "$same"
+  /etc/nginx/sites-enabled /etc/init.d /etc/default/nginx /etc/rc.local /etc/rc{0,1,2,3,4,5,6,S}.d) || refuse "$same"
 
 # The private keys: every copy, in any form and at any size, readable by root alone.
 cat >"$tmp/keys.py" <<'PY'

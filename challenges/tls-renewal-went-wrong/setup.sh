@@ -103,8 +103,11 @@ if curl -s --max-time 3 --cacert "$ca/root.pem" --resolve "portal01:443:127.0.0.
 fi
 # What only the portal's private keys hold, in the forms a copy of one could take: a line of the
 # PEM file as generated (PKCS#8), a line of its traditional form (SEC1), the raw private number,
-# and stretches of either form's base64 that no line break of 64 or 76 columns cuts (base64 of
-# the binary form, wrapped either way).
+# stretches of either form's base64 that no line break of 64 or 76 columns cuts (base64 of the
+# binary form, wrapped either way), and the private number written out in hex: as `openssl pkey
+# -text` and `openssl ec -text` print it (colon-separated, 15 bytes a line: bytes 2 to 6 are on
+# the first line, with or without a leading 00) and as plain hex digits (`xxd -p`, a script's
+# hex dump: bytes 2 to 9, within the first 60 digits of a line).
 needles=""
 hex() { od -An -tx1 -v | tr -d ' \n'; }
 for k in "$ca/old.key" "$new_key"; do
@@ -114,5 +117,7 @@ for k in "$ca/old.key" "$new_key"; do
   pkcs8=$(sed '1d;$d' "$k" | tr -d '\n')
   needles="$needles $(sed -n 3p "$k" | tr -d '\n' | hex) $(openssl ec -in "$k" 2>/dev/null | sed -n 2p | tr -d '\n' | hex) ${der:14:64}"
   needles="$needles $(printf %s "${sec1:10:30}" | hex) $(printf %s "${pkcs8:48:16}" | hex)"
+  priv=${der:14:64}
+  needles="$needles $(printf %s "${priv:4:2}:${priv:6:2}:${priv:8:2}:${priv:10:2}:${priv:12:2}" | hex) $(printf %s "${priv:4:16}" | hex)"
 done
 python3 -c 'import json, sys; print(json.dumps({"fault": sys.argv[1], "build": sys.argv[2], "ca": open(sys.argv[3]).read(), "key_needles": sys.argv[4].strip()}))' "$fault" "$build" "$ca/root.pem" "$needles"
