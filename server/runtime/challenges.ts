@@ -92,7 +92,15 @@ export const challengeYaml = z.strictObject({
   setup: z.strictObject({ timeout_seconds: z.number().int().positive().max(600).default(60) }).default({ timeout_seconds: 60 }),
   /** The boot of a copy of the deployment's disk that grading checks after the live system
    *  (server/runtime/grader/boot.sh): how long every start-up script together may take. */
-  boot: z.strictObject({ timeout_seconds: z.number().int().positive().max(120).default(30) }).default({ timeout_seconds: 30 }),
+  boot: z
+    .strictObject({
+      timeout_seconds: z.number().int().positive().max(120).default(30),
+      /** What the target runs at boot or shutdown must be as installed (fl.py's boot_files, before
+       *  every check) but for these files, which the challenge's check judges itself: a defaults
+       *  file setup writes, or one the fix changes. */
+      exempt: z.array(z.string().regex(/^\/etc\/(default|init\.d|rc[0-6S]\.d)\/[\w.@+-]+$|^\/etc\/rc\.local$/, "must be a file under /etc/default, /etc/init.d or /etc/rc?.d, or /etc/rc.local")).default([]),
+    })
+    .default({ timeout_seconds: 30, exempt: [] }),
   /** Warm deployments of this challenge kept made and set up ahead of any start (the warm pool,
    *  docs/decisions/011-warm-pool.md); overrides WARM_POOL_SIZE for this challenge, 0 opts out. */
   pool: z.number().int().min(0).max(10).optional(),
@@ -132,7 +140,7 @@ export interface Challenge {
   /** Faults setup.sh can be forced to pick (FAULTLINE_FAULT), each proven by the tests. */
   variants: string[];
   setup: { timeoutSeconds: number; script: string };
-  boot: { timeoutSeconds: number };
+  boot: { timeoutSeconds: number; exempt: string[] };
   /** inspect.sh (optional): asks the image's programs about the configuration of a copy of the
    *  deployment's disk before it boots; check.sh gets its output as FL_INSPECTION (boot phase). */
   inspect: string;
@@ -220,7 +228,7 @@ export function loadChallenge(dir: string, id: string): Challenge {
     answer: y.answer.map(({ value, ...part }) => ({ ...part, values: typeof value === "string" ? [value] : value })),
     variants: y.variants,
     setup: { timeoutSeconds: y.setup.timeout_seconds, script: script("setup.sh", false) },
-    boot: { timeoutSeconds: y.boot.timeout_seconds },
+    boot: { timeoutSeconds: y.boot.timeout_seconds, exempt: y.boot.exempt },
     inspect: script("inspect.sh", false),
     ...(y.pool !== undefined ? { pool: y.pool } : {}),
     solution: { script: script("solution.sh", true) },

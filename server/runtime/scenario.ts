@@ -171,6 +171,7 @@ async function gradeOn(runtime: Runtime, challenge: Challenge, env: Environment,
     FL_TARGET: challenge.hostname,
     FL_DEPLOYMENT: env.owner.deploymentId,
     FL_PHASE: phase,
+    FL_BOOT_EXEMPT: challenge.boot.exempt.join(" "),
     FL_CLIENT_AGENT: CLIENT_AGENTS[randomInt(CLIENT_AGENTS.length)]!,
     ...(inspection !== undefined ? { FL_INSPECTION: inspection } : {}),
   };

@@ -48,7 +48,7 @@ it("an answer naming every candidate is refused for free; three wrong answers, t
     expect(recorded.map((r) => r.v)).toEqual(["ambiguous", "wrong", "wrong", "wrong"]);
 
     // A reset draws a new incident: answers are taken again.
-    expect((await call("POST", `/challenges/${SLUG}/session/reset`, {})).status).toBe(200);
+    expect((await call("POST", `/challenges/${SLUG}/session/reset`, {})).status).toBe(202);
     await waitForStatus(server.api, player.token, SLUG, (s) => s === "ready", 120_000);
     const again = await submit("Still no idea.");
     expect(again.status).toBe(200);
