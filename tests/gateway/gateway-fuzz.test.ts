@@ -31,7 +31,9 @@ async function deploy(p: Player) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Each malformed-packet case opens a session, and each session is a recording: the player's
+  // per-minute allowance of recordings (30 by default) would be spent before the pty test's own.
+  server = await startTestServer({ RECORDINGS_PER_MINUTE: "1000" });
   player = await server.player();
   deploymentId = await deploy(player);
 }, 180_000);

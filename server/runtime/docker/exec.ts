@@ -22,7 +22,7 @@ export function createExec(ctx: DriverContext) {
     let ex: Docker.Exec;
     try {
       ex = await container.exec({
-        Cmd: opts.command,
+        Cmd: tty && opts.cols && opts.rows ? sized(opts.command, opts.cols, opts.rows) : opts.command,
         AttachStdin: !!opts.stdin,
         AttachStdout: true,
         AttachStderr: true,
@@ -147,4 +147,11 @@ function demux(source: Readable, stdout: PassThrough, stderr: PassThrough) {
     }
     if (waiting > 0) source.pause();
   });
+}
+
+/** API 1.41 has no ConsoleSize on exec: the resize after the start can land after a short command
+ *  has already asked its terminal's size (`ssh -t host 'stty size'` read 0 0 on a busy host). The
+ *  terminal is sized first, inside, then the command replaces the shell (same process). */
+function sized(command: string[], cols: number, rows: number): string[] {
+  return ["/bin/sh", "-c", 'stty rows "$1" cols "$2" 2>/dev/null; shift 2; exec "$@"', "sh", String(rows), String(cols), ...command];
 }
