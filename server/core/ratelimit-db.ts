@@ -69,25 +69,31 @@ export function createDbRateLimiter(db: Db, { clock = Date.now, maxKeys = MAX_RA
     });
   }
 
-  /** Expired rows go; past maxKeys, the least recently hit of those below their limit. */
+  /** Expired rows go; past maxKeys, the least recently hit of those below their limit, down to
+   *  a tenth under the bound (as the memory store does), so the hits that land while this runs
+   *  start from room, not from the bound. */
   async function cleanup() {
     hitsSinceCleanup = 0;
     await db.deleteFrom("rate_limits").where("expires_at", "<=", clock()).execute();
-    const { n } = await db.selectFrom("rate_limits").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    const over = Number(n) - maxKeys;
-    if (over <= 0) return;
+    // One statement counts and deletes: rows inserted meanwhile are counted too.
     await sql`
       DELETE FROM rate_limits WHERE key IN (
-        SELECT key FROM rate_limits WHERE count < max_count ORDER BY last_hit LIMIT ${over})`.execute(db);
+        SELECT key FROM rate_limits WHERE count < max_count ORDER BY last_hit
+        LIMIT GREATEST((SELECT count(*) FROM rate_limits) - ${maxKeys - slack}, 0))`.execute(db);
   }
-  /** One cleanup at a time, whoever asks (the timer or a burst of hits). */
+  /** One cleanup at a time, whoever asks (the timer or a burst of hits); hits that came while
+   *  it ran start the next one at once when they are a tenth of the bound already. */
   let running: Promise<void> | null = null;
   let hitsSinceCleanup = 0;
-  const cleanupAfterHits = Math.max(1, Math.ceil(maxKeys / 10));
-  function cleanupOnce() {
+  const slack = Math.ceil(maxKeys / 10);
+  const cleanupAfterHits = Math.max(1, slack);
+  function cleanupOnce(): Promise<void> {
     running ??= cleanup()
       .catch(() => {})
-      .finally(() => (running = null));
+      .finally(() => {
+        running = null;
+        if (hitsSinceCleanup >= cleanupAfterHits) void cleanupOnce();
+      });
     return running;
   }
   const timer = setInterval(() => void cleanupOnce(), cleanupEveryMs);
