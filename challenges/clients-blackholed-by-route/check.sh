@@ -52,6 +52,9 @@ PORTS = [int(os.environ[f"FL_{name}"]) for name in PORT_VALUES]
 def main():
     # Nothing but the service listens (a packet filter rule could send the clients elsewhere).
     ns["quiet_net"]({str(p) for p in PORTS})
+    # Nothing else of the network stack treats some hosts differently: policy rules, traffic
+    # control, neighbour entries, routes of any table, packet filters.
+    ns["network_as_built"]()
     for port in PORTS:
         for pid in ns["verify_listener"](port, "/usr/bin/python3.11", [ARGV], CONF):
             user = ns["user_name"](ns["uid_of"](pid))

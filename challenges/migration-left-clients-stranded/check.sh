@@ -25,8 +25,7 @@ me=$(hostname -i 2>/dev/null | awk '{print $1}')
 
 # After a boot: the firewall as loaded, judged rule by rule, before anything is called.
 api_probe=yes
-if [ "$FL_PHASE" = boot ]; then
-  cat >"$tmp/fw.py" <<'PY'
+cat >"$tmp/fw.py" <<'PY'
 RULES, CLIENTS, MONITOR = "/etc/iptables/rules.v4", "the scanners", "10.250.0.10"
 # What the firewall the boot loads does with a new TCP connection from the network, judged on
 # iptables-save's own account of the rules (inspect.sh loaded the rules file with the image's
@@ -304,12 +303,28 @@ def accepted(tables, sources, port, dst, iface="eth0"):
 import os
 import sys
 
+def netstate_section(name):
+    """One section of FL_NETSTATE: the live host's network stack as its kernel holds it."""
+    out, on = [], False
+    for line in os.environ.get("FL_NETSTATE", "").splitlines():
+        if line.startswith("== "):
+            on = line[3:].strip() == name
+        elif on:
+            out.append(line)
+    return "\n".join(out)
+
+
 def main():
-    inspection = os.environ.get("FL_INSPECTION", "")
-    head, _, save = inspection.partition("\n")
-    if head.strip() != "firewall-load: ok":
-        why = save.strip().splitlines()[0][:160] if save.strip() else "no reason given"
-        return f"{RULES} does not load ({why}): at boot the firewall would come up empty, with every port open to everyone."
+    if os.environ.get("FL_PHASE") == "live":
+        # The rules in force now (a rule added by hand counts as much as one from the file).
+        where, save = "running now", netstate_section("iptables")
+    else:
+        where = f"the boot loads from {RULES}"
+        inspection = os.environ.get("FL_INSPECTION", "")
+        head, _, save = inspection.partition("\n")
+        if head.strip() != "firewall-load: ok":
+            why = save.strip().splitlines()[0][:160] if save.strip() else "no reason given"
+            return f"{RULES} does not load ({why}): at boot the firewall would come up empty, with every port open to everyone."
     try:
         tables = parse(save)
         net = ipaddress.ip_network(os.environ["FL_NET"])
@@ -319,24 +334,24 @@ def main():
         let_in = accepted(tables, clients, port, me)
         if clients - let_in:
             shut = clients - let_in
-            return f"The firewall the boot loads from {RULES} does not let {CLIENTS} in: new connections to port {port} from {shut.count()} of the {clients.count()} addresses of the network (e.g. {shut.first()}) are dropped or refused."
+            return f"The firewall {where} does not let {CLIENTS} in: new connections to port {port} from {shut.count()} of the {clients.count()} addresses of the network (e.g. {shut.first()}) are dropped or refused."
         leak = accepted(tables, clients, metrics, me)
         if leak:
-            return f"The firewall the boot loads from {RULES} lets other hosts than the monitoring server reach the metrics port {metrics} ({leak.count()} addresses of the network, e.g. {leak.first()}): it must stay closed to them."
+            return f"The firewall {where} lets other hosts than the monitoring server reach the metrics port {metrics} ({leak.count()} addresses of the network, e.g. {leak.first()}): it must stay closed to them."
         if not accepted(tables, Addresses.net(MONITOR + "/32"), metrics, me):
-            return f"The firewall the boot loads from {RULES} shuts the monitoring server ({MONITOR}) out of the metrics port {metrics}: it must keep scraping."
+            return f"The firewall {where} shuts the monitoring server ({MONITOR}) out of the metrics port {metrics}: it must keep scraping."
         others = [22, 80, 443, 1 + (port + metrics) % 1000 + 20000]
         for other in others:
             if other in (port, metrics):
                 continue
             open_to = accepted(tables, clients, other, me)
             if open_to:
-                return f"The firewall the boot loads from {RULES} accepts new connections to port {other} from the network (e.g. {open_to.first()}): it must keep dropping what it does not allow, the firewall stays."
+                return f"The firewall {where} accepts new connections to port {other} from the network (e.g. {open_to.first()}): it must keep dropping what it does not allow, the firewall stays."
         grader = os.environ.get("GRADER_ADDRESS", "")
         if grader:
             print("grader " + ("admitted" if accepted(tables, Addresses.net(grader + "/32"), port, me) else "refused"))
     except CannotJudge as e:
-        return f"The check cannot judge the firewall the boot loads from {RULES}: {e}. Keep the rules to addresses, protocols, ports and connection states."
+        return f"The check cannot judge the firewall {where}: {e}. Keep the rules to addresses, protocols, ports and connection states."
     except (ValueError, IndexError) as e:
         return f"The check cannot read the firewall's rules as iptables-save gives them ({e})."
     return None
@@ -347,10 +362,14 @@ if message:
     print(message)
     sys.exit(1)
 PY
+if [ "$FL_PHASE" = boot ]; then
   firewall=${FL_INSPECTION%%$'\n'---routing*}
   verdict=$(FL_INSPECTION=$firewall GRADER_ADDRESS=$me python3 -I -S "$tmp/fw.py") || refuse "${verdict:-The grader could not judge the firewall rules: not graded.}"
   # The copy is on a network of its own: the grader calls the API only where the rules admit it.
   [ "$verdict" = "grader admitted" ] || api_probe=no
+else
+  # Live: iptables-save's account of the rules in force, read inside wh02's network namespace.
+  verdict=$(python3 -I -S "$tmp/fw.py") || refuse "${verdict:-The grader could not judge the firewall rules: not graded.}"
 fi
 
 get() {
@@ -391,6 +410,9 @@ PORTS = [int(os.environ[f"FL_{name}"]) for name in PORT_VALUES]
 def main():
     # Nothing but the service listens (a packet filter rule could send the clients elsewhere).
     ns["quiet_net"]({str(p) for p in PORTS})
+    # Nothing else of the network stack treats some hosts differently (policy rules, traffic
+    # control, neighbour entries, routes, packet filters other than the firewall judged above).
+    ns["network_as_built"](firewall=("ip", "filter"))
     for port in PORTS:
         for pid in ns["verify_listener"](port, "/usr/bin/python3.11", [ARGV], CONF):
             user = ns["user_name"](ns["uid_of"](pid))

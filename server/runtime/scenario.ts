@@ -92,6 +92,9 @@ export function graderScript(check: string) {
 }
 const bootScript = graderFile("boot.sh");
 const inspectPrelude = graderFile("inspect-prelude.sh");
+const netstateScript = graderFile("netstate.sh");
+/** The longest network account a check gets (it travels in the environment too). */
+const NETSTATE_MAX = 96 * 1024;
 /** The longest inspect.sh output a check gets (it travels in the environment). */
 const INSPECTION_MAX = 64 * 1024;
 
@@ -126,7 +129,13 @@ export async function runCheck(runtime: Runtime, challenge: Challenge, env: Envi
   // passing check does not wait for it, a failing one removes it unused.
   const network = runtime.createNetwork(env.owner, `b${randomBytes(3).toString("hex")}`);
   network.catch(() => {});
-  const live = await gradeOn(runtime, challenge, env, await makeGrader(runtime, challenge, env, env.target.id, env.network.name), values, "live");
+  const [grader, netstate] = await Promise.allSettled([makeGrader(runtime, challenge, env, env.target.id, env.network.name), readNetwork(runtime, challenge, env, env.target, env.network)]);
+  if (grader.status === "rejected" || netstate.status === "rejected") {
+    if (grader.status === "fulfilled") void runtime.remove(grader.value.id).catch(() => {});
+    void network.then((n) => runtime.removeNetwork(n.id)).catch(() => {});
+    throw grader.status === "rejected" ? grader.reason : (netstate as PromiseRejectedResult).reason;
+  }
+  const live = await gradeOn(runtime, challenge, env, grader.value, values, "live", { netstate: netstate.value });
   timings.live = live.durationMs;
   const done = (r: Graded, phase: "live" | "boot", prefix = ""): CheckOutcome => ({
     passed: r.exitCode === 0 && !r.timedOut,
@@ -163,8 +172,51 @@ async function makeGrader(runtime: Runtime, challenge: Challenge, env: Environme
   return { id: grader.id, createdMs: Math.round(performance.now() - t0) };
 }
 
+/** The network stack of `host` (the target or its copy) as its kernel holds it (netstate.sh),
+ *  for challenges whose player holds NET_ADMIN: read by a grader that shares the host's network
+ *  namespace and nothing else, and passed to check.sh as FL_NETSTATE. Other challenges: none.
+ *  Throws when it cannot be read (grading then fails closed). */
+async function readNetwork(runtime: Runtime, challenge: Challenge, env: Environment, host: ContainerInfo, network: NetworkInfo): Promise<string | undefined> {
+  if (!challenge.capabilities.includes("NET_ADMIN")) return undefined;
+  if (!network.subnet || !host.ip) throw new RuntimeError(`the addresses of ${host.name} are unknown`, "failed");
+  const reader = await runtime.createContainer({
+    owner: env.owner,
+    role: "grader",
+    image: challenge.image,
+    hostname: challenge.hostname,
+    network: network.name,
+    joinsNetworkOf: host.id,
+    expiresAt: new Date(Date.now() + 120_000),
+    // NET_ADMIN reads nf_tables; NET_RAW the legacy tables' socket.
+    extraCapabilities: ["NET_ADMIN", "NET_RAW"],
+  });
+  try {
+    const r = await runCommand(runtime, reader.id, ["/bin/bash", "-s"], {
+      input: netstateScript,
+      env: { FL_NET_SUBNET: network.subnet, FL_NET_SELF: host.ip },
+      user: "root",
+      workdir: "/",
+      timeoutMs: 30_000,
+      maxOutputBytes: NETSTATE_MAX,
+    });
+    // Cut short, it would hide what comes after: judged only whole.
+    if (r.timedOut || !r.stdout.trimEnd().endsWith("== end")) throw new RuntimeError(r.timedOut ? "it did not finish" : "there was too much to read", "failed");
+    return r.stdout;
+  } finally {
+    void runtime.remove(reader.id).catch(() => {});
+  }
+}
+
 /** Runs check.sh in the grader, then removes it (in the background: nothing waits for that). */
-async function gradeOn(runtime: Runtime, challenge: Challenge, env: Environment, grader: Grader, values: ScenarioValues, phase: "live" | "boot", inspection?: string): Promise<Graded> {
+async function gradeOn(
+  runtime: Runtime,
+  challenge: Challenge,
+  env: Environment,
+  grader: Grader,
+  values: ScenarioValues,
+  phase: "live" | "boot",
+  { inspection, netstate }: { inspection?: string; netstate?: string },
+): Promise<Graded> {
   const started = performance.now();
   const scriptEnv: Record<string, string> = {
     ...valueEnv(values),
@@ -174,6 +226,7 @@ async function gradeOn(runtime: Runtime, challenge: Challenge, env: Environment,
     FL_BOOT_EXEMPT: challenge.boot.exempt.join(" "),
     FL_CLIENT_AGENT: CLIENT_AGENTS[randomInt(CLIENT_AGENTS.length)]!,
     ...(inspection !== undefined ? { FL_INSPECTION: inspection } : {}),
+    ...(netstate !== undefined ? { FL_NETSTATE: netstate } : {}),
   };
   try {
     const result = await runScript(runtime, grader.id, graderScript(challenge.check.script), challenge.check.timeoutSeconds, scriptEnv);
@@ -205,10 +258,11 @@ async function bootCopy(
     return failed(`The grader could not make a network to boot a copy of the deployment (${(e as Error).message}): not graded.`);
   }
   let copyId: string | undefined;
+  let copy: ContainerInfo | undefined;
   let grader: Promise<Grader> | undefined;
   try {
     try {
-      const copy = await runtime.createContainer({
+      copy = await runtime.createContainer({
         owner: env.owner,
         role: "copy",
         image: challenge.image,
@@ -262,7 +316,14 @@ async function bootCopy(
       return failed(`The grader could not start beside the booted copy (${(e as Error).message}): not graded.`);
     }
     grader = undefined;
-    const result = await gradeOn(runtime, challenge, env, made, values, "boot", inspection);
+    let netstate: string | undefined;
+    try {
+      netstate = await readNetwork(runtime, challenge, env, copy!, network);
+    } catch (e) {
+      void runtime.remove(made.id).catch(() => {});
+      return failed(`The grader could not read the booted copy's network (${(e as Error).message}): not graded.`);
+    }
+    const result = await gradeOn(runtime, challenge, env, made, values, "boot", { inspection, netstate });
     timings.bootCheck = result.durationMs;
     return result;
   } finally {

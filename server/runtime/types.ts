@@ -57,6 +57,11 @@ export interface ContainerSpec {
    *  /proc/<pid>/root is the container's filesystem, /proc/<pid>/net its sockets, and the
    *  container's processes are those in that process's PID namespace. */
   inspects?: string;
+  /** (graders) Share this container's network namespace (id or name, same deployment) instead of
+   *  being a host of `network` (which must still be the deployment's): the grader reads routes,
+   *  policy rules, traffic control and packet filters as that container's kernel holds them
+   *  (the network capabilities read them), and that container cannot see its processes. */
+  joinsNetworkOf?: string;
   /** Mount every writable directory of this container (id or name, same deployment) read-only at
    *  `/target<path>` (its /etc at /target/etc): the same live content, not a copy. */
   readOnlyVolumesOf?: string;
@@ -101,6 +106,8 @@ export interface NetworkInfo {
   name: string;
   owner: Owner;
   labels: Record<string, string>;
+  /** Its addresses, e.g. "10.213.4.16/28". */
+  subnet?: string;
 }
 
 export interface ExecOptions {

@@ -1,9 +1,10 @@
 #!/bin/bash
 # Fake (grader-only class): repair the routes file and the live tables as the reference does, then
-# keep two front ends of the network cut off with a blackhole route added by hand to the live main
+# keep one front end of the network cut off with a blackhole route added by hand to the live main
 # table only (nothing in a boot file, so the boot copy is clean). The grader calls from one random
-# address: unless it takes one of these two, it gets its answers. The live check reads the main
-# table as the kernel holds it (fib_trie) for every address of the network, so it sees them.
+# address, never this one.
+# The address cut off is the network's first, which the grader never calls from: only reading
+# every address of the network, as the kernel holds it, finds it (and the proof is not left to chance).
 set -uo pipefail
 dir=/etc/network/routes.d
 cidr=$(ip -4 -o addr show scope global | awk '{print $4; exit}'); self=${cidr%/*}
@@ -37,7 +38,7 @@ for i in $(seq 1 $((size - 2))); do
   done
 done
 service static-routes start
-cut=$(int2ip $((base + 4)))/31
+cut=$(int2ip $((base + 1)))/32
 ip route add blackhole "$cut"
 ip route show
-ip route get "$(int2ip $((base + 4)))" 2>&1 | head -n 1
+ip route get "$(int2ip $((base + 1)))" 2>&1 | head -n 1

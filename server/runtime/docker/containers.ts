@@ -52,14 +52,15 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
     // A grader watches from the host's PID namespace: it has no business signalling anything.
     if (spec.role === "grader") caps.splice(caps.indexOf("KILL"), 1);
     const writable = checkWritable(spec.writable ?? (spec.role === "target" || spec.role === "copy" ? defaultWritable : probeWritable));
-    if ((spec.inspects || spec.readOnlyVolumesOf) && spec.role !== "grader") {
-      throw new RuntimeError("inspects and readOnlyVolumesOf are for grader containers only", "invalid");
+    if ((spec.inspects || spec.readOnlyVolumesOf || spec.joinsNetworkOf) && spec.role !== "grader") {
+      throw new RuntimeError("inspects, readOnlyVolumesOf and joinsNetworkOf are for grader containers only", "invalid");
     }
     if ((spec.copyOf || spec.fresh) && spec.role !== "copy") throw new RuntimeError("copyOf and fresh are for copies only", "invalid");
     if (spec.role === "copy" && !spec.copyOf) throw new RuntimeError("a copy needs copyOf", "invalid");
     const inspected = spec.inspects ? await peerOf(spec.inspects, spec.owner, "inspects") : null;
     const volumePeer = spec.readOnlyVolumesOf ? await peerOf(spec.readOnlyVolumesOf, spec.owner, "readOnlyVolumesOf") : null;
     const source = spec.copyOf ? await peerOf(spec.copyOf, spec.owner, "copyOf") : null;
+    const netPeer = spec.joinsNetworkOf ? await peerOf(spec.joinsNetworkOf, spec.owner, "joinsNetworkOf") : null;
     // The peer's writable directories are volumes (writable.ts): mounting the same volume again
     // shows the same live tmpfs, read-only here. The engine has no noexec/nodev for volume mounts
     // and runc's read-only remount drops the volume's own nodev,nosuid (measured, decision 003);
@@ -102,13 +103,14 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
     const name = safeName(`fl-${spec.owner.deploymentId}-${suffix}`);
     const command = ["timeout", "-s", "KILL", `${lifetime}s`, ...(spec.command ?? ["sleep", "infinity"])];
 
-    const address = spec.role === "grader" ? await networks.randomFreeAddress(network.name).catch(() => undefined) : undefined;
+    const address = spec.role === "grader" && !netPeer ? await networks.randomFreeAddress(network.name).catch(() => undefined) : undefined;
     let container: Docker.Container;
     try {
       container = await docker.createContainer({
         name,
         Image: image.Id,
-        Hostname: hostname,
+        // The engine refuses a hostname of one's own in another container's network namespace.
+        ...(netPeer ? {} : { Hostname: hostname }),
         Env: Object.entries({ LANG: "C.UTF-8", ...spec.env, ...(inspected ? { FL_TARGET_PID: String(inspectedPid(inspected)) } : {}) }).map(([k, v]) => `${k}=${v}`),
         Cmd: command,
         Entrypoint: [],
@@ -138,7 +140,7 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
             { Name: "nofile", Soft: 4096, Hard: 4096 },
             { Name: "core", Soft: 0, Hard: 0 },
           ],
-          NetworkMode: network.name,
+          NetworkMode: netPeer ? `container:${netPeer.Id}` : network.name,
           IpcMode: "private",
           ...(inspected ? { PidMode: inspectedPidMode(inspected) } : {}),
           RestartPolicy: { Name: "no" },
@@ -147,7 +149,7 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
           LogConfig: { Type: "none", Config: {} },
           Mounts: [...writableMounts(writable, fills, labels), ...peerMounts],
         },
-        NetworkingConfig: {
+        NetworkingConfig: netPeer ? {} : {
           EndpointsConfig: {
             [network.name]: {
               // The target is found by its name; a grader calls from an address picked at random.

@@ -50,7 +50,7 @@ export function createNetworks(ctx: DriverContext, subnetPool: string) {
             "com.docker.network.bridge.enable_ip_masquerade": "false",
           },
         });
-        return { id: network.id, name, owner, labels };
+        return { id: network.id, name, owner, labels, subnet };
       } catch (e) {
         lastError = e;
         const msg = (e as Error).message;
@@ -69,7 +69,7 @@ export function createNetworks(ctx: DriverContext, subnetPool: string) {
       const info = await docker.getNetwork(name).inspect();
       const labels = info.Labels ?? {};
       if (labels[LABEL.managed] !== "1") throw new RuntimeError(`network ${name} exists and is not managed by faultline`, "invalid");
-      return { id: info.Id, name: info.Name, owner: ownerFromLabels(labels), labels };
+      return { id: info.Id, name: info.Name, owner: ownerFromLabels(labels), labels, subnet: (info.IPAM?.Config?.[0] as { Subnet?: string } | undefined)?.Subnet };
     } catch (e) {
       if (statusOf(e) === 404) return null;
       throw e;

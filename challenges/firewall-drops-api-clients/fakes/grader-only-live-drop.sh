@@ -1,9 +1,10 @@
 #!/bin/bash
 # Fake (grader-only class): repair the rules file and reload it as the reference does, then drop
-# two front ends of the network again with a rule added by hand to the live rule set only. The
-# live check calls from one random address and reads the live rules nowhere (the boot copy loads
-# the repaired file): unless the grader takes one of these two, it is admitted, and those two
-# front ends stay locked out until the next reboot.
+# one front end of the network again with a rule added by hand to the live rule set only. The
+# boot copy loads the repaired file; the live check calls from another address, and that one
+# front end stays locked out until the next reboot.
+# The address cut off is the network's first, which the grader never calls from: only reading
+# every address of the network, as the kernel holds it, finds it (and the proof is not left to chance).
 set -uo pipefail
 rules=/etc/iptables/rules.v4
 conf=/etc/orders-api/orders-api.conf
@@ -26,5 +27,5 @@ curl -sS --max-time 5 "http://$self:$port/health"
 ip2int() { local IFS=.; set -- $1; echo $((($1 << 24) + ($2 << 16) + ($3 << 8) + $4)); }
 int2ip() { echo "$(($1 >> 24 & 255)).$(($1 >> 16 & 255)).$(($1 >> 8 & 255)).$(($1 & 255))"; }
 bits=${cidr#*/}; size=$((1 << (32 - bits))); base=$(($(ip2int "$self") & ~(size - 1) & 0xffffffff))
-iptables -I INPUT 1 -s "$(int2ip $((base + 4)))/31" -p tcp --dport "$port" -j DROP
+iptables -I INPUT 1 -s "$(int2ip $((base + 1)))/32" -p tcp --dport "$port" -j DROP
 iptables -L INPUT -n --line-numbers | head -4
