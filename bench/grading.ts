@@ -5,7 +5,7 @@
 //   soak     every variant's reference solution on a fresh deployment `soak` times, graded once
 //            each: the refusal rate (goal 0), with the feedback of every refusal.
 //
-//   npm run bench:grading -- [runs=5] [soak=5] [challenge,...]
+//   npm run bench:grading -- [runs=5] [soak=5] [challenge,...]   (SOAK_CONCURRENCY=3)
 //
 // Needs dockerd and the images (scripts/test.sh, or: source scripts/lib.sh && docker_ensure;
 // npm run images). Not part of CI: it takes a while.
@@ -79,25 +79,33 @@ if (runs > 0) {
 if (soak > 0) {
   let graded = 0;
   const refused: string[] = [];
-  for (const challenge of challenges) {
-    for (const variant of challenge.variants.length ? challenge.variants : [""]) {
-      for (let i = 0; i < soak; i++) {
-        const label = `${challenge.id}${variant ? `/${variant}` : ""} #${i + 1}`;
-        let d: Awaited<ReturnType<typeof fixedDeployment>> | undefined;
-        try {
-          d = await fixedDeployment(challenge, variant);
-          const r = await grade(challenge, d);
-          graded++;
-          if (!r.passed) refused.push(`${label}: ${r.feedback}`);
-        } catch (e) {
-          graded++;
-          refused.push(`${label}: ${(e as Error).message}`);
-        } finally {
-          if (d) await runtime.removeDeployment(d.env.owner.deploymentId);
-        }
+  // Every (variant, attempt) on a deployment of its own, SOAK_CONCURRENCY at a time (default 3,
+  // as the proofs run): 525 of them one after the other would take hours.
+  const jobs = challenges.flatMap((challenge) =>
+    (challenge.variants.length ? challenge.variants : [""]).flatMap((variant) => Array.from({ length: soak }, (_, i) => ({ challenge, variant, i }))),
+  );
+  const width = Math.max(1, Number(process.env.SOAK_CONCURRENCY ?? 3));
+  let next = 0;
+  const started = Date.now();
+  async function worker() {
+    while (next < jobs.length) {
+      const { challenge, variant, i } = jobs[next++]!;
+      const label = `${challenge.id}${variant ? `/${variant}` : ""} #${i + 1}`;
+      let d: Awaited<ReturnType<typeof fixedDeployment>> | undefined;
+      try {
+        d = await fixedDeployment(challenge, variant);
+        const r = await grade(challenge, d);
+        if (!r.passed) refused.push(`${label}: ${r.feedback}`);
+      } catch (e) {
+        refused.push(`${label}: ${(e as Error).message}`);
+      } finally {
+        graded++;
+        if (d) await runtime.removeDeployment(d.env.owner.deploymentId).catch(() => {});
       }
+      if (graded % 25 === 0) console.log(`soak: ${graded}/${jobs.length} graded, ${refused.length} refused, ${Math.round((Date.now() - started) / 1000)} s`);
     }
   }
+  await Promise.all(Array.from({ length: width }, worker));
   console.log(`\nsoak: ${graded} reference solutions graded, ${refused.length} refused (${((100 * refused.length) / Math.max(1, graded)).toFixed(1)} %; goal 0)`);
   for (const r of refused) console.log(`  ${r}`);
 }
