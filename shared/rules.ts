@@ -3,6 +3,9 @@
 // docs/architecture.md), so the browser bundle may take it too.
 export const USERNAME_PATTERN = /^[A-Za-z0-9_-]{3,32}$/;
 export const USERNAME_RULE = "Usernames are 3 to 32 letters, digits, _ or -";
+/** A challenge's id: its directory under challenges/ (the loader skips others) and the `:id` of
+ *  every route that names one. Also a container and host name part, hence the bound. */
+export const CHALLENGE_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 /**
  * Names no account may take, now or by any later rename: names that would pass for the platform
  * or its staff in the audit log, on the board or in a mail, and names of pages under /profile/.

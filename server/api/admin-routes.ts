@@ -10,7 +10,7 @@ import { SETTING_LIMITS } from "../core/admin/settings.ts";
 import type { Actor } from "../core/admin/users.ts";
 import { badRequest } from "../core/errors.ts";
 import { type Ctx, parse, type Router } from "./router.ts";
-import { registerBody } from "./schemas.ts";
+import { challengeIdParam, registerBody } from "./schemas.ts";
 
 export interface AdminRoutesDeps {
   admin: Admin;
@@ -53,7 +53,6 @@ export const auditQuery = z.object({
 });
 
 export const usersQuery = z.object({ search: text(100), page, limit });
-const challengeIdParam = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "is not a challenge id");
 
 export const adminFlagBody = z.object({ is_admin: z.boolean({ error: "must be true or false" }) });
 export const visibilityBody = z.object({ hidden: z.boolean({ error: "must be true or false" }) });

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import {
   BIO_MAX,
+  CHALLENGE_ID_PATTERN,
   DISPLAY_NAME_MAX,
   LOCATIONS,
   PASSWORD_MAX,
@@ -148,7 +149,7 @@ export const notificationsBody = z.object({
 export const providerParam = z.enum(["github", "google"], { error: "Unknown OAuth provider" });
 
 // Challenges and deployments
-export const challengeIdParam = z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, "not a challenge id");
+export const challengeIdParam = z.string().regex(CHALLENGE_ID_PATTERN, "is not a challenge id");
 export const deploymentIdParam = z.uuid({ error: "not a deployment id" });
 export const submitBody = z.object({
   solution: z.string({ error: "is required" }).trim().min(1, "is required").max(SOLUTION_MAX, `must be at most ${SOLUTION_MAX} characters`),

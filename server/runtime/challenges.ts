@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { z } from "zod";
 import { BADGES, CATEGORIES, DIFFICULTIES, type Difficulty } from "../../shared/contract/index.ts";
+import { CHALLENGE_ID_PATTERN } from "../../shared/rules.ts";
 import { challengeImage } from "./images.ts";
 import { defaultWritable, extraCapabilities, parseSize } from "./policy.ts";
 import type { Limits, WritableDir } from "./types.ts";
@@ -250,7 +251,7 @@ export function loadLibrary(dir = CHALLENGES_DIR): { challenges: Challenge[]; pr
   const problems: ChallengeError[] = [];
   if (!existsSync(dir)) return { challenges, problems };
   for (const d of readdirSync(dir, { withFileTypes: true })) {
-    if (!d.isDirectory() || !/^[a-z0-9][a-z0-9-]*$/.test(d.name) || !existsSync(join(dir, d.name, "challenge.yaml"))) continue;
+    if (!d.isDirectory() || !CHALLENGE_ID_PATTERN.test(d.name) || !existsSync(join(dir, d.name, "challenge.yaml"))) continue;
     try {
       challenges.push(loadChallenge(join(dir, d.name), d.name));
     } catch (e) {
