@@ -5,7 +5,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import type { BillingConfig } from "./core/billing.ts";
 import { CHALLENGES_DIR } from "./runtime/challenges.ts";
 
 const optional = z
@@ -129,6 +128,15 @@ const envSchema = z.object({
 });
 
 export type OAuthProviderName = "github" | "google";
+/** Stripe (server/core/billing.ts); absent: payments are not enabled. */
+export interface BillingConfig {
+  secretKey: string;
+  webhookSecret: string;
+  priceId: string;
+  /** Where the provider's API is; only tests set it (a local stand-in on loopback). */
+  api?: { host: string; port: number; protocol: "http" | "https" };
+}
+
 export interface OAuthProviderConfig {
   clientId?: string;
   clientSecret?: string;

@@ -23,6 +23,7 @@
 //   the paid period (an admin may enable the account again, and its owner keep Pro).
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
+import type { BillingConfig } from "../config.ts";
 import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
 import type { Logger } from "../logger.ts";
@@ -30,14 +31,6 @@ import type { BillingStatus, CheckoutStarted } from "../../shared/contract/plans
 import { effectivePlan } from "../../shared/plans.ts";
 import { badRequest, conflict, notFound, unavailable, upstreamFailed } from "./errors.ts";
 import type { Plans } from "./plans.ts";
-
-export interface BillingConfig {
-  secretKey: string;
-  webhookSecret: string;
-  priceId: string;
-  /** Where the provider's API is; only tests set it (a local stand-in on loopback). */
-  api?: { host: string; port: number; protocol: "http" | "https" };
-}
 
 export interface BillingDeps {
   db: Db;

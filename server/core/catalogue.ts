@@ -1,7 +1,7 @@
 // The challenge catalogue: challenges/<slug>/challenge.yaml synchronised into the `challenges`
 // table at start, so search, filters, ordering and joins with solves happen in the database.
 // No HTTP here: callers pass plain values and get plain values or a DomainError.
-import { type Expression, type SqlBool, sql } from "kysely";
+import { type SqlBool, sql } from "kysely";
 import type { ChallengeGrading, ChallengeView, ListQuery } from "../../shared/contract/index.ts";
 import { answerRules } from "./answers.ts";
 import type { Db } from "../db/index.ts";
@@ -9,6 +9,7 @@ import { nowSeconds } from "../db/index.ts";
 import type { ChallengesTable } from "../db/schema.ts";
 import type { Challenge } from "../runtime/challenges.ts";
 import { isHidden, visibleTo } from "./admin/challenges.ts";
+import { ilike } from "../db/search.ts";
 import { notFound } from "./errors.ts";
 
 export const DEFAULT_TIME_MINUTES = 30;
@@ -20,12 +21,6 @@ export function shortDescriptionOf(description: string): string {
   return d.length > SHORT_DESCRIPTION_CHARS ? `${d.slice(0, SHORT_DESCRIPTION_CHARS)}…` : d;
 }
 
-/** `%text%` for LIKE with the user's own % and _ taken literally (escape character: \). */
-export const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** lower(column) LIKE pattern, case-insensitive on SQLite and PostgreSQL alike. */
-export const ilike = (column: Expression<unknown>, text: string): Expression<SqlBool> =>
-  sql<SqlBool>`lower(${column}) like ${likePattern(text)} escape '\\'`;
 
 const jsonList = (text: string): string[] => {
   try {

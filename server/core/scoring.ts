@@ -7,8 +7,8 @@ import type { Achievement, Activity, HomeStats, LeaderboardPage, Period, SolvedC
 import type { Db } from "../db/index.ts";
 import type { Database } from "../db/schema.ts";
 import { nowSeconds } from "../db/index.ts";
-import { isDisabled } from "./admin/users.ts";
-import { likePattern } from "./catalogue.ts";
+import { isDisabled } from "./admin/disabled.ts";
+import { likePattern } from "../db/search.ts";
 import { notFound } from "./errors.ts";
 
 export const POINTS_PER_LEVEL = 1000;

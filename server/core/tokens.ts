@@ -7,7 +7,7 @@ import { jwtVerify, SignJWT } from "jose";
 import type { TokenPair } from "../../shared/contract/index.ts";
 import type { Db } from "../db/index.ts";
 import { nowSeconds } from "../db/index.ts";
-import { isDisabled } from "./admin/users.ts";
+import { isDisabled } from "./admin/disabled.ts";
 import { unauthorized } from "./errors.ts";
 import { hashToken, randomToken } from "./secrets.ts";
 import { verifiedMemo } from "./verified-memo.ts";

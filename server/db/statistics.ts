@@ -3,7 +3,10 @@
 // were empty, so queries that an index serves can end up as scans. Refreshed after migrations
 // at start and then periodically (cheap: both sample rather than read every row).
 import { PostgresAdapter, sql } from "kysely";
-import type { Db } from "./index.ts";
+import type { Kysely } from "kysely";
+import type { Database } from "./schema.ts";
+
+type Db = Kysely<Database>;
 
 /** How often the running platform refreshes them (server/platform.ts). */
 export const STATISTICS_INTERVAL_MS = 60 * 60 * 1000;

@@ -3,7 +3,7 @@
 // CLI grants and revokes.
 import { USER_STATISTICS } from "../../../shared/contract/index.ts";
 import type { NotificationsUpdate, OwnUser, PasswordChange, PasswordChanged, ProfileUpdate, PublicUser, SignedInUser } from "../../../shared/contract/index.ts";
-import { isDisabled } from "../admin/users.ts";
+import { isDisabled } from "../admin/disabled.ts";
 import { badRequest, notFound } from "../errors.ts";
 import { hashPassword, verifyPassword } from "../passwords.ts";
 import { ownUser, publicUser } from "../users.ts";

@@ -4,7 +4,8 @@
 // logout.
 import type { LoginResult } from "../../../shared/contract/index.ts";
 import { nowSeconds } from "../../db/index.ts";
-import { ACCOUNT_DISABLED, isDisabled } from "../admin/users.ts";
+import { isDisabled } from "../admin/disabled.ts";
+import { ACCOUNT_DISABLED } from "../admin/users.ts";
 import { forbidden, unauthorized } from "../errors.ts";
 import { verifyPassword } from "../passwords.ts";
 import { addressKey, type Limit } from "../ratelimit.ts";

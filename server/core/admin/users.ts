@@ -10,7 +10,7 @@ import type { Db } from "../../db/index.ts";
 import { nowSeconds } from "../../db/index.ts";
 import type { Plan } from "../../db/schema.ts";
 import type { Audit } from "../audit.ts";
-import { likePattern } from "../catalogue.ts";
+import { likePattern } from "../../db/search.ts";
 import { badRequest, conflict, notFound } from "../errors.ts";
 import { hashPassword } from "../passwords.ts";
 import type { UserRow } from "../users.ts";
@@ -237,9 +237,3 @@ export function createAdminUsers(deps: AdminUsersDeps) {
   };
 }
 export type AdminUsers = ReturnType<typeof createAdminUsers>;
-
-/** Is the account disabled? (sign-in and token checks ask this) */
-export async function isDisabled(db: Db, userId: string): Promise<boolean> {
-  const row = await db.selectFrom("disabled_users").select("user_id").where("user_id", "=", userId).executeTakeFirst();
-  return row !== undefined;
-}

@@ -9,31 +9,12 @@
 // when it needs a service of its own; those run after the built-in applicant steps, and in the
 // capacity list right after "one deployment per challenge", before the platform's own limits.
 import { nowSeconds } from "../../db/index.ts";
-import type { Challenge } from "../../runtime/challenges.ts";
 import { VERIFY_TO_START } from "../../../shared/rules.ts";
 import { deploymentCost, fullMessage } from "../capacity.ts";
 import { badRequest, conflict, forbidden, limitReached, unavailable } from "../errors.ts";
 import type { DeploymentContext } from "./context.ts";
-import { ACTIVE, type DeploymentRow } from "./model.ts";
-
-/** Who asks to start which challenge. */
-export interface Applicant {
-  userId: string;
-  challenge: Challenge;
-  user: { is_verified: number; ssh_public_key: string | null };
-}
-
-/** The applicant, with their active deployments as counted under the locks. */
-export interface CapacityRequest extends Applicant {
-  active: Pick<DeploymentRow, "id" | "challenge_id">[];
-}
-
-export type AdmissionStep<R> = (request: R) => void | Promise<void>;
-
-export interface AdmissionSteps {
-  applicant: AdmissionStep<Applicant>[];
-  capacity: AdmissionStep<CapacityRequest>[];
-}
+import type { AdmissionStep, AdmissionSteps, Applicant, CapacityRequest } from "./deps.ts";
+import { ACTIVE } from "./model.ts";
 
 // Each start builds a network and a container: a hostile user looping start/terminate would keep
 // the engine busy for everyone. Far more than a person starts while practising.

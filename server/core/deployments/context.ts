@@ -2,67 +2,14 @@
 // (events), the background jobs in flight, and the few steps every part takes on a row (read it,
 // show it, move it from one status to the next and tell the live channel, on every replica).
 import { EventEmitter } from "node:events";
-import type { Db } from "../../db/index.ts";
 import { nowSeconds } from "../../db/index.ts";
 import type { DeploymentStatus } from "../../db/schema.ts";
-import type { Logger } from "../../logger.ts";
-import type { Audit } from "../audit.ts";
 import type { Challenge } from "../../runtime/challenges.ts";
-import type { Owner, Runtime } from "../../runtime/types.ts";
+import type { Owner } from "../../runtime/types.ts";
 import { notFound } from "../errors.ts";
-import type { RateLimiter } from "../ratelimit.ts";
-import type { AdmissionSteps } from "./admission.ts";
+import type { DeploymentsDeps, Replica } from "./deps.ts";
 import { createPool } from "./pool.ts";
 import { ACTIVE, type DeploymentRow, type DeploymentView, iso, type LiveMessage, type SshDetails, type SshEndpoint } from "./model.ts";
-
-export interface DeploymentsDeps {
-  db: Db;
-  /** null when no engine is configured: starting answers "unavailable". */
-  runtime: Runtime | null;
-  challenges: ReadonlyMap<string, Challenge>;
-  log: Logger;
-  limiter: RateLimiter;
-  /** This installation's id: labels every container so reconciliation removes only its own. */
-  instance: string;
-  ssh: SshEndpoint;
-  durationSeconds: number;
-  /** The duration when it can change while the platform runs (the admin console's session
-   *  timeout, server/core/admin/settings.ts): read at each start and extension. */
-  currentDurationSeconds?: () => number;
-  maxLifetimeSeconds: number;
-  maxConcurrentPerUser: number;
-  /** Bytes of memory all active deployments may take together (admission control, capacity.ts);
-   *  undefined: no limit. */
-  capacityBytes?: number;
-  /** The audit log (server/core/audit.ts): starts, terminations and expiries are written there. */
-  audit?: Pick<Audit, "record">;
-  /** Further checks a start must pass (plans, maintenance mode...), run after the built-in ones
-   *  of the same list (admission.ts). */
-  admission?: Partial<AdmissionSteps>;
-  /** This process among the replicas sharing the database (server/db/cluster.ts): its id marks
-   *  the deployments it deploys, and `alive` tells reconciliation whose deployer died. */
-  replica?: Replica;
-  /** The warm pool (pool.ts): each challenge's size unless its challenge.yaml says, and how long
-   *  a pooled deployment may wait unclaimed; absent: no pool. */
-  pool?: { size: number; idleSeconds: number };
-  /** What holds the pool back now (the admin console's rules, server/core/admin): maintenance
-   *  mode stops it, and hidden challenges get none. */
-  poolHold?: () => Promise<PoolHold>;
-}
-
-export interface PoolHold {
-  maintenance: boolean;
-  hidden: ReadonlySet<string>;
-}
-
-/** What the deployments service needs of the other replicas (server/db/cluster.ts). */
-export interface Replica {
-  id: string;
-  alive(ids: readonly string[]): Promise<Set<string>>;
-  /** Tells the other replicas; `on` hears what they tell. */
-  publish(topic: string, data: unknown): void;
-  on(topic: string, listener: (data: unknown) => void): () => void;
-}
 
 /** The events the other replicas must hear too: a browser's live channel or an SSH session may
  *  be served by another replica than the one deploying or ending the deployment. */

@@ -3,7 +3,8 @@
 // admission.ts), reconciliation.ts (rows and containers back into agreement), reads.ts, and
 // ssh-access.ts (the SSH gateway's "where may this key go?"). No HTTP: the API, the live channel,
 // the worker and the gateway call in.
-import { createContext, type DeploymentsDeps } from "./context.ts";
+import { createContext } from "./context.ts";
+import type { DeploymentsDeps } from "./deps.ts";
 import { createLifecycle } from "./lifecycle.ts";
 import type { LiveMessage, SshEndpoint } from "./model.ts";
 import { createReads } from "./reads.ts";
@@ -11,8 +12,7 @@ import { createReconciliation } from "./reconciliation.ts";
 import { createReset } from "./reset.ts";
 import { createSshAccess } from "./ssh-access.ts";
 
-export type { Applicant, AdmissionStep, AdmissionSteps, CapacityRequest } from "./admission.ts";
-export type { DeploymentsDeps } from "./context.ts";
+export type { Applicant, AdmissionStep, AdmissionSteps, CapacityRequest, DeploymentsDeps, PoolHold, Replica } from "./deps.ts";
 export { ACTIVE, type DeploymentRow, type DeploymentView, type LiveMessage, type SshDetails, type SshEndpoint } from "./model.ts";
 export type { OfferedKey, Refusal, Resolve, Target } from "./ssh-access.ts";
 

@@ -24,7 +24,7 @@ import type { Challenge } from "../../runtime/challenges.ts";
 import { maxLifetimeSeconds as engineMaxLifetime } from "../../runtime/policy.ts";
 import { provision, runSetup } from "../../runtime/scenario.ts";
 import { deploymentCost } from "../capacity.ts";
-import type { DeploymentsDeps } from "./context.ts";
+import type { DeploymentsDeps } from "./deps.ts";
 import { ACTIVE, toError } from "./model.ts";
 
 export type PooledRow = PoolDeploymentsTable;

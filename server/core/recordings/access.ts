@@ -4,7 +4,7 @@
 // so ids cannot be probed.
 import type { PublishedSolution, RecordingView } from "../../../shared/contract/index.ts";
 import type { Db } from "../../db/index.ts";
-import { isDisabled } from "../admin/users.ts";
+import { isDisabled } from "../admin/disabled.ts";
 import type { Audit } from "../audit.ts";
 import { conflict, notFound } from "../errors.ts";
 import type { RecordingRow, RecordingStore } from "./store.ts";
