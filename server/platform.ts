@@ -70,7 +70,7 @@ export async function createPlatform(config: Config) {
   const webSessions = createWebSessions({ db, sessionSecret: config.sessionSecret, secureCookies: config.secureCookies });
   // Typed text in the log (a failed sign-in naming no account) is kept only as a hash keyed from SESSION_SECRET.
   const audit = createAudit({ db, log, secret: createHmac("sha256", config.sessionSecret).update("faultline audit typed identifiers").digest("hex") });
-  // What an admin changes while the platform runs (session timeout, cap, maintenance mode).
+  // What an admin changes while the platform runs (the deployment duration, cap, maintenance mode).
   const settings = await createSettings({
     db,
     defaultDurationSeconds: config.deployments.durationSeconds,

@@ -11,7 +11,7 @@ const whole = (label: string, min: number, tooSmall: string) =>
 
 export const settingsFormSchema = schema(() =>
   z.object({
-    session_timeout_minutes: whole("The session timeout", 1, "The session timeout must be at least 1 minute"),
+    session_timeout_minutes: whole("The deployment duration", 1, "The deployment duration must be at least 1 minute"),
     max_concurrent_deployments: whole("The maximum", 1, "The maximum must be at least 1"),
     /** The checkbox: present means on. */
     maintenance_mode: z.optional(z.boolean()),

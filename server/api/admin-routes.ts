@@ -131,7 +131,7 @@ export function adminRoutes(r: Router, { admin, audit, notice, userId }: AdminRo
     await adminActor(c);
     return { ...admin.settings.current(), limits: { ...SETTING_LIMITS, sessionTimeoutMax: admin.settings.maxTimeoutMinutes } };
   });
-  r.put("/admin/settings", { summary: "Change session timeout, platform-wide cap or maintenance mode", tags: ["Admin"], access: "admin", body: settingsBody }, async (c) => {
+  r.put("/admin/settings", { summary: "Change the deployment duration, platform-wide cap or maintenance mode", tags: ["Admin"], access: "admin", body: settingsBody }, async (c) => {
     const actor = await adminActor(c);
     const body = await c.body(settingsBody);
     if (body.session_timeout_minutes !== undefined && body.session_timeout_minutes > admin.settings.maxTimeoutMinutes) {

@@ -59,12 +59,12 @@ test("admin settings: numbers typed in the form are read as numbers, with the fo
   await page.goto("/admin?tab=system");
   await page.waitForLoadState("networkidle");
   const sent = posts(page);
-  const timeout = page.getByLabel(/Session timeout/);
+  const timeout = page.getByLabel(/Deployment duration/);
   const max = page.getByLabel(/Max concurrent deployments/);
   await timeout.fill("0");
   await max.fill("");
   await page.getByRole("button", { name: "Save Changes" }).click();
-  await expect(timeout).toHaveAccessibleDescription("The session timeout must be at least 1 minute");
+  await expect(timeout).toHaveAccessibleDescription("The deployment duration must be at least 1 minute");
   await expect(max).toHaveAccessibleDescription("The maximum must be a whole number");
   await max.fill("1.5");
   await page.getByRole("button", { name: "Save Changes" }).click();

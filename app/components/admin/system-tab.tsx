@@ -1,4 +1,4 @@
-// System: the settings an admin changes while the platform runs (session timeout and the cap on
+// System: the settings an admin changes while the platform runs (the deployment duration and the cap on
 // deployments running at once, obeyed by new deployments; maintenance mode, which stops new
 // deployments and shows the global banner). One form, "Save Changes".
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
@@ -39,7 +39,7 @@ export function SystemTab({ settings, outcome }: { settings: SystemSettingsWithL
       <Form method="post" {...getFormProps(form)} className="grid gap-4 sm:max-w-md">
         <input type="hidden" name="intent" value="save-settings" />
         <Field
-          label={`Session timeout (minutes, ${limits.sessionTimeoutMin}–${limits.sessionTimeoutMax})`}
+          label={`Deployment duration (minutes, ${limits.sessionTimeoutMin}–${limits.sessionTimeoutMax})`}
           errors={fields.session_timeout_minutes.errors}
           inputProps={{ ...getInputProps(fields.session_timeout_minutes, { type: "number" }), min: limits.sessionTimeoutMin, max: limits.sessionTimeoutMax }}
         />

@@ -36,7 +36,7 @@ export interface SettingsDeps {
   db: Db;
   /** SESSION_DURATION_MINUTES, in seconds. */
   defaultDurationSeconds: number;
-  /** MAX_DEPLOYMENT_MINUTES, in seconds: the session timeout cannot exceed it. */
+  /** MAX_DEPLOYMENT_MINUTES, in seconds: the deployment duration cannot exceed it. */
   maxLifetimeSeconds: number;
   /** Called after each save (the platform tells the other replicas, which reload). */
   onSaved?: () => void;
