@@ -87,7 +87,10 @@ const GRADER_DIR = join(import.meta.dirname, "grader");
 const graderFile = (name: string) => readFileSync(join(GRADER_DIR, name), "utf8");
 /** The grader's prelude (the `fl` inspector, the preload gate, fail-closed wrappers) around a check. */
 export function graderScript(check: string) {
-  const [head, tail] = graderFile("prelude.sh").replace("@FL_PY@", () => graderFile("fl.py").trimEnd()).split("@CHECK@");
+  const [head, tail] = graderFile("prelude.sh")
+    .replace("@FL_PY@", () => graderFile("fl.py").trimEnd())
+    .replace("@FL_FIREWALL@", () => graderFile("firewall.py").trimEnd())
+    .split("@CHECK@");
   return `${head}${check}${tail}`;
 }
 const bootScript = graderFile("boot.sh");

@@ -11,6 +11,9 @@ umask 077
 cat >/tmp/fl.py <<'__FL_PY__'
 @FL_PY@
 __FL_PY__
+cat >/tmp/firewall.py <<'__FL_FIREWALL__'
+@FL_FIREWALL@
+__FL_FIREWALL__
 
 # Fail closed: a command that dies by a signal (status 128 and above) did not answer, whatever the
 # check makes of its status. It leaves a mark that turns the verdict into "not correct", from any
