@@ -17,7 +17,7 @@ unowned_setid() {
   for f in $missing; do grep -qxF -- "${f#/usr}" <<<"$again" && echo "$f"; done
 }
 awk -F: '$3 == 0' /etc/passwd
-answer_job=""
+answer_job="" payload=""
 for script in $(awk '$6 == "root" {print $7}' /etc/crontab /etc/cron.d/*); do
   case "$script" in /*) ;; *) continue ;; esac
   [ -f "$script" ] || continue
@@ -29,6 +29,7 @@ for script in $(awk '$6 == "root" {print $7}' /etc/crontab /etc/cron.d/*); do
     p=$(dirname "$p")
   done
   if grep -q 'base64 -d' "$script"; then
+    payload=$(grep 'base64 -d | bash' "$script")
     echo "payload in $script:"
     grep -o 'echo [A-Za-z0-9+/=]* | base64 -d' "$script" | awk '{print $2}' | base64 -d; echo
     sed -i '/base64 -d | bash/d; /^# refresh package cache$/d' "$script"

@@ -148,8 +148,9 @@ export interface Challenge {
   /** Size of its warm pool from challenge.yaml `pool:`; undefined: the platform's WARM_POOL_SIZE. */
   pool?: number;
   solution: { script: string };
-  /** fakes/*.sh: what a hostile root user would try instead of a fix; each must be refused
-   *  (tests/runtime/fakes.test.ts). Never in the image, never sent to a deployment but in tests. */
+  /** fakes/*.sh (and fakes/after-fix/*.sh, run after solution.sh): what a hostile root user would
+   *  try instead of a fix; each must be refused (tests/runtime/proofs.test.ts). Never in the
+   *  image, never sent to a deployment but in tests. */
   fakes: { name: string; script: string }[];
 }
 
@@ -233,13 +234,26 @@ export function loadChallenge(dir: string, id: string): Challenge {
     inspect: script("inspect.sh", false),
     ...(y.pool !== undefined ? { pool: y.pool } : {}),
     solution: { script: script("solution.sh", true) },
-    fakes: existsSync(join(dir, "fakes"))
-      ? readdirSync(join(dir, "fakes"))
-          .filter((f) => f.endsWith(".sh"))
-          .sort()
-          .map((f) => ({ name: f.replace(/\.sh$/, ""), script: readFileSync(join(dir, "fakes", f), "utf8") }))
-      : [],
+    fakes: loadFakes(dir, script("solution.sh", true)),
   };
+}
+
+/** fakes/*.sh as they are, and fakes/after-fix/*.sh each after the reference fix, in the same
+ *  shell (it may use what solution.sh defined): the tricks played on a repaired system without
+ *  a copy of the repair in every file. */
+function loadFakes(dir: string, solution: string): Challenge["fakes"] {
+  const read = (sub: string) => {
+    const at = join(dir, sub);
+    return existsSync(at) ? readdirSync(at).filter((f) => f.endsWith(".sh")).sort().map((f) => ({ name: f.replace(/\.sh$/, ""), text: readFileSync(join(at, f), "utf8") })) : [];
+  };
+  const fakes = [
+    ...read("fakes").map(({ name, text }) => ({ name, script: text })),
+    ...read("fakes/after-fix").map(({ name, text }) => ({ name, script: `${solution}\n# ---- the fake, after the reference fix (fakes/after-fix/${name}.sh)\n${text}` })),
+  ];
+  const names = fakes.map((f) => f.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw new ChallengeError(`${dir}: two fakes named ${twice}`);
+  return fakes.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 export const CHALLENGES_DIR = join(import.meta.dirname, "..", "..", "challenges");
