@@ -66,6 +66,21 @@ describe("challenge catalogue", () => {
     for (const bad of ["-1", "11", "1.5", "many"]) expect(() => loadChallenge(folder(minimal + `pool: ${bad}\n`), "demo")).toThrow(/challenge.yaml:\n\s+pool:/);
   });
 
+  it("runs fakes/after-fix/*.sh right after the reference fix, in the same shell; two fakes of one name are a mistake", () => {
+    const dir = folder(minimal, { Dockerfile: "FROM x", "check.sh": "#!/bin/bash\n", "solution.sh": "#!/bin/bash\nfixed=yes\n" });
+    mkdirSync(join(dir, "fakes", "after-fix"), { recursive: true });
+    writeFileSync(join(dir, "fakes", "standin.sh"), "#!/bin/bash\nstandin\n");
+    writeFileSync(join(dir, "fakes", "after-fix", "boot-later.sh"), "#!/bin/bash\necho $fixed\n");
+    const fakes = loadChallenge(dir, "demo").fakes;
+    expect(fakes.map((f) => f.name)).toEqual(["boot-later", "standin"]);
+    expect(fakes[1]!.script).toBe("#!/bin/bash\nstandin\n");
+    const after = fakes[0]!.script;
+    expect(after.startsWith("#!/bin/bash\nfixed=yes\n")).toBe(true);
+    expect(after.indexOf("echo $fixed")).toBeGreaterThan(after.indexOf("fixed=yes"));
+    writeFileSync(join(dir, "fakes", "boot-later.sh"), "#!/bin/bash\n");
+    expect(() => loadChallenge(dir, "demo")).toThrow(/two fakes named boot-later/);
+  });
+
   it("names the file and the field of a mistake", () => {
     expect(() => loadChallenge(folder(minimal.replace("easy", "trivial")), "demo")).toThrow(/challenge.yaml:\n\s+difficulty:/);
     expect(() => loadChallenge(folder(minimal + "colour: red\n"), "demo")).toThrow(ChallengeError);
