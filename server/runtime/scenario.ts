@@ -10,7 +10,7 @@
 // services as a client would). Nothing the user can write is executed while grading. When the
 // live system passes, a copy of its disk is booted and checked the same way.
 import { randomBytes, randomInt } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Challenge } from "./challenges.ts";
 import { runCommand, type RunResult } from "./exec.ts";
@@ -85,10 +85,17 @@ export interface CheckOutcome {
 
 const GRADER_DIR = join(import.meta.dirname, "grader");
 const graderFile = (name: string) => readFileSync(join(GRADER_DIR, name), "utf8");
+/** The `fl` inspector: grader/fl/*.py, one concern each, joined in name order. */
+const flProgram = () =>
+  readdirSync(join(GRADER_DIR, "fl"))
+    .filter((f) => f.endsWith(".py"))
+    .sort()
+    .map((f) => graderFile(join("fl", f)))
+    .join("");
 /** The grader's prelude (the `fl` inspector, the preload gate, fail-closed wrappers) around a check. */
 export function graderScript(check: string) {
   const [head, tail] = graderFile("prelude.sh")
-    .replace("@FL_PY@", () => graderFile("fl.py").trimEnd())
+    .replace("@FL_PY@", () => flProgram().trimEnd())
     .replace("@FL_FIREWALL@", () => graderFile("firewall.py").trimEnd())
     .split("@CHECK@");
   return `${head}${check}${tail}`;
