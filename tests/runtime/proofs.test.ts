@@ -122,6 +122,13 @@ async function solve(challenge: Challenge, env: Environment) {
 // Timings in a client's error text ("after 3 ms") vary between two runs.
 const steady = (text: string) => text.replace(/\d+ ms/g, "N ms");
 
+/** Prints a failure as it happens: vitest shows only the last try's error, and a test that passes
+ *  on its retry would leave no trace of why the first one failed (a flake is a defect to find). */
+const firstTryLog =
+  (label: string) =>
+  ({ task }: { task: { result?: { errors?: { message?: string }[] } } }) =>
+    console.log(`[${label}] FAILED A TRY: ${(task.result?.errors ?? []).map((e) => e.message ?? String(e)).join(" | ").slice(0, 2000)}`);
+
 for (const challenge of challenges) {
   describe(challenge.id, () => {
     it("has a fake of every class that applies to it, or says why the class does not", () => {
@@ -135,7 +142,8 @@ for (const challenge of challenges) {
 
     const variants = challenge.variants.length ? challenge.variants : [""];
     variants.forEach((variant, index) => {
-      it.concurrent(`proof${variant ? ` (${variant})` : ""}: broken, unswayed by fake tools, fixed by the solution, graded right live and after a boot, out of the player's reach`, async () => {
+      it.concurrent(`proof${variant ? ` (${variant})` : ""}: broken, unswayed by fake tools, fixed by the solution, graded right live and after a boot, out of the player's reach`, async ({ onTestFailed }) => {
+        onTestFailed(firstTryLog(`${challenge.id}${variant ? `/${variant}` : ""}`));
         const t0 = performance.now();
         const { env, values } = await deployed(challenge, variant);
         try {
@@ -214,7 +222,8 @@ for (const challenge of challenges) {
     });
 
     for (const fake of challenge.fakes) {
-      it.concurrent(`refuses the fake ${fake.name}`, async () => {
+      it.concurrent(`refuses the fake ${fake.name}`, async ({ onTestFailed }) => {
+        onTestFailed(firstTryLog(`${challenge.id}/${fake.name}`));
         const { env, values } = await deployed(challenge, variants[serial % variants.length]);
         try {
           const broken = await runCheck(runtime, challenge, env, values);
