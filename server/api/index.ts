@@ -73,15 +73,28 @@ export interface ApiDeps {
 }
 
 export function createApi({ accounts, oauth, tokens, log, deployments, grading, settings, catalogue, scoring, publicCache, health, plans, billing, admin, debrief, account }: ApiDeps) {
-  const r = createRouter(log);
-
-  /** The signed-in user's id from `Authorization: Bearer <access token>`, or 401. */
-  async function userId(c: Ctx): Promise<string> {
-    const header = c.request.headers.get("authorization") ?? "";
-    const m = /^Bearer\s+(.+)$/i.exec(header);
-    if (!m) throw unauthorized();
-    return tokens.verifyAccess(m[1]!.trim());
+  /** The signed-in user's id from `Authorization: Bearer <access token>`, or 401; verified once
+   *  per request (the access guard and the handler ask the same). */
+  const verified = new WeakMap<Ctx, Promise<string>>();
+  function userId(c: Ctx): Promise<string> {
+    let id = verified.get(c);
+    if (!id) {
+      const m = /^Bearer\s+(.+)$/i.exec(c.request.headers.get("authorization") ?? "");
+      id = m ? tokens.verifyAccess(m[1]!.trim()) : Promise.reject(unauthorized());
+      id.catch(() => {});
+      verified.set(c, id);
+    }
+    return id;
   }
+
+  // Who may call what is enforced here, from each operation's declared access, before anything
+  // of the request is read: "user" needs a valid access token, "admin" an admin's. ("optional-user"
+  // and "service" operations decide with what they are given: a signed-in caller gets more, a
+  // service shows its key.)
+  const r = createRouter(log, async (access, c) => {
+    if (access === "user") await userId(c);
+    else if (access === "admin") await admin.admin.actor(await userId(c));
+  });
 
   /** As userId, with the sign-in the token belongs to (step-up rules ask it, decision 017). */
   async function session(c: Ctx): Promise<{ userId: string; sid: string | null }> {

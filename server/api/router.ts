@@ -112,7 +112,11 @@ function undeclared(r: RouteEntry, what: "body" | "query"): Error {
   return new Error(`${r.method} ${r.path} validates a ${what} schema its registration does not declare (server/api/router.ts, RouteDoc.${what})`);
 }
 
-export function createRouter(log: Logger) {
+/** Refuses a caller the operation's `access` does not admit (401 without a valid credential, 403
+ *  without the role), before its inputs are read or its handler runs. */
+export type AccessGuard = (access: Access, c: Ctx) => Promise<void>;
+
+export function createRouter(log: Logger, guard?: AccessGuard) {
   const routes: Route[] = [];
 
   function add(method: string, path: string, docOrHandler: RouteDoc | Handler, maybeHandler?: Handler) {
@@ -186,6 +190,9 @@ export function createRouter(log: Logger) {
         },
       };
       try {
+        // Access is the table's to enforce, not each handler's to remember (an undocumented
+        // route has none, and the OpenAPI check refuses it).
+        if (guard && r.doc) await guard(r.doc.access, ctx);
         const out = await r.handler(ctx);
         return out instanceof Response ? out : json(out ?? { message: "ok" });
       } catch (e) {
