@@ -10,7 +10,7 @@ import { SETTING_LIMITS } from "../core/admin/settings.ts";
 import type { Actor } from "../core/admin/users.ts";
 import { badRequest } from "../core/errors.ts";
 import { type Ctx, parse, type Router } from "./router.ts";
-import { challengeIdParam, registerBody } from "./schemas.ts";
+import { blank, challengeIdParam, queryText, registerBody, wholeNumber } from "./schemas.ts";
 
 export interface AdminRoutesDeps {
   admin: Admin;
@@ -21,10 +21,8 @@ export interface AdminRoutesDeps {
 }
 
 // Query strings: an empty value (a GET form's blank field) means "not given".
-const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
-const page = z.preprocess(blank, z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").max(1_000_000).optional());
-const limit = z.preprocess(blank, z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").max(200, "must be at most 200").optional());
-const text = (max: number) => z.preprocess(blank, z.string().trim().max(max, `must be at most ${max} characters`).optional());
+const page = wholeNumber(1, 1_000_000);
+const limit = wholeNumber(1, 200);
 
 /** A day (YYYY-MM-DD, UTC) or epoch seconds; `end` takes a day's last second. */
 const when = (end: boolean) =>
@@ -43,7 +41,7 @@ const userIdParam = z.string().regex(/^[0-9a-f-]{36}$/, "is not a user id");
 export const auditQuery = z.object({
   action: z.preprocess(blank, z.enum(AUDIT_ACTIONS, { error: `must be one of ${AUDIT_ACTIONS.join(", ")}` }).optional()),
   /** A username: the entries that account made (matched by its id). */
-  actor: text(100),
+  actor: queryText(100),
   /** A user id: the entries that account made or that are about it. */
   user: z.preprocess(blank, z.string().trim().pipe(userIdParam).optional()),
   from: when(false),
@@ -52,7 +50,7 @@ export const auditQuery = z.object({
   limit,
 });
 
-export const usersQuery = z.object({ search: text(100), page, limit });
+export const usersQuery = z.object({ search: queryText(100), page, limit });
 
 export const adminFlagBody = z.object({ is_admin: z.boolean({ error: "must be true or false" }) });
 export const visibilityBody = z.object({ hidden: z.boolean({ error: "must be true or false" }) });

@@ -7,7 +7,7 @@ import type { Debriefs } from "../core/debrief.ts";
 import type { Hints } from "../core/hints.ts";
 import type { RecordingAccess } from "../core/recordings/access.ts";
 import { type Ctx, parse, type Router } from "./router.ts";
-import { challengeIdParam } from "./schemas.ts";
+import { challengeIdParam, queryText, wholeNumber } from "./schemas.ts";
 
 export const hintRevealBody = z.strictObject({
   number: z.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").max(100, "must be at most 100"),
@@ -16,8 +16,8 @@ export const publishBody = z.strictObject({ published: z.boolean({ error: "must 
 export const recordingIdParam = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "not a recording id");
 const usernameParam = z.string().min(1).max(64);
 export const adminRecordingsQuery = z.object({
-  username: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.string().trim().max(100).optional()),
-  limit: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").max(200, "must be at most 200").optional(),
+  username: queryText(100),
+  limit: wholeNumber(1, 200),
 });
 
 export interface DebriefRoutesDeps {

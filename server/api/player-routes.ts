@@ -8,7 +8,7 @@ import { notFound } from "../core/errors.ts";
 import type { PublicCache } from "../core/public-cache.ts";
 import { periodStart, type Scoring } from "../core/scoring.ts";
 import { type Ctx, json, type Router } from "./router.ts";
-import { challengeIdParam } from "./schemas.ts";
+import { blank, challengeIdParam, oneOf, queryText, wholeNumber } from "./schemas.ts";
 
 export interface PlayerDeps {
   catalogue: Catalogue;
@@ -23,27 +23,8 @@ export interface PlayerDeps {
  *  below); the public cache keeps them at most this long. */
 export const FRESH_SECONDS = 5 * 60;
 
-// Query strings: an empty value (a GET form's blank field) means "not given".
-const blank = (v: unknown) => (v === "" ? undefined : v);
-const int = (min: number, max: number) =>
-  z.preprocess(
-    blank,
-    z.coerce
-      .number({ error: "must be a whole number" })
-      .int("must be a whole number")
-      .min(min, `must be at least ${min}`)
-      .max(max, `must be at most ${max}`)
-      .optional(),
-  );
-const text = z.preprocess(blank, z.string().trim().max(100, "must be at most 100 characters").optional());
-const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.preprocess(
-    (v) => (typeof v === "string" ? blank(v.trim().toLowerCase()) : v),
-    z.enum(values, { error: `must be one of ${values.join(", ")}` }).optional(),
-  );
-
 export const challengeListQuery = z.object({
-  limit: int(1, 100),
+  limit: wholeNumber(1, 100),
   is_approved: z.preprocess(
     (v) => (typeof v === "string" ? blank(v.trim().toLowerCase()) : v),
     z
@@ -52,16 +33,16 @@ export const challengeListQuery = z.object({
       .optional(),
   ),
   order_by: oneOf(ORDERS),
-  search: text,
+  search: queryText(100),
   category: z.preprocess((v) => (typeof v === "string" && v.trim().toLowerCase() === "all" ? undefined : v), oneOf(CATEGORIES)),
   difficulty: z.preprocess((v) => (typeof v === "string" && v.trim().toLowerCase() === "all" ? undefined : v), oneOf(DIFFICULTIES)),
 });
 
 export const leaderboardQuery = z.object({
-  page: int(1, 100_000),
-  limit: int(1, 100),
+  page: wholeNumber(1, 100_000),
+  limit: wholeNumber(1, 100),
   period: oneOf(PERIODS),
-  search: text,
+  search: queryText(100),
 });
 
 

@@ -148,6 +148,23 @@ export const notificationsBody = z.object({
 
 export const providerParam = z.enum(["github", "google"], { error: "Unknown OAuth provider" });
 
+// Query strings, one rule for every route: a value that is empty or only spaces (a GET form's
+// blank field) means "not given"; numbers are whole and bounded; words are matched without case.
+export const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+export const wholeNumber = (min: number, max: number) =>
+  z.preprocess(
+    blank,
+    z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(min, `must be at least ${min}`)
+      .max(max, `must be at most ${max}`)
+      .optional(),
+  );
+export const queryText = (max: number) => z.preprocess(blank, z.string().trim().max(max, `must be at most ${max} characters`).optional());
+export const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess((v) => (typeof v === "string" ? blank(v.trim().toLowerCase()) : v), z.enum(values, { error: `must be one of ${values.join(", ")}` }).optional());
+
 // Challenges and deployments
 export const challengeIdParam = z.string().regex(CHALLENGE_ID_PATTERN, "is not a challenge id");
 export const deploymentIdParam = z.uuid({ error: "not a deployment id" });
