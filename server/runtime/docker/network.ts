@@ -69,7 +69,7 @@ export function createNetworks(ctx: DriverContext, subnetPool: string) {
       const info = await docker.getNetwork(name).inspect();
       const labels = info.Labels ?? {};
       if (labels[LABEL.managed] !== "1") throw new RuntimeError(`network ${name} exists and is not managed by faultline`, "invalid");
-      return { id: info.Id, name: info.Name, owner: ownerFromLabels(labels), labels, subnet: (info.IPAM?.Config?.[0] as { Subnet?: string } | undefined)?.Subnet };
+      return { id: info.Id, name: info.Name, owner: ownerFromLabels(labels), labels, subnet: subnetOf(info) };
     } catch (e) {
       if (statusOf(e) === 404) return null;
       throw e;
@@ -93,9 +93,12 @@ export function createNetworks(ctx: DriverContext, subnetPool: string) {
     }
   }
 
+  /** The network's addresses as the engine gave them (the list and the inspection both carry them). */
+  const subnetOf = (n: { IPAM?: { Config?: unknown[] } }) => (n.IPAM?.Config?.[0] as { Subnet?: string } | undefined)?.Subnet;
+
   async function listNetworks(labels: Record<string, string> = {}): Promise<NetworkInfo[]> {
     const list = await docker.listNetworks({ filters: { label: labelFilters(labels) } });
-    return list.map((n) => ({ id: n.Id, name: n.Name, owner: ownerFromLabels(n.Labels ?? {}), labels: n.Labels ?? {} }));
+    return list.map((n) => ({ id: n.Id, name: n.Name, owner: ownerFromLabels(n.Labels ?? {}), labels: n.Labels ?? {}, subnet: subnetOf(n) }));
   }
 
   /** An address of the network no container holds, picked at random: a grader is not the host
