@@ -42,7 +42,7 @@ it("a failed solve write leaves no correct submission behind, and the next submi
     db.exec("DROP TRIGGER fail_solves");
     const ok = await call("POST", `/challenges/${NGINX}/submit`, { solution: "Repaired the site's configuration." });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ is_correct: true, points_awarded: challenge.points, already_solved: false });
+    expect(ok.body, JSON.stringify(ok.body)).toMatchObject({ is_correct: true, points_awarded: challenge.points, already_solved: false });
     const rows = db.prepare("SELECT s.is_correct AS c FROM submissions s JOIN users u ON u.id = s.user_id WHERE u.username = ?").all(player.username);
     expect(rows).toEqual([{ c: 1 }]);
   } finally {

@@ -103,6 +103,11 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
     const name = safeName(`fl-${spec.owner.deploymentId}-${suffix}`);
     const command = ["timeout", "-s", "KILL", `${lifetime}s`, ...(spec.command ?? ["sleep", "infinity"])];
 
+    // A grader finds the host it inspects without the engine's DNS: that resolver lives in the
+    // engine, which is slowest exactly when grading runs (copies made and removed at once), and
+    // a lookup that takes seconds turned an honest fix into "did not answer in time".
+    const inspectedAt = inspected && !netPeer ? inspected.NetworkSettings?.Networks?.[network.name]?.IPAddress : undefined;
+    const extraHosts = inspectedAt && inspected?.Config.Hostname ? [`${inspected.Config.Hostname}:${inspectedAt}`] : [];
     const address = spec.role === "grader" && !netPeer ? await networks.randomFreeAddress(network.name).catch(() => undefined) : undefined;
     let container: Docker.Container;
     try {
@@ -142,6 +147,7 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
           ],
           NetworkMode: netPeer ? `container:${netPeer.Id}` : network.name,
           IpcMode: "private",
+          ...(extraHosts.length ? { ExtraHosts: extraHosts } : {}),
           ...(inspected ? { PidMode: inspectedPidMode(inspected) } : {}),
           RestartPolicy: { Name: "no" },
           AutoRemove: false,
