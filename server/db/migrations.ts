@@ -15,6 +15,7 @@ import { stepUp0017 } from "./migrations/0017_step_up.ts";
 import { typedAuditAndCheckouts0018 } from "./migrations/0018_typed_audit_and_checkouts.ts";
 import { rateLimitRecency0019 } from "./migrations/0019_rate_limit_recency.ts";
 import { answers0020 } from "./migrations/0020_answers.ts";
+import { disabledOffBoard0021 } from "./migrations/0021_disabled_off_board.ts";
 
 const now = sql`0`;
 
@@ -314,6 +315,7 @@ export const migrations: Record<string, Migration> = {
   "0018_typed_audit_and_checkouts": typedAuditAndCheckouts0018,
   "0019_rate_limit_recency": rateLimitRecency0019,
   "0020_answers": answers0020,
+  "0021_disabled_off_board": disabledOffBoard0021,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -131,6 +131,24 @@ describe.each(DATABASES)("admin console API on %s", (kind) => {
     expect(await lastAudit("auth.login")).toMatchObject({ actor: u.username });
   });
 
+  it("a disabled account leaves the leaderboard and its profile is hidden; enabled, both come back", async () => {
+    const u = await t.registerVerified();
+    const id = await idOf(u.username);
+    const challenge = (await t.platform.db.selectFrom("challenges").select("id").executeTakeFirstOrThrow()).id;
+    await t.platform.db
+      .insertInto("solves")
+      .values({ user_id: id, challenge_id: challenge, deployment_id: `d-${u.username}`, points: 100, solve_seconds: 600, solved_at: Math.floor(Date.now() / 1000) })
+      .execute();
+    const listed = async () => ((await t.call("GET", `/leaderboard?limit=100&search=${u.username}`)).body.entries as { username: string }[]).map((e) => e.username);
+    expect(await listed()).toEqual([u.username]);
+    expect((await t.call("POST", `/admin/users/${id}/disable`, { token: admin })).status).toBe(200);
+    expect(await listed()).toEqual([]);
+    expectError(await t.call("GET", `/users/${u.username}`), 404);
+    expect((await t.call("POST", `/admin/users/${id}/enable`, { token: admin })).status).toBe(200);
+    expect(await listed()).toEqual([u.username]);
+    expect((await t.call("GET", `/users/${u.username}`)).status).toBe(200);
+  });
+
   it("settings are saved, audited, and read by new deployments; maintenance refuses a start", async () => {
     const saved = await t.call("PUT", "/admin/settings", { token: admin, body: { session_timeout_minutes: 45, max_concurrent_deployments: 7 } });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);

@@ -5,7 +5,8 @@
 // points and in time, zero-point solves, a solve's points changed, a solve removed, a rename
 // and a deleted account; searches through the trigram index and the board's range alike, with
 // the user's own % _ \ taken literally; and the public cache, which serves every caller, follows
-// a change made behind its back, so a signed-in player sees their own solve at once. A search's
+// a change made behind its back, so a signed-in player sees their own solve at once. Disabled
+// accounts leave the boards and come back when enabled. A search's
 // count remembered against its board's version follows joins, leaves and renames.
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
@@ -30,14 +31,16 @@ describe.each(DATABASES)("scores on %s", (kind) => {
   });
   const db = () => t.platform.db;
 
-  /** The leaderboard as it was computed before issue 12: every solve of the period, per request. */
+  /** The leaderboard as it was computed before issue 12: every solve of the period, per request
+   *  (of accounts not disabled: a disabled account leaves the boards, migration 0021). */
   async function oracle(period: Period, now: number, search = "") {
     const since = periodStart(period, now);
     const filter = search ? sql`where lower(r.username) like ${likePattern(search)} escape '\\'` : sql``;
     const { rows } = await sql<{ username: string; points: number | string; completed: number | string; avg_seconds: number | string | null; rank: number | string }>`
       with board as (
         select s.user_id, sum(s.points) as points, count(*) as completed, avg(s.solve_seconds) as avg_seconds, max(s.solved_at) as last_at
-        from solves s where s.solved_at >= ${since} group by s.user_id having sum(s.points) > 0
+        from solves s where s.solved_at >= ${since} and not exists (select 1 from disabled_users x where x.user_id = s.user_id)
+        group by s.user_id having sum(s.points) > 0
       ), ranked as (
         select u.username, b.points, b.completed, b.avg_seconds, b.last_at, dense_rank() over (order by b.points desc) as rank
         from board b join users u on u.id = b.user_id
@@ -57,7 +60,8 @@ describe.each(DATABASES)("scores on %s", (kind) => {
   async function oracleRank(total: number) {
     const { rows } = await sql<{ ranked: number | string; above: number | string }>`
       select count(*) as ranked, count(distinct case when t.total > ${total} then t.total end) as above
-      from (select sum(points) as total from solves group by user_id) t where t.total > 0`.execute(db());
+      from (select sum(points) as total from solves s where not exists (select 1 from disabled_users x where x.user_id = s.user_id) group by user_id) t
+      where t.total > 0`.execute(db());
     return { rank: total > 0 ? Number(rows[0]!.above) + 1 : null, ranked_users: Number(rows[0]!.ranked) };
   }
 
@@ -141,6 +145,21 @@ describe.each(DATABASES)("scores on %s", (kind) => {
     await db().deleteFrom("solves").where("user_id", "=", ids[6]!).where("challenge_id", "=", CHALLENGES[4]!).execute();
     await db().updateTable("users").set({ username: "S_1renamed" }).where("id", "=", ids[8]!).execute();
     await db().deleteFrom("users").where("id", "=", ids[9]!).execute();
+    await expectSameAsOracle(now2);
+
+    // Accounts disabled leave every board (one solves meanwhile: a check that was running); one
+    // enabled again comes back with all its solves; a disabled account deleted takes nothing along.
+    const disable = (u: number) => db().insertInto("disabled_users").values({ user_id: ids[u]!, disabled_at: now2 }).execute();
+    const enable = (u: number) => db().deleteFrom("disabled_users").where("user_id", "=", ids[u]!).execute();
+    const onBoard = async (u: number) => (await db().selectFrom("score_buckets").select("user_id").where("user_id", "=", ids[u]!).execute()).length > 0;
+    expect(await onBoard(10)).toBe(true);
+    for (const u of [10, 13, 12]) await disable(u);
+    await solve(13, 2, 250, now2 - 60);
+    expect([await onBoard(10), await onBoard(13)]).toEqual([false, false]);
+    await expectSameAsOracle(now2);
+    await enable(13);
+    expect(await onBoard(13)).toBe(true);
+    await db().deleteFrom("users").where("id", "=", ids[12]!).execute();
     await expectSameAsOracle(now2);
 
     // Rebuilt from scratch (the migration's backfill): the same tables, row for row.

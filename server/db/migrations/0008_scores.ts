@@ -19,17 +19,18 @@
 //                   read cache (server/core/public-cache.ts) compares it to know it is stale.
 //
 // The bucket starts are the same calendar rule as periodStart in server/core/scoring.ts (tested
-// against each other in tests/integration/scores.test.ts). `rebuildScores` recomputes everything
-// from `solves` and `users`: the backfill here, and whatever bulk loader wants to check itself.
+// against each other in tests/integration/scores.test.ts). A disabled account has no buckets
+// (0021). `rebuildScores` recomputes everything from `solves`, `users` and `disabled_users`: the
+// backfill here, and whatever bulk loader wants to check itself.
 import { type Kysely, type Migration, PostgresAdapter, sql } from "kysely";
 
 export const SCORE_PERIODS = ["all_time", "this_month", "this_week", "today"] as const;
 
-type Dialect = "sqlite" | "postgres";
-const dialectOf = (db: Kysely<any>): Dialect => (db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite");
+export type Dialect = "sqlite" | "postgres";
+export const dialectOf = (db: Kysely<any>): Dialect => (db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite");
 
 /** SQL for the start (epoch seconds, UTC) of the bucket of `period` holding time `t`. */
-function bucketStart(d: Dialect, period: (typeof SCORE_PERIODS)[number], t: string): string {
+export function bucketStart(d: Dialect, period: (typeof SCORE_PERIODS)[number], t: string): string {
   switch (period) {
     case "all_time":
       return "0";
@@ -45,13 +46,14 @@ function bucketStart(d: Dialect, period: (typeof SCORE_PERIODS)[number], t: stri
   }
 }
 
-/** One solve added to its four buckets (r: the solves row, `new`). */
-function addSolve(d: Dialect, r: string): string[] {
+/** One solve added to its four buckets (r: the solves row, `new`); `onBoard`: a further condition
+ *  on its user `u` (0021: not a disabled account). */
+function addSolve(d: Dialect, r: string, onBoard = ""): string[] {
   const max = d === "sqlite" ? "max" : "greatest";
   return SCORE_PERIODS.map(
     (p) => `insert into score_buckets (period, start, user_id, username, name_key, points, solves, seconds, last_at)
       select '${p}', ${bucketStart(d, p, `${r}.solved_at`)}, u.id, u.username, lower(u.username), ${r}.points, 1, ${r}.solve_seconds, ${r}.solved_at
-      from users u where u.id = ${r}.user_id
+      from users u where u.id = ${r}.user_id${onBoard && ` and ${onBoard}`}
       on conflict (period, start, user_id) do update set
         points = score_buckets.points + excluded.points, solves = score_buckets.solves + 1,
         seconds = score_buckets.seconds + excluded.seconds, last_at = ${max}(score_buckets.last_at, excluded.last_at)`,
@@ -59,7 +61,7 @@ function addSolve(d: Dialect, r: string): string[] {
 }
 
 /** The four buckets of a solve (r: `old` or `new`) recomputed from `solves` (a user has few). */
-function recomputeBuckets(d: Dialect, r: string): string[] {
+function recomputeBuckets(d: Dialect, r: string, onBoard = ""): string[] {
   return SCORE_PERIODS.flatMap((p) => {
     const start = bucketStart(d, p, `${r}.solved_at`);
     return [
@@ -68,13 +70,13 @@ function recomputeBuckets(d: Dialect, r: string): string[] {
       `insert into score_buckets (period, start, user_id, username, name_key, points, solves, seconds, last_at)
         select '${p}', ${start}, u.id, u.username, lower(u.username), sum(s.points), count(*), sum(s.solve_seconds), max(s.solved_at)
         from users u join solves s on s.user_id = u.id
-        where u.id = ${r}.user_id and ${bucketStart(d, p, "s.solved_at")} = ${start}
+        where u.id = ${r}.user_id and ${bucketStart(d, p, "s.solved_at")} = ${start}${onBoard && ` and ${onBoard}`}
         group by u.id, u.username`,
     ];
   });
 }
 
-const bump = (names: string[], by: number) =>
+export const bump = (names: string[], by: number) =>
   `update score_counters set n = n + (case when name = 'changes' then 1 else ${by} end) where name in (${["changes", ...names].map((n) => `'${n}'`).join(", ")})`;
 const countSolve = (r: string) =>
   `insert into challenge_solves (challenge_id, solves) values (${r}.challenge_id, 1)
@@ -88,7 +90,7 @@ const levelDown = (r: string) => [
   `delete from score_levels where period = ${r}.period and start = ${r}.start and points = ${r}.points and users <= 0`,
 ];
 
-interface Rule {
+export interface Rule {
   table: string;
   event: "insert" | "update" | "delete";
   /** Only for updates of these columns. */
@@ -97,15 +99,22 @@ interface Rule {
   steps: string[];
 }
 
-function rules(d: Dialect): Rule[] {
+/** The upkeep of the buckets as solves change (the first three rules, scores_solves_*_0..2). */
+export function solvesRules(d: Dialect, onBoard = ""): Rule[] {
   return [
-    { table: "solves", event: "insert", steps: [...addSolve(d, "new"), countSolve("new"), bump(["solves"], 1)] },
-    { table: "solves", event: "delete", steps: [...recomputeBuckets(d, "old"), uncountSolve("old"), bump(["solves"], -1)] },
+    { table: "solves", event: "insert", steps: [...addSolve(d, "new", onBoard), countSolve("new"), bump(["solves"], 1)] },
+    { table: "solves", event: "delete", steps: [...recomputeBuckets(d, "old", onBoard), uncountSolve("old"), bump(["solves"], -1)] },
     {
       table: "solves",
       event: "update",
-      steps: [...recomputeBuckets(d, "old"), ...recomputeBuckets(d, "new"), uncountSolve("old"), countSolve("new"), bump([], 0)],
+      steps: [...recomputeBuckets(d, "old", onBoard), ...recomputeBuckets(d, "new", onBoard), uncountSolve("old"), countSolve("new"), bump([], 0)],
     },
+  ];
+}
+
+function rules(d: Dialect): Rule[] {
+  return [
+    ...solvesRules(d),
     { table: "score_buckets", event: "insert", when: "new.points > 0", steps: [levelUp("new")] },
     { table: "score_buckets", event: "delete", when: "old.points > 0", steps: levelDown("old") },
     { table: "score_buckets", event: "update", of: ["points"], when: "old.points <> new.points and old.points > 0", steps: levelDown("old") },
@@ -125,23 +134,20 @@ function rules(d: Dialect): Rule[] {
 
 async function createTriggers(db: Kysely<any>): Promise<void> {
   const d = dialectOf(db);
-  const list = rules(d);
-  for (const [i, r] of list.entries()) {
-    const name = `scores_${r.table}_${r.event}_${i}`;
-    const on = `after ${r.event}${r.of ? ` of ${r.of.join(", ")}` : ""} on ${r.table}`;
-    if (d === "sqlite") {
-      await sql
-        .raw(`create trigger ${name} ${on} for each row${r.when ? ` when ${r.when}` : ""} begin ${r.steps.map((s) => `${s};`).join("\n")} end`)
-        .execute(db);
-    } else {
-      const body = r.steps.map((s) => `${s};`).join("\n");
-      await sql
-        .raw(
-          `create function ${name}() returns trigger language plpgsql as $body$ begin ${r.when ? `if ${r.when} then ${body} end if;` : body} return null; end $body$`,
-        )
-        .execute(db);
-      await sql.raw(`create trigger ${name} ${on} for each row execute function ${name}()`).execute(db);
-    }
+  for (const [i, r] of rules(d).entries()) await createTrigger(db, `scores_${r.table}_${r.event}_${i}`, r);
+}
+
+/** One rule as a trigger of the database's dialect. */
+export async function createTrigger(db: Kysely<any>, name: string, r: Rule): Promise<void> {
+  const on = `after ${r.event}${r.of ? ` of ${r.of.join(", ")}` : ""} on ${r.table}`;
+  if (dialectOf(db) === "sqlite") {
+    await sql.raw(`create trigger ${name} ${on} for each row${r.when ? ` when ${r.when}` : ""} begin ${r.steps.map((s) => `${s};`).join("\n")} end`).execute(db);
+  } else {
+    const body = r.steps.map((s) => `${s};`).join("\n");
+    await sql
+      .raw(`create function ${name}() returns trigger language plpgsql as $body$ begin ${r.when ? `if ${r.when} then ${body} end if;` : body} return null; end $body$`)
+      .execute(db);
+    await sql.raw(`create trigger ${name} ${on} for each row execute function ${name}()`).execute(db);
   }
 }
 
@@ -160,6 +166,7 @@ export async function rebuildScores(db: Kysely<any>): Promise<void> {
         `insert into score_buckets (period, start, user_id, username, name_key, points, solves, seconds, last_at)
          select '${p}', ${start}, u.id, u.username, lower(u.username), sum(s.points), count(*), sum(s.solve_seconds), max(s.solved_at)
          from solves s join users u on u.id = s.user_id
+         where not exists (select 1 from disabled_users x where x.user_id = u.id)
          group by ${p === "all_time" ? "" : `${start}, `}u.id, u.username`,
       )
       .execute(db);
