@@ -108,10 +108,9 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
     // a lookup that takes seconds turned an honest fix into "did not answer in time".
     const inspectedAt = inspected && !netPeer ? inspected.NetworkSettings?.Networks?.[network.name]?.IPAddress : undefined;
     const extraHosts = inspectedAt && inspected?.Config.Hostname ? [`${inspected.Config.Hostname}:${inspectedAt}`] : [];
-    const address = spec.role === "grader" && !netPeer ? await networks.randomFreeAddress(network.name).catch(() => undefined) : undefined;
-    let container: Docker.Container;
-    try {
-      container = await docker.createContainer({
+    const drawAddress = () => (spec.role === "grader" && !netPeer ? networks.randomFreeAddress(network.name).catch(() => undefined) : Promise.resolve(undefined));
+    const create = (address: string | undefined) =>
+      docker.createContainer({
         name,
         Image: image.Id,
         // The engine refuses a hostname of one's own in another container's network namespace.
@@ -165,12 +164,24 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
           },
         },
       });
-    } catch (e) {
-      if (statusOf(e) === 409) throw new RuntimeError(`a container named ${name} already exists`, "invalid");
-      throw e;
+    let container: Docker.Container | undefined;
+    for (let attempt = 1; !container; attempt++) {
+      const address = await drawAddress();
+      const made = await create(address).catch((e: unknown) => {
+        if (statusOf(e) === 409) throw new RuntimeError(`a container named ${name} already exists`, "invalid");
+        throw e;
+      });
+      try {
+        await made.start();
+        container = made;
+      } catch (e) {
+        await made.remove({ force: true, v: true }).catch(() => {});
+        // Another container took the drawn address between the listing and the start (graders
+        // of parallel checks come and go on one network): draw again.
+        if (!(address && attempt < 6 && /address already in use/i.test(String((e as Error)?.message ?? e)))) throw e;
+      }
     }
     try {
-      await container.start();
       await Promise.all(writable.map((w, i) => (fills[i]?.tar ? container.putArchive(fills[i]!.tar!, { path: w.path }) : null)));
       if (source) await copyFrom(source, container.id, [...copied], image.Id, limits);
     } catch (e) {
