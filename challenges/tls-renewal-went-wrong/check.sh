@@ -1,8 +1,8 @@
 #!/bin/bash
 # Grading: runs in the grader beside portal01 (docs/decisions/008-grading-threat-model.md), never
 # inside it, and executes nothing of portal01's. The same questions live and after a boot of a copy:
-#   what a company client sees: https://portal01/ (or its other name, portal.corp.example, picked
-#     at random) from another host, trusting only the company's root (FL_CA: this deployment's,
+#   what a company client sees: https://portal01/ and its other name, https://portal.corp.example/
+#     from another host, trusting only the company's root (FL_CA: this deployment's,
 #     whose keys no longer exist anywhere), gives a certificate it accepts (valid now, for the
 #     name asked, with its chain) and the portal's page;
 #   who answers: port 443 is held only by the system's nginx, started the usual way, after the
@@ -17,27 +17,28 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf '%s\n' "$FL_CA" >"$tmp/ca.pem"
-# A company client asks for one of the portal's names; the other resolves to the same host.
-names=(portal01 portal.corp.example)
-name=${names[RANDOM % 2]}
+# Company clients ask for either of the portal's names (both resolve to the same host): each is
+# asked every time, in the same order, so the verdict on a broken portal never depends on a draw.
 address=$(getent hosts "$FL_TARGET" | awk '{print $1; exit}')
 [ -n "$address" ] || refuse "$FL_TARGET does not resolve from the grader."
-url="https://$name/"
-code=$(curl -K - -sS --max-time 6 --cacert "$tmp/ca.pem" -o "$tmp/body" -w '%{http_code}' 2>"$tmp/err" <<<"url = \"$url\"
-resolve = \"$name:443:$address\"")
-rc=$?
-why=$(sed 's/^curl: ([0-9]*) //' "$tmp/err" | head -n 1)
-case $rc in
-  0) ;;
-  7) refuse "Nothing accepts connections on port 443 of $FL_TARGET: the portal is down." ;;
-  60) refuse "Company clients asking for $name refuse the portal's certificate: \"$why\"." ;;
-  35) refuse "The TLS handshake with $url fails: \"$why\"." ;;
-  28) refuse "$url did not answer in time." ;;
-  *) refuse "Calling $url failed: $why" ;;
-esac
-[ "$code" = 200 ] || refuse "$url answers with HTTP $code instead of the portal's page."
-page=$(cat "$tmp/body")
-[[ "$page" == *"$FL_BUILD"* ]] || refuse "Something answers at $url with a trusted certificate, but not with the portal's page."
+for name in portal01 portal.corp.example; do
+  url="https://$name/"
+  code=$(printf 'url = "%s"\nresolve = "%s"\n' "$url" "$name:443:$address" |
+    curl -K - -sS --max-time 6 --cacert "$tmp/ca.pem" -o "$tmp/body" -w '%{http_code}' 2>"$tmp/err")
+  rc=$?
+  why=$(sed 's/^curl: ([0-9]*) //' "$tmp/err" | head -n 1)
+  case $rc in
+    0) ;;
+    7) refuse "Nothing accepts connections on port 443 of $FL_TARGET: the portal is down." ;;
+    60) refuse "Company clients asking for $name refuse the portal's certificate: \"$why\"." ;;
+    35) refuse "The TLS handshake with $url fails: \"$why\"." ;;
+    28) refuse "$url did not answer in time." ;;
+    *) refuse "Calling $url failed: $why" ;;
+  esac
+  [ "$code" = 200 ] || refuse "$url answers with HTTP $code instead of the portal's page."
+  page=$(cat "$tmp/body")
+  [[ "$page" == *"$FL_BUILD"* ]] || refuse "Something answers at $url with a trusted certificate, but not with the portal's page."
+done
 
 # What nginx reads of the portal's site: its tokens (a '#' only starts a comment where a token
 # starts), and the certificate and key files they name.
