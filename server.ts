@@ -51,19 +51,20 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
 
   // ROLE (README, "Several replicas"): this process serves only its roles' parts.
   const roles = new Set(config.roles);
-  if (roles.has("api")) app.use(API_PREFIX, async (req, res) => {
-    try {
-      const request = toRequest(req, config.publicUrl.origin, req.originalUrl);
-      await sendResponse(res, await api.handle(request, { clientIp: clientIp(req, config.trustProxy) }, { labelsRequest: true }));
-    } catch (e) {
-      if (e instanceof BadRequestTarget) {
-        if (!res.headersSent) res.status(400).json({ detail: "Bad request" });
-        return;
+  if (roles.has("api"))
+    app.use(API_PREFIX, async (req, res) => {
+      try {
+        const request = toRequest(req, config.publicUrl.origin, req.originalUrl);
+        await sendResponse(res, await api.handle(request, { clientIp: clientIp(req, config.trustProxy) }, { labelsRequest: true }));
+      } catch (e) {
+        if (e instanceof BadRequestTarget) {
+          if (!res.headersSent) res.status(400).json({ detail: "Bad request" });
+          return;
+        }
+        log.error("API transport error", e);
+        if (!res.headersSent) res.status(500).json({ detail: "Internal server error" });
       }
-      log.error("API transport error", e);
-      if (!res.headersSent) res.status(500).json({ detail: "Internal server error" });
-    }
-  });
+    });
 
   app.get("/healthz", healthz(platform.health));
   // Prometheus metrics (server/metrics.ts): METRICS_TOKEN as a bearer token. In production without
@@ -139,7 +140,8 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
   // Once listening, a failed accept (out of file descriptors) is an 'error' event: logged, and
   // the server keeps listening, where an unheard one would end the process.
   server.on("error", (e) => log.error(`http: ${e.message}`));
-  const metricsServer = config.metricsPort === undefined ? null : createServer(metricsOnly(metricsEndpoint(platform.metrics, { ...metricsAccess, withoutToken: "all" })));
+  const metricsServer =
+    config.metricsPort === undefined ? null : createServer(metricsOnly(metricsEndpoint(platform.metrics, { ...metricsAccess, withoutToken: "all" })));
   if (metricsServer) {
     await listen(metricsServer, config.metricsPort!, "127.0.0.1");
     metricsServer.on("error", (e) => log.error(`metrics listener: ${e.message}`));
@@ -150,16 +152,17 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
   const port = typeof address === "object" && address ? address.port : config.port;
   log.info(`faultline listening on http://${config.host}:${port} (public URL ${config.publicUrl.origin}, ${config.database.kind})`);
   // The live channel serves the pages' scripts and API clients alike: with either role.
-  const live = roles.has("web") || roles.has("api")
-    ? attachLiveChannel(upgrades, {
-        deployments: platform.deployments,
-        tokens: platform.tokens,
-        webSessions: platform.webSessions,
-        sessionsEndedElsewhere: (listener) => platform.cluster.on("session-ended", (e) => listener(e as never)),
-        publicOrigin: config.publicUrl.origin,
-        log,
-      })
-    : null;
+  const live =
+    roles.has("web") || roles.has("api")
+      ? attachLiveChannel(upgrades, {
+          deployments: platform.deployments,
+          tokens: platform.tokens,
+          webSessions: platform.webSessions,
+          sessionsEndedElsewhere: (listener) => platform.cluster.on("session-ended", (e) => listener(e as never)),
+          publicOrigin: config.publicUrl.origin,
+          log,
+        })
+      : null;
 
   // The SSH gateway and the deployments worker need the engine; without one (RUNTIME=none) the
   // site still runs and starting a challenge answers 503.
@@ -179,7 +182,12 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
     });
     sshPort = await gateway.listen();
     platform.health.gatewayListening({ host: config.host, port: sshPort });
-    platform.deployments.advertiseSsh({ host: config.ssh.host, port: sshPort, hostKeyFingerprint: gateway.hostKeyFingerprint, hostPublicKey: gateway.hostPublicKey });
+    platform.deployments.advertiseSsh({
+      host: config.ssh.host,
+      port: sshPort,
+      hostKeyFingerprint: gateway.hostKeyFingerprint,
+      hostPublicKey: gateway.hostPublicKey,
+    });
     const g = gateway;
     platform.metrics.setGatewayConnections(() => g.stats().connections);
     // The browser terminal (/ws/terminal/{id}): the same exec path, recording and messages.
@@ -217,7 +225,9 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
   }
   if (platform.runtime) await platform.runtime.ping().catch((e) => log.warn(`${(e as Error).message} Deployments will fail until it answers.`));
   if (platform.runtime && roles.has("worker")) await platform.startWorker();
-  log.info(`replica ${platform.cluster.replicaId}: roles ${[...roles].join(",")}${platform.cluster.shared ? ", sharing the database with other replicas" : ""}`);
+  log.info(
+    `replica ${platform.cluster.replicaId}: roles ${[...roles].join(",")}${platform.cluster.shared ? ", sharing the database with other replicas" : ""}`,
+  );
 
   return {
     platform,

@@ -25,12 +25,35 @@ const CLIENT = resolve(args.find((a) => a.startsWith("--build="))?.slice("--buil
 const SERVER_BUNDLE = join(CLIENT, "../server/index.js");
 const PAGES = args.filter((a) => a.startsWith("/"));
 if (PAGES.length === 0) {
-  PAGES.push("/", "/challenges", "/leaderboard", "/challenges/example", "/login", "/register", "/login/2fa",
-    "/forgot-password", "/reset-password", "/profile", "/profile/settings", "/billing", "/admin");
+  PAGES.push(
+    "/",
+    "/challenges",
+    "/leaderboard",
+    "/challenges/example",
+    "/login",
+    "/register",
+    "/login/2fa",
+    "/forgot-password",
+    "/reset-password",
+    "/profile",
+    "/profile/settings",
+    "/billing",
+    "/admin",
+  );
 }
 
-interface ManifestRoute { id: string; parentId?: string; path?: string; index?: boolean; module: string; imports?: string[] }
-interface Manifest { entry: { module: string; imports: string[] }; routes: Record<string, ManifestRoute> }
+interface ManifestRoute {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  module: string;
+  imports?: string[];
+}
+interface Manifest {
+  entry: { module: string; imports: string[] };
+  routes: Record<string, ManifestRoute>;
+}
 
 const assets = join(CLIENT, "assets");
 if (!existsSync(assets)) throw new Error(`no build at ${CLIENT}: run npm run build first`);
@@ -53,7 +76,12 @@ const classic = readdirSync(CLIENT)
   .filter((f) => f.endsWith(".js") && serverBundle.includes(`"/${f}"`))
   .map((f) => `/${f}`);
 
-interface Size { raw: number; gzip: number; brotli: number; tags: string[] }
+interface Size {
+  raw: number;
+  gzip: number;
+  brotli: number;
+  tags: string[];
+}
 const sizes = new Map<string, Size>();
 function size(url: string): Size {
   let s = sizes.get(url);
@@ -89,19 +117,32 @@ function scriptsOf(page: string): string[] {
 const kib = (n: number) => (n / 1024).toFixed(1);
 const pad = (s: string, n: number) => s.padStart(n);
 console.log(`client JS of a first visit, from ${CLIENT}`);
-console.log(`${"page".padEnd(22)}${pad("files", 6)}${pad("raw KiB", 9)}${pad("gzip KiB", 10)}${pad("br KiB", 8)}   of which zod/conform chunks: raw / gzip KiB`);
+console.log(
+  `${"page".padEnd(22)}${pad("files", 6)}${pad("raw KiB", 9)}${pad("gzip KiB", 10)}${pad("br KiB", 8)}   of which zod/conform chunks: raw / gzip KiB`,
+);
 const counted = new Set<string>();
 for (const page of PAGES) {
   const urls = scriptsOf(page);
-  let raw = 0, gz = 0, br = 0, formRaw = 0, formGz = 0;
+  let raw = 0,
+    gz = 0,
+    br = 0,
+    formRaw = 0,
+    formGz = 0;
   for (const u of urls) {
     counted.add(u);
     const s = size(u);
-    raw += s.raw; gz += s.gzip; br += s.brotli;
-    if (s.tags.length) { formRaw += s.raw; formGz += s.gzip; }
+    raw += s.raw;
+    gz += s.gzip;
+    br += s.brotli;
+    if (s.tags.length) {
+      formRaw += s.raw;
+      formGz += s.gzip;
+    }
   }
   const routes = (matchRoutes(tree, page) ?? []).map((m) => m.route.id).join(" > ");
-  console.log(`${page.padEnd(22)}${pad(String(urls.length), 6)}${pad(kib(raw), 9)}${pad(kib(gz), 10)}${pad(kib(br), 8)}   ${kib(formRaw)} / ${kib(formGz)}   (${routes})`);
+  console.log(
+    `${page.padEnd(22)}${pad(String(urls.length), 6)}${pad(kib(raw), 9)}${pad(kib(gz), 10)}${pad(kib(br), 8)}   ${kib(formRaw)} / ${kib(formGz)}   (${routes})`,
+  );
 }
 console.log(`\nchunks counted above${"".padEnd(4)}raw KiB  gzip KiB  tags`);
 for (const u of [...counted].sort((a, b) => size(b).raw - size(a).raw)) {

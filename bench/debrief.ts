@@ -85,7 +85,9 @@ async function before(castFile: string): Promise<string> {
   const compareFile = join(dir, "compare-before.ts");
   writeFileSync(compareFile, source);
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, "--before-child", castFile, compareFile], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, "--before-child", castFile, compareFile], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let out = "";
   child.stdout.on("data", (c) => (out += c));
   const timer = setTimeout(() => child.kill("SIGKILL"), beforeLimit * 1000);
@@ -93,21 +95,37 @@ async function before(castFile: string): Promise<string> {
   clearTimeout(timer);
   rmSync(dir, { recursive: true, force: true });
   const line = out.trim().split("\n").at(-1);
-  if (!line) return `before (main thread, at every read): more than ${fmt(performance.now() - t0)} (stopped at --before-limit=${beforeLimit}); the event loop stalled all that time`;
+  if (!line)
+    return `before (main thread, at every read): more than ${fmt(performance.now() - t0)} (stopped at --before-limit=${beforeLimit}); the event loop stalled all that time`;
   const r = JSON.parse(line) as { ms: number; stallMs: number };
   return `before (main thread, at every read): ${fmt(r.ms)}, longest event-loop stall ${fmt(r.stallMs)}`;
 }
 
 async function after(cast: string): Promise<string[]> {
   const dataDir = mkdtempSync(join(tmpdir(), "faultline-bench-debrief-"));
-  const platform = await createPlatform(loadConfig({ NODE_ENV: "production", DATA_DIR: dataDir, RUNTIME: "none", LOG_LEVEL: "error", PUBLIC_URL: "http://127.0.0.1:3000" }));
+  const platform = await createPlatform(
+    loadConfig({ NODE_ENV: "production", DATA_DIR: dataDir, RUNTIME: "none", LOG_LEVEL: "error", PUBLIC_URL: "http://127.0.0.1:3000" }),
+  );
   try {
     const db = platform.db;
     const user = { id: randomUUID(), username: `bench_${Date.now().toString(36)}` };
-    await db.insertInto("users").values({ id: user.id, username: user.username, email: `${user.username}@example.test`, password_hash: null, created_at: nowSeconds(), updated_at: nowSeconds() }).execute();
+    await db
+      .insertInto("users")
+      .values({
+        id: user.id,
+        username: user.username,
+        email: `${user.username}@example.test`,
+        password_hash: null,
+        created_at: nowSeconds(),
+        updated_at: nowSeconds(),
+      })
+      .execute();
     const token = (await platform.tokens.issue(user)).access_token;
     const debrief = async () => {
-      const res = await platform.api.handle(new Request(`http://bench/api/v1/challenges/${CHALLENGE}/debrief`, { headers: { authorization: `Bearer ${token}` } }), { clientIp: "127.0.0.1" });
+      const res = await platform.api.handle(
+        new Request(`http://bench/api/v1/challenges/${CHALLENGE}/debrief`, { headers: { authorization: `Bearer ${token}` } }),
+        { clientIp: "127.0.0.1" },
+      );
       if (res.status !== 200) throw new Error(`debrief answered ${res.status}: ${await res.text()}`);
       return (await res.json()) as { commands: string[]; commands_cut: boolean };
     };
@@ -120,11 +138,25 @@ async function after(cast: string): Promise<string[]> {
       writeFileSync(join(platform.config.recordings.dir, path), cast);
       await db
         .insertInto("recordings")
-        .values({ id, user_id: user.id, deployment_id: deploymentId, challenge_id: CHALLENGE, source: "ssh", started_at: nowSeconds(), ended_at: ended ? nowSeconds() : null, bytes: cast.length, truncated: 0, path })
+        .values({
+          id,
+          user_id: user.id,
+          deployment_id: deploymentId,
+          challenge_id: CHALLENGE,
+          source: "ssh",
+          started_at: nowSeconds(),
+          ended_at: ended ? nowSeconds() : null,
+          bytes: cast.length,
+          truncated: 0,
+          path,
+        })
         .execute();
       if (extracted) await platform.recordedCommands.afterFinish(id);
       await db.deleteFrom("solves").where("user_id", "=", user.id).execute();
-      await db.insertInto("solves").values({ user_id: user.id, challenge_id: CHALLENGE, deployment_id: deploymentId, points: 100, solve_seconds: 60, solved_at: nowSeconds() }).execute();
+      await db
+        .insertInto("solves")
+        .values({ user_id: user.id, challenge_id: CHALLENGE, deployment_id: deploymentId, points: 100, solve_seconds: 60, solved_at: nowSeconds() })
+        .execute();
       return id;
     };
     const lines: string[] = [];
@@ -135,7 +167,9 @@ async function after(cast: string): Promise<string[]> {
     const line = (what: string, runs: { ms: number; stallMs: number }[]) => {
       const ms = runs.map((r) => r.ms).sort((x, y) => x - y);
       const stalls = runs.map((r) => r.stallMs);
-      lines.push(`after, ${what}: ${fmt(ms[Math.floor(ms.length / 2)]!)}; longest event-loop stall ${fmt(Math.min(...stalls))} (largest of ${runs.length} runs: ${fmt(Math.max(...stalls))})`);
+      lines.push(
+        `after, ${what}: ${fmt(ms[Math.floor(ms.length / 2)]!)}; longest event-loop stall ${fmt(Math.min(...stalls))} (largest of ${runs.length} runs: ${fmt(Math.max(...stalls))})`,
+      );
     };
     const repeat = async (n: number, prepare: () => Promise<string | void>, run: (id: string | void) => Promise<unknown>) => {
       const runs: { ms: number; stallMs: number }[] = [];
@@ -147,27 +181,65 @@ async function after(cast: string): Promise<string[]> {
     };
     // The machine's own noise: the longest stall of an idle event loop over a second (another
     // process taking the cores shows here, and in every figure below).
-    const idle = await repeat(3, async () => {}, () => new Promise((r) => setTimeout(r, 1000)));
-    lines.push(`idle event loop for 1 s (this machine's noise): longest stall ${fmt(Math.min(...idle.map((r) => r.stallMs)))} to ${fmt(Math.max(...idle.map((r) => r.stallMs)))}, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
+    const idle = await repeat(
+      3,
+      async () => {},
+      () => new Promise((r) => setTimeout(r, 1000)),
+    );
+    lines.push(
+      `idle event loop for 1 s (this machine's noise): longest stall ${fmt(Math.min(...idle.map((r) => r.stallMs)))} to ${fmt(Math.max(...idle.map((r) => r.stallMs)))}, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
+    );
 
     // The worker thread starts on first use (once per process): a fresh extractor each run.
     const castFile = join(dataDir, "hostile.cast");
     writeFileSync(castFile, cast);
     line(
       "the worker thread's start with its first recording (once per process)",
-      await repeat(RUNS, async () => {}, async () => {
-        const extractor = createCommandExtractor({ log: { warn: () => {} } });
-        await extractor.extract(castFile);
-        await extractor.close();
-      }),
+      await repeat(
+        RUNS,
+        async () => {},
+        async () => {
+          const extractor = createCommandExtractor({ log: { warn: () => {} } });
+          await extractor.extract(castFile);
+          await extractor.close();
+        },
+      ),
     );
     await platform.recordedCommands.afterFinish(await solvedWith(true, false)); // the platform's own worker, started
     // At shell end (the recorder's finish): extraction in the worker, stored.
-    line("at shell end (extract and store, once per recording)", await repeat(RUNS, () => solvedWith(true, false), (id) => platform.recordedCommands.afterFinish(id!)));
-    line("first read of an older recording (extracted then, once)", await repeat(RUNS, () => solvedWith(true, false), () => debrief()));
+    line(
+      "at shell end (extract and store, once per recording)",
+      await repeat(
+        RUNS,
+        () => solvedWith(true, false),
+        (id) => platform.recordedCommands.afterFinish(id!),
+      ),
+    );
+    line(
+      "first read of an older recording (extracted then, once)",
+      await repeat(
+        RUNS,
+        () => solvedWith(true, false),
+        () => debrief(),
+      ),
+    );
     await solvedWith(true, true);
-    line("stored list (every later read)", await repeat(20, async () => {}, () => debrief()));
-    line("a shell still open (its list so far, in the worker)", await repeat(RUNS, () => solvedWith(false, false), () => debrief()));
+    line(
+      "stored list (every later read)",
+      await repeat(
+        20,
+        async () => {},
+        () => debrief(),
+      ),
+    );
+    line(
+      "a shell still open (its list so far, in the worker)",
+      await repeat(
+        RUNS,
+        () => solvedWith(false, false),
+        () => debrief(),
+      ),
+    );
     const got = await debrief();
     lines.push(`(the list: ${got.commands.length} command of ${got.commands[0]!.length} characters, cut: ${got.commands_cut})`);
     return lines;

@@ -37,7 +37,8 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
 };
-const fmt = (xs: number[]) => `p50 ${Math.round(pct(xs, 50))} ms, p95 ${Math.round(pct(xs, 95))} ms, min ${Math.round(Math.min(...xs))} ms, max ${Math.round(Math.max(...xs))} ms`;
+const fmt = (xs: number[]) =>
+  `p50 ${Math.round(pct(xs, 50))} ms, p95 ${Math.round(pct(xs, 95))} ms, min ${Math.round(Math.min(...xs))} ms, max ${Math.round(Math.max(...xs))} ms`;
 
 const server = await startTestServer({ LOG_LEVEL: "error" });
 try {

@@ -51,7 +51,11 @@ async function grade(challenge: Challenge, d: Awaited<ReturnType<typeof fixedDep
   return runCheck(runtime, challenge, d.env, d.values);
 }
 
-console.log(`grading bench: ${challenges.length} challenges, ${runs} checks each, soak ${soak}x every variant; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+console.log(
+  `grading bench: ${challenges.length} challenges, ${runs} checks each, soak ${soak}x every variant; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+);
 const all: number[] = [];
 if (runs > 0) {
   console.log("\nchallenge                           p50 ms  p95 ms | live  copy inspect boot  copy-check (p50 ms)");
@@ -71,7 +75,9 @@ if (runs > 0) {
     }
     all.push(...times);
     const p = (k: string) => String(parts[k] ? pct(parts[k]!, 50) : "-").padStart(5);
-    console.log(`${challenge.id.padEnd(34)} ${String(pct(times, 50)).padStart(7)} ${String(pct(times, 95)).padStart(7)} | ${p("live")} ${p("copy")} ${p("inspect")} ${p("boot")} ${p("bootCheck")}`);
+    console.log(
+      `${challenge.id.padEnd(34)} ${String(pct(times, 50)).padStart(7)} ${String(pct(times, 95)).padStart(7)} | ${p("live")} ${p("copy")} ${p("inspect")} ${p("boot")} ${p("bootCheck")}`,
+    );
   }
   console.log(`\nall checks: p50 ${pct(all, 50)} ms, p95 ${pct(all, 95)} ms, max ${Math.max(...all)} ms (goal: p95 < 10000 ms per challenge)`);
 }
@@ -106,6 +112,8 @@ if (soak > 0) {
     }
   }
   await Promise.all(Array.from({ length: width }, worker));
-  console.log(`\nsoak: ${graded} reference solutions graded, ${refused.length} refused (${((100 * refused.length) / Math.max(1, graded)).toFixed(1)} %; goal 0)`);
+  console.log(
+    `\nsoak: ${graded} reference solutions graded, ${refused.length} refused (${((100 * refused.length) / Math.max(1, graded)).toFixed(1)} %; goal 0)`,
+  );
   for (const r of refused) console.log(`  ${r}`);
 }

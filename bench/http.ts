@@ -87,7 +87,12 @@ function start(args: string[], env: Record<string, string>, listening: RegExp): 
   });
 }
 
-function get(url: string, headers: Record<string, string> = {}, method = "GET", body?: string): Promise<{ status: number; body: Buffer; headers: Record<string, unknown> }> {
+function get(
+  url: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+  body?: string,
+): Promise<{ status: number; body: Buffer; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     httpRequest(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -166,7 +171,16 @@ cpSync(join(ROOT, "build"), buildCopy, { recursive: true });
 const prod = { NODE_ENV: "production", LOG_LEVEL: "info" };
 const app = await start(
   ["bench/http-server.ts", buildCopy],
-  { ...prod, HOST: "127.0.0.1", PORT: "0", SSH_PORT: "0", RUNTIME: "none", DATA_DIR: dataDir, DATABASE_URL: `sqlite:${dbFile}`, PUBLIC_URL: "http://127.0.0.1:3999" },
+  {
+    ...prod,
+    HOST: "127.0.0.1",
+    PORT: "0",
+    SSH_PORT: "0",
+    RUNTIME: "none",
+    DATA_DIR: dataDir,
+    DATABASE_URL: `sqlite:${dbFile}`,
+    PUBLIC_URL: "http://127.0.0.1:3999",
+  },
   /listening on http:\/\/[^:]+:(\d+)/,
 );
 const barePort = 20000 + Math.floor(Math.random() * 20000);
@@ -204,8 +218,12 @@ try {
   }
   const mean = (xs: Figures[], k: keyof Figures) => xs.reduce((s, x) => s + x[k], 0) / xs.length;
 
-  console.log(`\n${new Date().toISOString().slice(0, 10)}: ${fmt(users)} users, ${fmt(submissions)} submissions (SQLite), ${CONNECTIONS} connections, ${rounds} x ${seconds} s each, in turns with the bare page\n`);
-  console.log("| page | HTML | bare page (same size) req/s | visitor req/s, p50 / p95 | ratio | rendered each time req/s, p50 / p95 | ratio | signed in req/s, p50 / p95 | ratio |");
+  console.log(
+    `\n${new Date().toISOString().slice(0, 10)}: ${fmt(users)} users, ${fmt(submissions)} submissions (SQLite), ${CONNECTIONS} connections, ${rounds} x ${seconds} s each, in turns with the bare page\n`,
+  );
+  console.log(
+    "| page | HTML | bare page (same size) req/s | visitor req/s, p50 / p95 | ratio | rendered each time req/s, p50 / p95 | ratio | signed in req/s, p50 / p95 | ratio |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|");
   for (const r of results) {
     const bareRps = mean(r.base, "rps");
@@ -214,10 +232,14 @@ try {
       const errors = xs.reduce((s, x) => s + x.errors, 0);
       return `${fmt(rps)}, ${fmt(mean(xs, "p50"))} / ${fmt(mean(xs, "p95"))} ms | ${(rps / bareRps).toFixed(2)}x${errors ? ` (${errors} errors)` : ""}`;
     };
-    console.log(`| \`${r.path}\` | ${fmt(r.bytes / 1024)} kB | ${fmt(bareRps)} (${fmt(r.bareBytes / 1024)} kB) | ${cell(r.app)} | ${cell(r.rendered)} | ${cell(r.signedIn)} |`);
+    console.log(
+      `| \`${r.path}\` | ${fmt(r.bytes / 1024)} kB | ${fmt(bareRps)} (${fmt(r.bareBytes / 1024)} kB) | ${cell(r.app)} | ${cell(r.rendered)} | ${cell(r.signedIn)} |`,
+    );
   }
   const [plain, gzip, br] = [await coldVisit(appBase), await coldVisit(appBase, "gzip"), await coldVisit(appBase, "gzip, deflate, br")];
-  console.log(`\ncold \`/\` (page + its scripts and stylesheet): ${fmt(plain / 1024)} kB uncompressed, ${fmt(gzip / 1024)} kB gzip, ${fmt(br / 1024)} kB brotli`);
+  console.log(
+    `\ncold \`/\` (page + its scripts and stylesheet): ${fmt(plain / 1024)} kB uncompressed, ${fmt(gzip / 1024)} kB gzip, ${fmt(br / 1024)} kB brotli`,
+  );
 } finally {
   app.child.kill("SIGTERM");
   bare.child.kill("SIGTERM");

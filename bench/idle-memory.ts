@@ -45,7 +45,10 @@ async function availableNow() {
 }
 /** cgroup v1 (this host) or v2: the container's memory usage in bytes. */
 function cgroupUsage(containerId: string) {
-  for (const f of [`/sys/fs/cgroup/memory/docker/${containerId}/memory.usage_in_bytes`, `/sys/fs/cgroup/system.slice/docker-${containerId}.scope/memory.current`]) {
+  for (const f of [
+    `/sys/fs/cgroup/memory/docker/${containerId}/memory.usage_in_bytes`,
+    `/sys/fs/cgroup/system.slice/docker-${containerId}.scope/memory.current`,
+  ]) {
     try {
       return Number(readFileSync(f, "utf8").trim());
     } catch {
@@ -105,7 +108,11 @@ try {
     charged += cgroupUsage(t);
     shims += shimOf(t).reduce((sum, p) => sum + pss(p), 0);
     const df = await runCommand(runtime, t, ["df", "-k", "--output=used", ...paths], { timeoutMs: 10_000 });
-    copy += df.stdout.split("\n").slice(1).filter(Boolean).reduce((sum, l) => sum + Number(l.trim()) * 1024, 0);
+    copy += df.stdout
+      .split("\n")
+      .slice(1)
+      .filter(Boolean)
+      .reduce((sum, l) => sum + Number(l.trim()) * 1024, 0);
   }
   // Execs (setup, df) leave nothing behind: the figures are of idle deployments.
   for (const dep of deployments) await runtime.removeDeployment(dep);
@@ -114,7 +121,13 @@ try {
 
   const base2 = await availableNow();
   for (let i = 0; i < n; i++) {
-    const c = await docker.createContainer({ Image: challenge.image, Cmd: ["sleep", "infinity"], Entrypoint: [], Labels: { "faultline.bench": instance }, HostConfig: { Init: true, LogConfig: { Type: "none", Config: {} } } });
+    const c = await docker.createContainer({
+      Image: challenge.image,
+      Cmd: ["sleep", "infinity"],
+      Entrypoint: [],
+      Labels: { "faultline.bench": instance },
+      HostConfig: { Init: true, LogConfig: { Type: "none", Config: {} } },
+    });
     plain.push(c.id);
     await c.start();
   }
@@ -132,17 +145,25 @@ try {
   const plainAccounted = (plainCharged + plainShims) / n;
   const limitCost = deploymentCost(challenge);
   console.log(`\n${id}: ${n} idle deployments (2 cores, 24 GiB, dockerd 20.10, runc, ${new Date().toISOString().slice(0, 10)})`);
-  console.log(`  host memory per idle deployment, accounted: ${mib(accounted)} (plain container of the image: ${mib(plainAccounted)}, ×${(accounted / plainAccounted).toFixed(1)})`);
+  console.log(
+    `  host memory per idle deployment, accounted: ${mib(accounted)} (plain container of the image: ${mib(plainAccounted)}, ×${(accounted / plainAccounted).toFixed(1)})`,
+  );
   console.log(`    charged to the deployment's cgroup:       ${mib(charged / n)} (plain: ${mib(plainCharged / n)})`);
   console.log(`    writable directories' copy (tmpfs written by dockerd, charged to no deployment): ${mib(copy / n)}`);
   console.log(`    containerd shim (PSS):                    ${mib(shims / n)} (plain: ${mib(plainShims / n)})`);
   console.log(`    dockerd + containerd growth (PSS):        ${mib(engineGrowth / n)}`);
   console.log(`  whole host, MemAvailable's fall (kernel memory included; blurred by other work): ${mib(perDeployment)} (plain: ${mib(perPlain)})`);
-  console.log(`  outside the deployment's limit: ${mib(accounted - charged / n)} accounted; admission control counts ${mib(DEPLOYMENT_OVERHEAD_BYTES)} (server/core/capacity.ts)`);
+  console.log(
+    `  outside the deployment's limit: ${mib(accounted - charged / n)} accounted; admission control counts ${mib(DEPLOYMENT_OVERHEAD_BYTES)} (server/core/capacity.ts)`,
+  );
   console.log(`  in 24 GiB, idle as accounted: ${Math.floor(GiB24 / accounted)} deployments (plain containers: ${Math.floor(GiB24 / plainAccounted)})`);
   console.log(`  in 24 GiB, as admission control counts (limits ${mib(limitCost)} each, 75 % of the host): ${Math.floor((GiB24 * 0.75) / limitCost)}`);
 } finally {
   for (const dep of deployments) await runtime.removeDeployment(dep).catch(() => {});
-  for (const c of plain) await docker.getContainer(c).remove({ force: true }).catch(() => {});
+  for (const c of plain)
+    await docker
+      .getContainer(c)
+      .remove({ force: true })
+      .catch(() => {});
 }
 process.exit(0);

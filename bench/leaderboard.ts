@@ -258,7 +258,9 @@ async function serve(databaseUrl: string): Promise<void> {
   // Names the mixed case searches for: a few players of each board's first pages and some who
   // never solved anything (a search that finds no one).
   const names = [
-    ...(await Promise.all(PERIODS.map(async (p) => (await platform.scoring.leaderboard({ period: p, page: 2 })).entries.slice(0, 4).map((e) => e.username)))).flat(),
+    ...(
+      await Promise.all(PERIODS.map(async (p) => (await platform.scoring.leaderboard({ period: p, page: 2 })).entries.slice(0, 4).map((e) => e.username)))
+    ).flat(),
     ...(await platform.db.selectFrom("users").select("username").orderBy("id").limit(8).execute()).map((u) => u.username),
   ];
   // PostgreSQL on this machine: its server process, whose CPU the parent counts beside ours.
@@ -271,13 +273,18 @@ async function serve(databaseUrl: string): Promise<void> {
       // Another machine's: its CPU is not ours to see.
     }
   }
-  console.log(JSON.stringify({ port: (server.address() as AddressInfo).port, token: (await platform.tokens.issue(someone)).access_token, totals, name, names, pgServer }));
+  console.log(
+    JSON.stringify({ port: (server.address() as AddressInfo).port, token: (await platform.tokens.issue(someone)).access_token, totals, name, names, pgServer }),
+  );
   process.on("SIGTERM", () => {
     server.close();
-    void solver.clear().then(() => platform.close()).then(() => {
-      rmSync(dataDir, { recursive: true, force: true });
-      process.exit(0);
-    });
+    void solver
+      .clear()
+      .then(() => platform.close())
+      .then(() => {
+        rmSync(dataDir, { recursive: true, force: true });
+        process.exit(0);
+      });
   });
 }
 
@@ -306,7 +313,16 @@ function solvesLanding(platform: Platform) {
     const inserted = await db.transaction().execute(async (trx) => {
       await trx
         .insertInto("submissions")
-        .values({ id: submission, user_id: userId, challenge_id: challenge.id, deployment_id: randomUUID(), solution: "bench", is_correct: 1, feedback: "Correct!", created_at: now })
+        .values({
+          id: submission,
+          user_id: userId,
+          challenge_id: challenge.id,
+          deployment_id: randomUUID(),
+          solution: "bench",
+          is_correct: 1,
+          feedback: "Correct!",
+          created_at: now,
+        })
         .execute();
       return trx
         .insertInto("solves")
@@ -350,7 +366,9 @@ async function main() {
 
   for (const users of sizes) {
     const databaseUrl = await databaseFor(users);
-    const loadBefore = loadavg().map((l) => l.toFixed(1)).join(" ");
+    const loadBefore = loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ");
     const child = spawn(process.execPath, [...process.execArgv, import.meta.filename, "--serve", databaseUrl], { stdio: ["ignore", "pipe", "inherit"] });
     const first = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once("line", resolve);
@@ -378,12 +396,22 @@ async function main() {
       ];
       for (const [label, query] of cases) {
         for (const connections of [1, 10]) {
-          rows.push({ case: label, kind: "uncached", connections, figure: await measure(child.pid!, base + query, connections, { ...signedIn, "x-bench-uncached": "1" }) });
+          rows.push({
+            case: label,
+            kind: "uncached",
+            connections,
+            figure: await measure(child.pid!, base + query, connections, { ...signedIn, "x-bench-uncached": "1" }),
+          });
         }
         // A word's search remembers its count until its board's players change: cold, counted each time.
         if (label.endsWith(" search") && !label.endsWith("name search")) {
           for (const connections of [1, 10]) {
-            rows.push({ case: label, kind: "cold", connections, figure: await measure(child.pid!, base + query, connections, { ...signedIn, "x-bench-uncached": "cold" }) });
+            rows.push({
+              case: label,
+              kind: "cold",
+              connections,
+              figure: await measure(child.pid!, base + query, connections, { ...signedIn, "x-bench-uncached": "cold" }),
+            });
           }
         }
         rows.push({ case: label, kind: "signed-in", connections: 10, figure: await measure(child.pid!, base + query, 10, signedIn) });
@@ -392,9 +420,13 @@ async function main() {
     }
     results.set(users, rows);
     console.log(
-      `\n${users.toLocaleString("en")} players (${postgresAdmin ? "PostgreSQL" : "SQLite"}; board sizes: ${PERIODS.map((p) => `${p} ${totals[p]}`).join(", ")}; name searched: ${name}; load average 1/5/15 min before ${loadBefore}, after ${loadavg().map((l) => l.toFixed(1)).join(" ")})`,
+      `\n${users.toLocaleString("en")} players (${postgresAdmin ? "PostgreSQL" : "SQLite"}; board sizes: ${PERIODS.map((p) => `${p} ${totals[p]}`).join(", ")}; name searched: ${name}; load average 1/5/15 min before ${loadBefore}, after ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")})`,
     );
-    console.log("| case | caller | connections | p50 ms | p95 ms | req/s | server CPU ms/req | PostgreSQL CPU ms/req | errors |\n|---|---|---|---|---|---|---|---|---|");
+    console.log(
+      "| case | caller | connections | p50 ms | p95 ms | req/s | server CPU ms/req | PostgreSQL CPU ms/req | errors |\n|---|---|---|---|---|---|---|---|---|",
+    );
     for (const r of rows) {
       console.log(
         `| ${r.case} | ${r.kind} | ${r.connections} | ${r.figure.p50.toFixed(1)} | ${r.figure.p95.toFixed(1)} | ${Math.round(r.figure.rps)} | ${r.figure.cpuMs.toFixed(2)} | ${postmaster ? r.figure.dbCpuMs.toFixed(2) : "–"} | ${r.figure.errors} |`,
@@ -403,7 +435,9 @@ async function main() {
     const mixed = [];
     for (const rate of SOLVE_RATES) mixed.push({ rate, ...(await measureMixed(child.pid!, `http://127.0.0.1:${port}`, token, totals, names, rate)) });
     console.log(
-      `\nMixed reads as players get them (${users.toLocaleString("en")} players, 10 connections, ${MIXED_SECONDS} s each; load average after ${loadavg().map((l) => l.toFixed(1)).join(" ")})`,
+      `\nMixed reads as players get them (${users.toLocaleString("en")} players, 10 connections, ${MIXED_SECONDS} s each; load average after ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")})`,
     );
     console.log(
       "| solves landing | solves landed | req/s | p50 ms | p95 ms | p99 ms | cache hit ratio | server CPU ms/req | PostgreSQL CPU ms/req | errors |\n|---|---|---|---|---|---|---|---|---|---|",

@@ -18,7 +18,8 @@ export const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
 };
 export const ms = (x: number) => `${Math.round(x)} ms`;
-export const summary = (xs: number[]) => `p50 ${ms(pct(xs, 50))}, p95 ${ms(pct(xs, 95))}, min ${ms(Math.min(...xs))}, max ${ms(Math.max(...xs))} (n=${xs.length})`;
+export const summary = (xs: number[]) =>
+  `p50 ${ms(pct(xs, 50))}, p95 ${ms(pct(xs, 95))}, min ${ms(Math.min(...xs))}, max ${ms(Math.max(...xs))} (n=${xs.length})`;
 export const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 /** A copy of some challenges; `pools` adds `pool: <n>` to their challenge.yaml. */
@@ -41,7 +42,10 @@ async function player(running: Awaited<ReturnType<typeof startServer>>, api: Ret
   // Registrations are rate-limited per address: each bench player comes from its own (the
   // server trusts one proxy hop here, TRUST_PROXY=1).
   const address = `10.${(seq >> 8) & 255}.${seq & 255}.${++seq % 250}`;
-  const fromAddress: typeof api = { base: api.base, call: (m, path, o = {}) => api.call(m, path, { ...o, headers: { "x-forwarded-for": address, ...o.headers } }) };
+  const fromAddress: typeof api = {
+    base: api.base,
+    call: (m, path, o = {}) => api.call(m, path, { ...o, headers: { "x-forwarded-for": address, ...o.headers } }),
+  };
   const p = await makePlayer(fromAddress, dataDir);
   if (opts?.plan === "pro") {
     const { id } = await running.platform.db.selectFrom("users").select("id").where("username", "=", p.username).executeTakeFirstOrThrow();

@@ -56,7 +56,34 @@ function prng(seed: number) {
 }
 
 /** Two of these in every name: a search for one ("amber") finds ~7 % of the players. */
-const WORDS = ["amber", "basil", "cobalt", "delta", "ember", "fjord", "garnet", "harbor", "indigo", "juniper", "kernel", "lumen", "maple", "nimbus", "onyx", "pixel", "quartz", "raven", "sierra", "tundra", "umber", "vector", "willow", "xenon", "yonder", "zephyr"];
+const WORDS = [
+  "amber",
+  "basil",
+  "cobalt",
+  "delta",
+  "ember",
+  "fjord",
+  "garnet",
+  "harbor",
+  "indigo",
+  "juniper",
+  "kernel",
+  "lumen",
+  "maple",
+  "nimbus",
+  "onyx",
+  "pixel",
+  "quartz",
+  "raven",
+  "sierra",
+  "tundra",
+  "umber",
+  "vector",
+  "willow",
+  "xenon",
+  "yonder",
+  "zephyr",
+];
 
 const NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -161,7 +188,14 @@ export async function seed(opts: SeedOptions): Promise<SeedResult> {
       const key = `${u}:${c.id}`;
       if (correct && !solved.has(key)) {
         solved.add(key);
-        solveRows.push({ user_id: ids[u]!, challenge_id: c.id, deployment_id: deployment, points: c.points, solve_seconds: 60 + Math.floor(rnd() * 3600), solved_at: at });
+        solveRows.push({
+          user_id: ids[u]!,
+          challenge_id: c.id,
+          deployment_id: deployment,
+          points: c.points,
+          solve_seconds: 60 + Math.floor(rnd() * 3600),
+          solved_at: at,
+        });
       }
     }
     await inChunks(db, subRows, 500, (trx, chunk) => trx.insertInto("submissions").values(chunk).execute());

@@ -59,9 +59,14 @@ function shellOf(write: (line: string) => void, onData: (fn: (text: string) => v
 }
 
 function openShell(i: number, p: (typeof players)[number]) {
-  const child = spawn("ssh", ["-tt", "-b", `127.0.0.${2 + (i % 8)}`, ...clientOptions(p.key), "-p", String(s.sshPort), `${challenge}@${HOST}`], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn("ssh", ["-tt", "-b", `127.0.0.${2 + (i % 8)}`, ...clientOptions(p.key), "-p", String(s.sshPort), `${challenge}@${HOST}`], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   clients.push(child);
-  const sh = shellOf((l) => child.stdin!.write(l), (fn) => child.stdout!.on("data", (c) => fn(String(c))));
+  const sh = shellOf(
+    (l) => child.stdin!.write(l),
+    (fn) => child.stdout!.on("data", (c) => fn(String(c))),
+  );
   return { child, ...sh };
 }
 
@@ -143,7 +148,10 @@ try {
   const gatewayKeys: number[] = [];
   for (let i = 0; i < 50; i++) gatewayKeys.push(await open[0]!.roundTrip(100_000 + i));
   const direct = await runtime.exec(containerId, { command: ["/bin/bash", "-l"], tty: true, stdin: true, user: "root", cols: 80, rows: 24 });
-  const directShell = shellOf((l) => direct.stdin!.write(l), (fn) => direct.stdout.on("data", (c) => fn(String(c))));
+  const directShell = shellOf(
+    (l) => direct.stdin!.write(l),
+    (fn) => direct.stdout.on("data", (c) => fn(String(c))),
+  );
   await directShell.prompt();
   const engineKeys: number[] = [];
   for (let i = 0; i < 50; i++) engineKeys.push(await directShell.roundTrip(200_000 + i));
@@ -153,11 +161,17 @@ try {
   console.log(`\n${shells} SSH shells through the gateway (${challenge}, ${players.length} deployments, 2 cores, ${new Date().toISOString().slice(0, 10)})`);
   console.log(`  opened in ${ms(openedIn)} (${ms(openedIn / shells)} a shell, 8 at a time)`);
   console.log(`  server RSS: ${mib(before)} before, ${mib(withShells)} with the shells: ${mib((withShells - before) / shells)} per shell`);
-  console.log(`  server CPU, shells idle: ${(cpuMs(idleCpu) / 10 / shells).toFixed(3)} ms a second per shell (${((cpuMs(idleCpu) / 10_000) * 100).toFixed(1)} % of a core in all)`);
-  console.log(`  server CPU, every shell a command a second: ${(cpuMs(busyCpu) / commands).toFixed(2)} ms per command, ${((cpuMs(busyCpu) / 10_000) * 100).toFixed(0)} % of a core in all (${commands} commands)`);
+  console.log(
+    `  server CPU, shells idle: ${(cpuMs(idleCpu) / 10 / shells).toFixed(3)} ms a second per shell (${((cpuMs(idleCpu) / 10_000) * 100).toFixed(1)} % of a core in all)`,
+  );
+  console.log(
+    `  server CPU, every shell a command a second: ${(cpuMs(busyCpu) / commands).toFixed(2)} ms per command, ${((cpuMs(busyCpu) / 10_000) * 100).toFixed(0)} % of a core in all (${commands} commands)`,
+  );
   console.log(`  command (new channel on an open connection): gateway ${summary(viaGateway)}`);
   console.log(`                                    plain engine exec ${summary(viaEngine)}`);
-  console.log(`    the gateway adds ${ms(pct(viaGateway, 50) - pct(viaEngine, 50))} at p50, ${ms(pct(viaGateway, 95) - pct(viaEngine, 95))} at p95 (×${(pct(viaGateway, 50) / pct(viaEngine, 50)).toFixed(2)}); goal < 50 ms: ${pct(viaGateway, 50) - pct(viaEngine, 50) < 50 ? "met" : "NOT met"}`);
+  console.log(
+    `    the gateway adds ${ms(pct(viaGateway, 50) - pct(viaEngine, 50))} at p50, ${ms(pct(viaGateway, 95) - pct(viaEngine, 95))} at p95 (×${(pct(viaGateway, 50) / pct(viaEngine, 50)).toFixed(2)}); goal < 50 ms: ${pct(viaGateway, 50) - pct(viaEngine, 50) < 50 ? "met" : "NOT met"}`,
+  );
   console.log(`  keystroke in an open shell: gateway ${summary(gatewayKeys)}`);
   console.log(`                               engine ${summary(engineKeys)}`);
   console.log(`    the gateway adds ${ms(pct(gatewayKeys, 50) - pct(engineKeys, 50))} at p50`);

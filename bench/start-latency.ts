@@ -107,7 +107,10 @@ if (want("warm")) {
 }
 
 // The first start after a restart, with and without the boot caches.
-for (const [name, withCaches] of [["after restart, no boot caches", false], ["after restart", true]] as const) {
+for (const [name, withCaches] of [
+  ["after restart, no boot caches", false],
+  ["after restart", true],
+] as const) {
   if (!want("restart")) break;
   const dir = dataDir();
   const content = challenges([challenge]);
@@ -158,7 +161,9 @@ if (want("restart-pool")) {
         const p = await s.player({ plan: "pro" });
         const r = await once(s, p);
         totals.push(r.total);
-        process.stdout.write(`after restart, warm pool ${i + 1}/${restarts}: ${Math.round(r.total)} ms${r.pooled ? " (pool)" : " (cold: the pool was not filled yet)"}\n`);
+        process.stdout.write(
+          `after restart, warm pool ${i + 1}/${restarts}: ${Math.round(r.total)} ms${r.pooled ? " (pool)" : " (cold: the pool was not filled yet)"}\n`,
+        );
         // Full again before the next restart.
         await poolFull(s);
       } finally {
@@ -181,5 +186,9 @@ if (results.warm) console.log(`  goal: warm p50 < 300 ms: ${pct(results.warm, 50
 const restarted = results["after restart, warm pool"];
 if (restarted) console.log(`  goal: first start after a restart < 1 s: ${pct(restarted, 95) < 1000 ? "met" : "NOT met"} with a pool (p95)`);
 if (results["after restart"]) console.log(`  without a pool, first start after a restart: p50 ${pct(results["after restart"], 50) < 1000 ? "<" : "≥"} 1 s`);
-console.log(`  load average during the run: ${loadavg().map((x) => x.toFixed(1)).join(", ")} (2 cores)`);
+console.log(
+  `  load average during the run: ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(", ")} (2 cores)`,
+);
 process.exit(0);

@@ -53,7 +53,11 @@ async function imageId(tag: string) {
 }
 /** Drops the image a rebuild replaced when nothing uses it any more. */
 async function dropReplaced(oldId: string | undefined, tag: string) {
-  if (oldId && oldId !== (await imageId(tag))) await docker.getImage(oldId).remove().catch(() => {});
+  if (oldId && oldId !== (await imageId(tag)))
+    await docker
+      .getImage(oldId)
+      .remove()
+      .catch(() => {});
 }
 
 /** The Debian mirror this machine uses (deb822 sources first, then sources.list). */
@@ -124,11 +128,14 @@ async function buildBase(): Promise<string> {
     const oldId = await imageId(BASE_IMAGE);
     const tarProc = spawn("tar", ["--numeric-owner", "-C", rootfs, "-c", "."], { stdio: ["ignore", "pipe", "inherit"] });
     const [repo, tag] = BASE_IMAGE.split(":");
-    const stream = await docker.importImage(tarProc.stdout as unknown as NodeJS.ReadableStream, {
-      repo,
-      tag: tag ?? "latest",
-      changes: [`LABEL ${INPUTS_LABEL}=${hash}`, `ENV LANG=C.UTF-8`, `CMD ["/bin/bash"]`, `WORKDIR /root`],
-    } as never);
+    const stream = await docker.importImage(
+      tarProc.stdout as unknown as NodeJS.ReadableStream,
+      {
+        repo,
+        tag: tag ?? "latest",
+        changes: [`LABEL ${INPUTS_LABEL}=${hash}`, `ENV LANG=C.UTF-8`, `CMD ["/bin/bash"]`, `WORKDIR /root`],
+      } as never,
+    );
     await follow(stream as unknown as NodeJS.ReadableStream, "import");
     await dropReplaced(oldId, BASE_IMAGE);
     say(`${BASE_IMAGE} built in ${((Date.now() - started) / 1000).toFixed(1)}s`);
@@ -166,13 +173,16 @@ async function buildChallenge(slug: string, baseHash: string) {
   }
   pack.finalize();
   const oldId = await imageId(tag);
-  const stream = (await docker.buildImage(pack as unknown as NodeJS.ReadableStream, {
-    t: tag,
-    labels: { [INPUTS_LABEL]: hash, "faultline.challenge": slug },
-    rm: true,
-    forcerm: true,
-    pull: false,
-  } as never)) as unknown as NodeJS.ReadableStream;
+  const stream = (await docker.buildImage(
+    pack as unknown as NodeJS.ReadableStream,
+    {
+      t: tag,
+      labels: { [INPUTS_LABEL]: hash, "faultline.challenge": slug },
+      rm: true,
+      forcerm: true,
+      pull: false,
+    } as never,
+  )) as unknown as NodeJS.ReadableStream;
   await follow(stream, slug);
   await dropReplaced(oldId, tag);
   say(`${tag} built in ${((Date.now() - started) / 1000).toFixed(1)}s`);

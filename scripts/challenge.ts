@@ -115,7 +115,9 @@ async function main() {
     mkdirSync(join(folder, "fakes"), { recursive: true });
     mkdirSync(join(folder, "files"), { recursive: true });
     for (const [name, text] of Object.entries(TEMPLATE)) writeFileSync(join(folder, name), text, { mode: name.endsWith(".sh") ? 0o755 : 0o644 });
-    console.log(`created ${folder}: write the story, the fault, the check, the solution and the fakes (challenges/README.md), then: npm run challenge -- prove ${slug}`);
+    console.log(
+      `created ${folder}: write the story, the fault, the check, the solution and the fakes (challenges/README.md), then: npm run challenge -- prove ${slug}`,
+    );
     return;
   }
   if (command !== "prove") usage();

@@ -70,11 +70,10 @@ async function attemptAs(server: Server, player: Player, challenge: Challenge, s
       }
     };
     const before = await submit("Nothing changed yet.");
-    const shell = await runClient(
-      "ssh",
-      [...clientOptions(player.key), "-p", String(server.sshPort), `${challenge.id}@${HOST}`, "bash -s"],
-      { input: script, timeoutMs: 180_000 },
-    );
+    const shell = await runClient("ssh", [...clientOptions(player.key), "-p", String(server.sshPort), `${challenge.id}@${HOST}`, "bash -s"], {
+      input: script,
+      timeoutMs: 180_000,
+    });
     const after = await submit(answer(shell.stdout));
     return { before: before.body, shell, after: after.body, afterStatus: after.status, beforeStatus: before.status };
   } finally {
@@ -85,12 +84,28 @@ async function attemptAs(server: Server, player: Player, challenge: Challenge, s
 /** Proves `challenge`: yields each step as it is done (ok or not). */
 export async function* prove(server: Server, pool: PlayerPool, challenge: Challenge, opts: { fakes?: boolean } = {}): AsyncGenerator<ProofStep> {
   const main = await attempt(server, pool, challenge, challenge.solution.script, referenceAnswer);
-  yield { step: "the check refuses the fresh deployment", ok: main.beforeStatus === 200 && main.before.is_correct === false, detail: main.before.feedback ?? JSON.stringify(main.before) };
-  yield { step: "solution.sh runs through the SSH gateway", ok: main.shell.code === 0, detail: `exit ${main.shell.code}${main.shell.code ? `: ${main.shell.stderr.slice(-400)}` : ""}` };
-  yield { step: "the check accepts the fixed deployment", ok: main.afterStatus === 200 && main.after.is_correct === true, detail: main.after.feedback ?? JSON.stringify(main.after) };
+  yield {
+    step: "the check refuses the fresh deployment",
+    ok: main.beforeStatus === 200 && main.before.is_correct === false,
+    detail: main.before.feedback ?? JSON.stringify(main.before),
+  };
+  yield {
+    step: "solution.sh runs through the SSH gateway",
+    ok: main.shell.code === 0,
+    detail: `exit ${main.shell.code}${main.shell.code ? `: ${main.shell.stderr.slice(-400)}` : ""}`,
+  };
+  yield {
+    step: "the check accepts the fixed deployment",
+    ok: main.afterStatus === 200 && main.after.is_correct === true,
+    detail: main.after.feedback ?? JSON.stringify(main.after),
+  };
   if (opts.fakes === false) return;
   for (const fake of challenge.fakes) {
     const faked = await attempt(server, pool, challenge, fake.script, () => "Fixed it.");
-    yield { step: `fake ${fake.name} is refused`, ok: faked.afterStatus === 200 && faked.after.is_correct === false, detail: faked.after.feedback ?? JSON.stringify(faked.after) };
+    yield {
+      step: `fake ${fake.name} is refused`,
+      ok: faked.afterStatus === 200 && faked.after.is_correct === false,
+      detail: faked.after.feedback ?? JSON.stringify(faked.after),
+    };
   }
 }

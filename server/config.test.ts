@@ -59,7 +59,9 @@ describe("loadConfig", () => {
     const pg = { DATABASE_URL: "postgres://u:p@db:5432/faultline" };
     expect(load({ ...pg, ROLE: " Worker, api ,api" }).roles).toEqual(["api", "worker"]);
     expect(load({ ...pg, ROLE: "ssh" }).roles).toEqual(["ssh"]);
-    expect(configError({ ...pg, ROLE: "web,gateway" }).message).toContain('ROLE: must be a comma-separated list of web, api, ssh, worker (not a role: "gateway")');
+    expect(configError({ ...pg, ROLE: "web,gateway" }).message).toContain(
+      'ROLE: must be a comma-separated list of web, api, ssh, worker (not a role: "gateway")',
+    );
     expect(configError({ ...pg, ROLE: " , " }).message).toContain("ROLE: must be a comma-separated list of web, api, ssh, worker");
     expect(configError({ ROLE: "web,api" }).message).toContain("ROLE: splitting roles over processes needs PostgreSQL");
     expect(load({ ROLE: "worker,ssh,api,web" }).roles).toHaveLength(4);
@@ -152,12 +154,24 @@ describe("loadConfig", () => {
 
   it("reads where recordings live and what one player may keep (docs/decisions/016-per-user-bounds.md)", () => {
     const d = load();
-    expect(d.recordings).toEqual({ dir: join(dir, "recordings"), perUser: { files: 500, bytes: 200 * 2 ** 20 }, perDeployment: { files: 100, bytes: 50 * 2 ** 20 }, perMinute: 30 });
+    expect(d.recordings).toEqual({
+      dir: join(dir, "recordings"),
+      perUser: { files: 500, bytes: 200 * 2 ** 20 },
+      perDeployment: { files: 100, bytes: 50 * 2 ** 20 },
+      perMinute: 30,
+    });
     expect(d.minFreeBytes).toBe(512 * 2 ** 20);
     expect(d.outbox).toEqual({ maxFiles: 1000, maxBytes: 50 * 2 ** 20 });
-    const c = load({ RECORDINGS_DIR: join(dir, "elsewhere"), RECORDINGS_MAX_FILES_PER_USER: "7", RECORDINGS_MAX_MB_PER_DEPLOYMENT: "2", MIN_FREE_DISK_MB: "0" });
+    const c = load({
+      RECORDINGS_DIR: join(dir, "elsewhere"),
+      RECORDINGS_MAX_FILES_PER_USER: "7",
+      RECORDINGS_MAX_MB_PER_DEPLOYMENT: "2",
+      MIN_FREE_DISK_MB: "0",
+    });
     expect(c.recordings).toMatchObject({ dir: join(dir, "elsewhere"), perUser: { files: 7 }, perDeployment: { bytes: 2 * 2 ** 20 } });
     expect(c.minFreeBytes).toBe(0);
-    expect(configError({ RECORDINGS_MAX_FILES_PER_USER: "0", OUTBOX_MAX_MB: "lots" }).message).toMatch(/RECORDINGS_MAX_FILES_PER_USER: must be at least 1[\s\S]*OUTBOX_MAX_MB: must be a number of MiB/);
+    expect(configError({ RECORDINGS_MAX_FILES_PER_USER: "0", OUTBOX_MAX_MB: "lots" }).message).toMatch(
+      /RECORDINGS_MAX_FILES_PER_USER: must be at least 1[\s\S]*OUTBOX_MAX_MB: must be a number of MiB/,
+    );
   });
 });

@@ -63,8 +63,16 @@ const envSchema = z.object({
   METRICS_PORT: z.coerce.number({ error: "must be a port number (0-65535)" }).int("must be a whole number").min(0).max(65535).optional(),
   SSH_PORT: z.coerce.number({ error: "must be a port number (0-65535)" }).int("must be a whole number").min(0).max(65535).default(2222),
   SSH_HOST: optional,
-  SESSION_DURATION_MINUTES: z.coerce.number({ error: "must be a number of minutes" }).positive("must be more than 0").max(24 * 60).default(30),
-  MAX_DEPLOYMENT_MINUTES: z.coerce.number({ error: "must be a number of minutes" }).positive("must be more than 0").max(6 * 60).default(180),
+  SESSION_DURATION_MINUTES: z.coerce
+    .number({ error: "must be a number of minutes" })
+    .positive("must be more than 0")
+    .max(24 * 60)
+    .default(30),
+  MAX_DEPLOYMENT_MINUTES: z.coerce
+    .number({ error: "must be a number of minutes" })
+    .positive("must be more than 0")
+    .max(6 * 60)
+    .default(180),
   // The platform's ceiling on deployments at once per user, over every plan (server/core/plans.ts:
   // free 1, Pro 3): at 3 by default, so Pro gets what it promises.
   MAX_CONCURRENT_DEPLOYMENTS: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1).max(100).default(3),
@@ -86,7 +94,11 @@ const envSchema = z.object({
   // so the first deployment of an image after a restart is as fast as the next. Default: on, but
   // off under NODE_ENV=test (every test server would read every image again).
   PREPARE_AT_BOOT: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
-  WARM_POOL_IDLE_MINUTES: z.coerce.number({ error: "must be a number of minutes" }).positive("must be more than 0").max(24 * 60).default(60),
+  WARM_POOL_IDLE_MINUTES: z.coerce
+    .number({ error: "must be a number of minutes" })
+    .positive("must be more than 0")
+    .max(24 * 60)
+    .default(60),
   CHALLENGES_DIR: optional,
   // What players can make the platform keep (docs/decisions/016-per-user-bounds.md): recordings
   // in a folder of their own (best a volume of its own), quotas per user and per deployment
@@ -95,8 +107,16 @@ const envSchema = z.object({
   RECORDINGS_DIR: optional,
   RECORDINGS_MAX_MB_PER_USER: z.coerce.number({ error: "must be a number of MiB" }).int("must be a whole number").min(1, "must be at least 1").default(200),
   RECORDINGS_MAX_FILES_PER_USER: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").default(500),
-  RECORDINGS_MAX_MB_PER_DEPLOYMENT: z.coerce.number({ error: "must be a number of MiB" }).int("must be a whole number").min(1, "must be at least 1").default(50),
-  RECORDINGS_MAX_FILES_PER_DEPLOYMENT: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").default(100),
+  RECORDINGS_MAX_MB_PER_DEPLOYMENT: z.coerce
+    .number({ error: "must be a number of MiB" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .default(50),
+  RECORDINGS_MAX_FILES_PER_DEPLOYMENT: z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .default(100),
   RECORDINGS_PER_MINUTE: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").default(30),
   MIN_FREE_DISK_MB: z.coerce.number({ error: "must be a number of MiB" }).int("must be a whole number").min(0, "must be at least 0").default(512),
   OUTBOX_MAX_FILES: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").default(1000),
@@ -114,7 +134,10 @@ const envSchema = z.object({
     .string()
     .default(ROLES.join(","))
     .transform((v, ctx) => {
-      const roles = v.split(",").map((r) => r.trim().toLowerCase()).filter(Boolean);
+      const roles = v
+        .split(",")
+        .map((r) => r.trim().toLowerCase())
+        .filter(Boolean);
       const unknown = roles.filter((r) => !(ROLES as readonly string[]).includes(r));
       if (roles.length === 0 || unknown.length) {
         ctx.addIssue({
@@ -227,9 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { kind: "postgres", url: e.DATABASE_URL }
       : {
           kind: "sqlite",
-          file: e.DATABASE_URL
-            ? resolve(e.DATABASE_URL.replace(/^(sqlite|file):(\/\/)?/, ""))
-            : join(dataDir, "faultline.db"),
+          file: e.DATABASE_URL ? resolve(e.DATABASE_URL.replace(/^(sqlite|file):(\/\/)?/, "")) : join(dataDir, "faultline.db"),
         };
 
   const billing = billingConfig(e);
@@ -305,7 +326,9 @@ const MIB = 1024 * 1024;
 /** Stripe's settings: all three or none; half a configuration would take money it cannot honour. */
 function billingConfig(e: z.output<typeof envSchema>): BillingConfig | undefined {
   const given = { STRIPE_SECRET_KEY: e.STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: e.STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID: e.STRIPE_PRICE_ID };
-  const missing = Object.entries(given).filter(([, v]) => !v).map(([k]) => k);
+  const missing = Object.entries(given)
+    .filter(([, v]) => !v)
+    .map(([k]) => k);
   if (missing.length === 3) return undefined;
   if (missing.length) {
     throw new ConfigError(`Invalid configuration:\n${missing.map((k) => `  ${k}: is required when any STRIPE_ variable is set`).join("\n")}`);

@@ -26,7 +26,17 @@ export interface DiskSpace {
   lastFree(): number | null;
 }
 
-export function createDiskSpace({ dir, floorBytes, free = freeBytes, maxAgeMs = 1000 }: { dir: string; floorBytes: number; free?: FreeBytes; maxAgeMs?: number }): DiskSpace {
+export function createDiskSpace({
+  dir,
+  floorBytes,
+  free = freeBytes,
+  maxAgeMs = 1000,
+}: {
+  dir: string;
+  floorBytes: number;
+  free?: FreeBytes;
+  maxAgeMs?: number;
+}): DiskSpace {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   let reading: number | null = null;
   let readAt = 0;
@@ -65,4 +75,3 @@ export function createDiskSpace({ dir, floorBytes, free = freeBytes, maxAgeMs = 
     lastFree: () => reading,
   };
 }
-

@@ -156,7 +156,14 @@ export function attachLiveChannel(upgrades: UpgradeDispatcher, deps: LiveDeps) {
         setTimeout(() => ws.close(1000, m.status === "terminated" ? "Deployment terminated" : "Deployment failed"), 50);
       }
     });
-    send({ type: "deployment_update", deployment_id: current.deployment_id, status: current.status, expires_at: current.expires_at, ssh_details: current.ssh_details, error_message: current.error_message });
+    send({
+      type: "deployment_update",
+      deployment_id: current.deployment_id,
+      status: current.status,
+      expires_at: current.expires_at,
+      ssh_details: current.ssh_details,
+      error_message: current.error_message,
+    });
     if (current.status === "terminated") ws.close(1000, "Deployment terminated");
 
     let alive = true;

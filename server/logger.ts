@@ -75,7 +75,11 @@ export function createLogger(
   level: LogLevel = "info",
   format: LogFormat = "text",
   sink: LogSink = (line) => console.error(line),
-  { bytesPerSecond = LOG_BYTES_PER_SECOND, burstBytes = LOG_BURST_BYTES, clock = Date.now }: { bytesPerSecond?: number; burstBytes?: number; clock?: () => number } = {},
+  {
+    bytesPerSecond = LOG_BYTES_PER_SECOND,
+    burstBytes = LOG_BURST_BYTES,
+    clock = Date.now,
+  }: { bytesPerSecond?: number; burstBytes?: number; clock?: () => number } = {},
 ) {
   const min = LEVELS.indexOf(level);
   const write = format === "json" ? jsonLine : textLine;

@@ -161,7 +161,11 @@ export function createMetrics({ db, log }: { db: Kysely<Database>; log: Logger }
         }
       },
     });
-  diskGauge("faultline_disk_used_bytes", "Bytes kept of what players make the platform write: recordings (all replicas') and this process's mail outbox", (r) => r.bytes);
+  diskGauge(
+    "faultline_disk_used_bytes",
+    "Bytes kept of what players make the platform write: recordings (all replicas') and this process's mail outbox",
+    (r) => r.bytes,
+  );
   diskGauge("faultline_disk_files", "Files kept of what players make the platform write: recordings and the mail outbox", (r) => r.files);
   diskGauge("faultline_disk_free_bytes", "Free bytes on the file system of each; below MIN_FREE_DISK_MB nothing more is written there", (r) => r.free);
   const recordingsRefused = new Counter({
@@ -311,7 +315,8 @@ export function requestScope(metrics: Pick<Metrics, "observeHttp">, webRoute: (p
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1)$/;
 
 /** Without METRICS_TOKEN in production, the public port says this (METRICS_PORT serves them). */
-export const METRICS_NEED_TOKEN = "Metrics are not served on this port without METRICS_TOKEN: set METRICS_TOKEN (at least 24 characters), or METRICS_PORT for a listener on 127.0.0.1 only.\n";
+export const METRICS_NEED_TOKEN =
+  "Metrics are not served on this port without METRICS_TOKEN: set METRICS_TOKEN (at least 24 characters), or METRICS_PORT for a listener on 127.0.0.1 only.\n";
 
 export interface MetricsAccess {
   /** With a token: only `Authorization: Bearer <token>`, from anywhere. */
@@ -373,8 +378,7 @@ export function webRouteLabels(
     list.push({ id: r.id, path: r.path, index: r.index, children: [] });
     byParent.set(r.parentId, list);
   }
-  const tree = (parent: string | undefined): RouteNode[] =>
-    (byParent.get(parent) ?? []).map((n) => ({ ...n, children: n.index ? undefined : tree(n.id) }));
+  const tree = (parent: string | undefined): RouteNode[] => (byParent.get(parent) ?? []).map((n) => ({ ...n, children: n.index ? undefined : tree(n.id) }));
   const roots = tree(undefined);
   // Matching walks every route (React Router flattens and ranks them on each call): remember the
   // label of the paths seen, up to a bound, since a few pages take most requests.
@@ -383,7 +387,13 @@ export function webRouteLabels(
     if (path.startsWith("/assets/")) return "/assets/*";
     if (seen.has(path)) return seen.get(path);
     const matches = match(roots, path);
-    const label = matches?.length ? "/" + matches.map((m) => m.route.path).filter(Boolean).join("/") : undefined;
+    const label = matches?.length
+      ? "/" +
+        matches
+          .map((m) => m.route.path)
+          .filter(Boolean)
+          .join("/")
+      : undefined;
     if (seen.size >= LABELS_REMEMBERED) seen.delete(seen.keys().next().value!);
     seen.set(path, label);
     return label;

@@ -3,8 +3,10 @@ import { createPageCache, maxAgeOf } from "./page-cache.ts";
 
 const NONCE = "AAAAAAAAAAAAAAAAAAAAAA==";
 const OTHER = "BBBBBBBBBBBBBBBBBBBBBB==";
-const page = (nonce = NONCE, text = "hello") => Buffer.from(`<!DOCTYPE html><script nonce="${nonce}">1</script><p>${text}</p><script nonce="${nonce}">2</script>`);
-const fresh = (extra: Record<string, string> = {}) => new Headers({ "content-type": "text/html; charset=utf-8", "cache-control": "private, max-age=300", ...extra });
+const page = (nonce = NONCE, text = "hello") =>
+  Buffer.from(`<!DOCTYPE html><script nonce="${nonce}">1</script><p>${text}</p><script nonce="${nonce}">2</script>`);
+const fresh = (extra: Record<string, string> = {}) =>
+  new Headers({ "content-type": "text/html; charset=utf-8", "cache-control": "private, max-age=300", ...extra });
 
 describe("page cache", () => {
   it("gives the page back with the new answer's nonce at every place the first one was", () => {

@@ -62,7 +62,11 @@ function offsetsOf(body: Buffer, needle: string): number[] {
  */
 export const KEPT_PAGES: ReadonlySet<string> = new Set(["/", "/challenges", "/leaderboard"]);
 
-export function createPageCache({ paths = KEPT_PAGES, maxBytes = 32 * 1024 * 1024, now = Date.now }: { paths?: ReadonlySet<string>; maxBytes?: number; now?: () => number } = {}): PageCache {
+export function createPageCache({
+  paths = KEPT_PAGES,
+  maxBytes = 32 * 1024 * 1024,
+  now = Date.now,
+}: { paths?: ReadonlySet<string>; maxBytes?: number; now?: () => number } = {}): PageCache {
   // A Map keeps insertion order: a hit moves its page to the end, the front goes first.
   const pages = new Map<string, KeptPage>();
   let bytes = 0;

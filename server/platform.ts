@@ -60,7 +60,15 @@ export async function createPlatform(config: Config) {
   // where it lives: recordings (RECORDINGS_DIR) and the outbox (DATA_DIR).
   const recordingsDisk = createDiskSpace({ dir: config.recordings.dir, floorBytes: config.minFreeBytes });
   const dataDisk = createDiskSpace({ dir: config.dataDir, floorBytes: config.minFreeBytes });
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log, env: config.env, outbox: config.outbox, disk: dataDisk });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    log,
+    env: config.env,
+    outbox: config.outbox,
+    disk: dataDisk,
+  });
   // The other replicas on this database, if any (server/db/cluster.ts; on SQLite: none).
   const cluster = await createCluster(config.database, db, log);
   // Rate limits every replica shares on PostgreSQL; in this process on SQLite (one process).
@@ -93,7 +101,19 @@ export async function createPlatform(config: Config) {
   const credentials = createCredentialEvents();
   credentials.on((e) => cluster.publish("credentials-changed", e));
   // No username may equal a challenge id (the library as loaded now: reloads change it).
-  const accounts = createAccounts({ db, tokens, mailer, limiter, publicUrl: config.publicUrl, scoring, webSessions, audit, challengeIds: () => challenges.keys(), log, credentials });
+  const accounts = createAccounts({
+    db,
+    tokens,
+    mailer,
+    limiter,
+    publicUrl: config.publicUrl,
+    scoring,
+    webSessions,
+    audit,
+    challengeIds: () => challenges.keys(),
+    log,
+    credentials,
+  });
   const oauth = createOAuth({ db, tokens, accounts, providers: config.oauth, publicUrl: config.publicUrl, limiter });
 
   // A broken challenge folder is reported and left out; the rest of the library stays in service.
@@ -170,7 +190,12 @@ export async function createPlatform(config: Config) {
     const usage = await db.selectFrom("recording_usage").select(["bytes", "files"]).where("scope", "=", "all").executeTakeFirst();
     const outbox = await mailer.outboxUsage();
     return [
-      { what: "recordings", bytes: Number(usage?.bytes ?? 0), files: Number(usage?.files ?? 0), free: (await recordingsDisk.check(), recordingsDisk.lastFree()) },
+      {
+        what: "recordings",
+        bytes: Number(usage?.bytes ?? 0),
+        files: Number(usage?.files ?? 0),
+        free: (await recordingsDisk.check(), recordingsDisk.lastFree()),
+      },
       { what: "outbox", bytes: outbox.bytes, files: outbox.files, free: (await dataDisk.check(), dataDisk.lastFree()) },
     ];
   });
@@ -185,9 +210,22 @@ export async function createPlatform(config: Config) {
     log,
   });
   const grading = createGrading({
-    db, runtime, deployments, challenges, scoring, limiter, log, audit,
+    db,
+    runtime,
+    deployments,
+    challenges,
+    scoring,
+    limiter,
+    log,
+    audit,
     onGraded: (userId, challenge, r) =>
-      notifications.submissionGraded(userId, { challengeTitle: challenge.title, isCorrect: r.is_correct, feedback: r.feedback, pointsAwarded: r.points_awarded, alreadySolved: r.already_solved }),
+      notifications.submissionGraded(userId, {
+        challengeTitle: challenge.title,
+        isCorrect: r.is_correct,
+        feedback: r.feedback,
+        pointsAwarded: r.points_awarded,
+        alreadySolved: r.already_solved,
+      }),
   });
   const account = {
     notifications,
@@ -195,7 +233,11 @@ export async function createPlatform(config: Config) {
     emailChange: createEmailChange({ db, mailer, limiter, publicUrl: config.publicUrl, accounts, audit, log }),
     exporter: createAccountExport({ db, scoring, audit, limiter }),
     deletion: createAccountDeletion({
-      db, accounts, tokens, webSessions, audit,
+      db,
+      accounts,
+      tokens,
+      webSessions,
+      audit,
       terminateAll: deployments.terminateAllForUser,
       deleteRecordings: (userId) => recordingStore.deleteUserRecordings(userId),
       endBilling: (userId) => billing.endFor(userId, { now: true }),
@@ -242,7 +284,8 @@ export async function createPlatform(config: Config) {
       (r) => {
         if (r.reloaded) log.info(`replicas: challenge library read again after another replica's reload (${r.challenges} challenges)`);
         for (const p of r.problems) log.error(`challenge not loaded: ${p}`);
-        if (!r.inStep) log.warn("replicas: this replica's CHALLENGES_DIR differs from the library the catalogue was last given: every replica must share the same content");
+        if (!r.inStep)
+          log.warn("replicas: this replica's CHALLENGES_DIR differs from the library the catalogue was last given: every replica must share the same content");
       },
       (e) => log.error("reloading the challenge library after another replica's reload", e),
     );
@@ -303,12 +346,20 @@ export async function createPlatform(config: Config) {
     notice: () => publicNotice(settings),
     /** Reconciles with the engine, then expires deployments on time (server.ts starts it). */
     async startWorker() {
-      worker ??= await startWorker({ deployments, log, runtime, leadership: cluster, prepare: config.deployments.prepareAtBoot, digest: () => notifications.sendDigests(), sweepRecordings: async () => {
-        const removed = await recordingStore.sweep();
-        // Recordings that ended without their commands (older deployments, a process that died).
-        await recordedCommands.backfill();
-        return removed;
-      } });
+      worker ??= await startWorker({
+        deployments,
+        log,
+        runtime,
+        leadership: cluster,
+        prepare: config.deployments.prepareAtBoot,
+        digest: () => notifications.sendDigests(),
+        sweepRecordings: async () => {
+          const removed = await recordingStore.sweep();
+          // Recordings that ended without their commands (older deployments, a process that died).
+          await recordedCommands.backfill();
+          return removed;
+        },
+      });
     },
     async close() {
       clearInterval(statistics);
@@ -336,7 +387,11 @@ async function installationId(db: Db, dataDir: string): Promise<string> {
   if (!id) {
     const mine = existsSync(file) ? readFileSync(file, "utf8").trim() : randomUUID().slice(0, 13);
     // Two replicas starting at once: the first write wins, both use it.
-    await db.insertInto("settings").values({ key: INSTALLATION_KEY, value: mine, updated_at: nowSeconds() }).onConflict((oc) => oc.column("key").doNothing()).execute();
+    await db
+      .insertInto("settings")
+      .values({ key: INSTALLATION_KEY, value: mine, updated_at: nowSeconds() })
+      .onConflict((oc) => oc.column("key").doNothing())
+      .execute();
     id = (await read()) ?? mine;
   }
   // Also in DATA_DIR, where operators (and tests) look for the label's value.

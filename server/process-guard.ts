@@ -28,7 +28,14 @@ export interface ProcessGuardDeps {
   proc?: Pick<NodeJS.Process, "on" | "off">;
 }
 
-export function installProcessGuard({ log, metrics, shutdown, exit = (code) => process.exit(code), shutdownMs = SHUTDOWN_MS, proc = process }: ProcessGuardDeps) {
+export function installProcessGuard({
+  log,
+  metrics,
+  shutdown,
+  exit = (code) => process.exit(code),
+  shutdownMs = SHUTDOWN_MS,
+  proc = process,
+}: ProcessGuardDeps) {
   let stopping = false;
 
   const onRejection = (reason: unknown) => {

@@ -44,7 +44,13 @@ export interface UpgradeOptions {
 
 export const UPGRADE_LIMITS = { handshakeMs: 10_000, maxPendingPerAddress: 16, maxPending: 512 };
 
-const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 429: "Too Many Requests", 503: "Service Unavailable" };
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  429: "Too Many Requests",
+  503: "Service Unavailable",
+};
 
 /** Answers a detached socket with a status, then closes it whatever the client does. */
 export function refuseSocket(socket: Duplex, status: number) {
@@ -89,10 +95,11 @@ export function createUpgradeDispatcher(server: Server, opts: UpgradeOptions) {
     if (!url || req.method !== "GET") return refuseSocket(socket, url ? 405 : 400);
     let route: (typeof routes)[number] | undefined;
     let match: RegExpExecArray | null = null;
-    for (const r of routes) if ((match = r.pattern.exec(url.pathname))) {
-      route = r;
-      break;
-    }
+    for (const r of routes)
+      if ((match = r.pattern.exec(url.pathname))) {
+        route = r;
+        break;
+      }
     if (!route || !match) return refuseSocket(socket, 404);
 
     const address = addressKey(clientIp(req, opts.trustProxy ?? 0));

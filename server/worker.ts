@@ -30,7 +30,11 @@ const RECORDINGS_SWEEP_EVERY_MS = 60 * 60_000;
  * target takes its whole deployment with it (reconcile then marks an active row lost); a probe or
  * grader only itself. Returns how many containers were overdue.
  */
-export async function sweepOverdue(runtime: Runtime, log: Pick<Logger, "warn">, { now = Date.now(), labels = {} }: { now?: number; labels?: Record<string, string> } = {}) {
+export async function sweepOverdue(
+  runtime: Runtime,
+  log: Pick<Logger, "warn">,
+  { now = Date.now(), labels = {} }: { now?: number; labels?: Record<string, string> } = {},
+) {
   const overdue = (await runtime.list(labels)).filter((c) => c.expiresAt && c.expiresAt.getTime() <= now);
   for (const c of overdue) {
     log.warn(`container ${c.name} (deployment ${c.owner.deploymentId || "?"}) is past its hard expiry ${c.expiresAt!.toISOString()}: removing it`);

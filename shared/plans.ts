@@ -35,8 +35,7 @@ export function monthBounds(nowSeconds: number): { start: number; next: number }
 }
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const dayOf = (seconds: number) =>
-  new Date(seconds * 1000).toLocaleDateString("en-US", { month: "long", day: "numeric", timeZone: "UTC" });
+const dayOf = (seconds: number) => new Date(seconds * 1000).toLocaleDateString("en-US", { month: "long", day: "numeric", timeZone: "UTC" });
 const quoted = (titles: string[]) => titles.map((t) => `"${t}"`).join(titles.length > 2 ? ", " : " and ");
 
 /** Why a plan cannot start a challenge of this difficulty at all (null: it can). */

@@ -9,7 +9,16 @@ describe("recovery codes as typed", () => {
   });
 
   it("refuses anything else", () => {
-    for (const typed of ["", "abcd", "abcd-efgh-jkmn-pqr", "abcd-efgh-jkmn-pqrs-t", "abcd-efgh-jkmn-pqu0", "abcd_efgh_jkmn_pq10", "12345678901234567", "ábcd-efgh-jkmn-pq10"]) {
+    for (const typed of [
+      "",
+      "abcd",
+      "abcd-efgh-jkmn-pqr",
+      "abcd-efgh-jkmn-pqrs-t",
+      "abcd-efgh-jkmn-pqu0",
+      "abcd_efgh_jkmn_pq10",
+      "12345678901234567",
+      "ábcd-efgh-jkmn-pq10",
+    ]) {
       expect(normalizeRecoveryCode(typed), typed).toBeNull();
     }
   });

@@ -8,11 +8,7 @@ export const RECOVERY_CODE_RULE = "Enter a recovery code: 16 letters and digits,
 
 /** The code as stored (its 16 characters), or null when it cannot be a recovery code. */
 export function normalizeRecoveryCode(typed: string): string | null {
-  const v = typed
-    .toLowerCase()
-    .replace(/[\s-]/g, "")
-    .replace(/[il]/g, "1")
-    .replace(/o/g, "0");
+  const v = typed.toLowerCase().replace(/[\s-]/g, "").replace(/[il]/g, "1").replace(/o/g, "0");
   if (v.length !== RECOVERY_CODE_LENGTH) return null;
   for (const ch of v) if (!RECOVERY_CODE_ALPHABET.includes(ch)) return null;
   return v;

@@ -12,10 +12,36 @@ export const CHALLENGE_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
  * Challenge ids are refused too (isReservedUsername takes them: they are known at run time).
  */
 export const RESERVED_USERNAMES: readonly string[] = [
-  "abuse", "admin", "administrator", "admins", "api", "billing", "docs", "export", "faultline",
-  "help", "hostmaster", "info", "mail", "moderator", "no-reply", "noreply", "official", "owner",
-  "pool", "postmaster", "root", "security", "settings", "staff", "status", "superuser", "support",
-  "sysadmin", "system", "webmaster",
+  "abuse",
+  "admin",
+  "administrator",
+  "admins",
+  "api",
+  "billing",
+  "docs",
+  "export",
+  "faultline",
+  "help",
+  "hostmaster",
+  "info",
+  "mail",
+  "moderator",
+  "no-reply",
+  "noreply",
+  "official",
+  "owner",
+  "pool",
+  "postmaster",
+  "root",
+  "security",
+  "settings",
+  "staff",
+  "status",
+  "superuser",
+  "support",
+  "sysadmin",
+  "system",
+  "webmaster",
 ];
 
 /** Whether `name` is reserved: a word above, or the id of a challenge (any case either way). */
@@ -52,12 +78,7 @@ export const LOCATIONS = [
   "Other",
 ] as const;
 
-export const NOTIFICATION_KEYS = [
-  "newChallenges",
-  "solutionFeedback",
-  "leaderboardUpdates",
-  "marketingEmails",
-] as const;
+export const NOTIFICATION_KEYS = ["newChallenges", "solutionFeedback", "leaderboardUpdates", "marketingEmails"] as const;
 export type NotificationKey = (typeof NOTIFICATION_KEYS)[number];
 
 export const EMAIL_VERIFICATION_HOURS = 24;

@@ -62,8 +62,6 @@ export type Dispatch = (request: Request, info: { clientIp: string }) => Promise
 
 export type ApiResult<T> = { ok: true; status: number; data: T } | { ok: false; status: number; detail: string };
 
-
-
 /** A query string from the given values; blanks are left out. */
 const qs = (params: Record<string, string | number | boolean | undefined | null>) => {
   const q = new URLSearchParams();
@@ -115,22 +113,18 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
     me: () => call<OwnUser>("GET", "/users/me", { token }),
     /** The identity check of every page: the account without statistics (no scores read). */
     identity: () => call<SignedInUser>("GET", "/auth/identity", { token }),
-    updateProfile: (body: ProfileUpdate) =>
-      call<OwnUser>("PATCH", "/users/me", { token, body }),
-    changePassword: (body: PasswordChange) =>
-      call<PasswordChanged>("PUT", "/users/me/password", { token, body }),
+    updateProfile: (body: ProfileUpdate) => call<OwnUser>("PATCH", "/users/me", { token, body }),
+    changePassword: (body: PasswordChange) => call<PasswordChanged>("PUT", "/users/me/password", { token, body }),
     updateNotifications: (body: NotificationsUpdate) => call<OwnUser>("PUT", "/users/me/notifications", { token, body }),
     getSshKey: () => call<SshKeyStatus>("GET", "/users/me/ssh-key", { token }),
     sshKeyNonce: () => call<SshKeyNonce>("POST", "/users/me/ssh-key/nonce", { token }),
-    putSshKey: (body: SshKeyPut) =>
-      call<SshKeySaved>("PUT", "/users/me/ssh-key", { token, body }),
+    putSshKey: (body: SshKeyPut) => call<SshKeySaved>("PUT", "/users/me/ssh-key", { token, body }),
     deleteSshKey: (body: StepUpProof = {}) => call<SshKeyDeleted>("DELETE", "/users/me/ssh-key", { token, body }),
     setupTotp: (body: TotpSetupRequest) => call<TotpSetup>("POST", "/auth/2fa/setup", { token, body }),
     verifyTotp: (body: TotpVerify) => call<TotpEnabled>("POST", "/auth/2fa/verify", { token, body }),
     totpStatus: () => call<TotpStatus>("GET", "/auth/2fa", { token }),
     newRecoveryCodes: (body: FactorProof) => call<RecoveryCodes>("POST", "/auth/2fa/recovery-codes", { token, body }),
-    disableTotp: (body: FactorProof) =>
-      call<TotpChanged>("POST", "/auth/2fa/disable", { token, body }),
+    disableTotp: (body: FactorProof) => call<TotpChanged>("POST", "/auth/2fa/disable", { token, body }),
     resendVerification: () => call<Message>("POST", "/auth/resend-verification", { token, body: {} }),
     // Challenges and deployments (the challenge page, the global banner).
     challenge: (id: string) => call<ChallengeDetail>("GET", `/challenges/${encodeURIComponent(id)}`, { token }),
@@ -138,16 +132,12 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
     activeSession: () => call<ActiveDeploymentLookup>("GET", "/challenges/active-session", { token }),
     challengeSession: (id: string) => call<ChallengeDeployment>("GET", `/challenges/${encodeURIComponent(id)}/active-session`, { token }),
     startSession: (id: string) => call<StartDeploymentResult>("POST", `/challenges/${encodeURIComponent(id)}/session/start`, { token, body: {} }),
-    extendSession: (id: string) =>
-      call<ExtendDeploymentResult>("POST", `/challenges/${encodeURIComponent(id)}/session/extend`, { token, body: {} }),
-    terminateSession: (id: string) =>
-      call<TerminateDeploymentResult>("POST", `/challenges/${encodeURIComponent(id)}/session/terminate`, { token, body: {} }),
-    submitSolution: (id: string, body: SubmissionBody) =>
-      call<SubmissionResult>("POST", `/challenges/${encodeURIComponent(id)}/submit`, { token, body }),
+    extendSession: (id: string) => call<ExtendDeploymentResult>("POST", `/challenges/${encodeURIComponent(id)}/session/extend`, { token, body: {} }),
+    terminateSession: (id: string) => call<TerminateDeploymentResult>("POST", `/challenges/${encodeURIComponent(id)}/session/terminate`, { token, body: {} }),
+    submitSolution: (id: string, body: SubmissionBody) => call<SubmissionResult>("POST", `/challenges/${encodeURIComponent(id)}/submit`, { token, body }),
     // Costed hints, the debrief after solving, recordings (server/api/debrief-routes.ts).
     hints: (id: string) => call<HintsState>("GET", `/challenges/${encodeURIComponent(id)}/hints`, { token }),
-    revealHint: (id: string, number: number) =>
-      call<HintsState>("POST", `/challenges/${encodeURIComponent(id)}/hints/reveal`, { token, body: { number } }),
+    revealHint: (id: string, number: number) => call<HintsState>("POST", `/challenges/${encodeURIComponent(id)}/hints/reveal`, { token, body: { number } }),
     debrief: (id: string) => call<Debrief>("GET", `/challenges/${encodeURIComponent(id)}/debrief`, { token }),
     allMyRecordings: () => call<{ recordings: RecordingView[] }>("GET", "/users/me/recordings", { token }),
     myRecordings: (id: string) => call<{ recordings: RecordingView[] }>("GET", `/challenges/${encodeURIComponent(id)}/recordings`, { token }),
@@ -190,17 +180,13 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
     resendVerificationByEmail: (email: string) => call<Message>("POST", "/auth/resend-verification", { body: { email } }),
     oauthProviders: () => call<OAuthProviders>("GET", "/auth/oauth/providers"),
     oauthStart: (provider: string) => call<OAuthStart>("GET", `/auth/oauth/${provider}/login`),
-    oauthCallback: (provider: string, body: { code: string; state: string }) =>
-      call<LoginResult>("POST", `/auth/oauth/${provider}/callback`, { body }),
+    oauthCallback: (provider: string, body: { code: string; state: string }) => call<LoginResult>("POST", `/auth/oauth/${provider}/callback`, { body }),
     publicProfile: (username: string) => call<PublicUser>("GET", `/users/${encodeURIComponent(username)}`),
     // The player's reads: public, no token needed.
     challenges: (q: ListQuery = {}) => call<{ challenges: ChallengeView[] }>("GET", `/challenges/${qs({ ...q })}`),
-    leaderboard: (q: LeaderboardQuery = {}) =>
-      call<LeaderboardPage>("GET", `/leaderboard${qs({ ...q })}`),
-    userChallenges: (username: string) =>
-      call<{ challenges: SolvedChallenge[] }>("GET", `/users/${encodeURIComponent(username)}/challenges/`),
-    userSolutions: (username: string) =>
-      call<{ solutions: PublishedSolution[] }>("GET", `/users/${encodeURIComponent(username)}/solutions`),
+    leaderboard: (q: LeaderboardQuery = {}) => call<LeaderboardPage>("GET", `/leaderboard${qs({ ...q })}`),
+    userChallenges: (username: string) => call<{ challenges: SolvedChallenge[] }>("GET", `/users/${encodeURIComponent(username)}/challenges/`),
+    userSolutions: (username: string) => call<{ solutions: PublishedSolution[] }>("GET", `/users/${encodeURIComponent(username)}/solutions`),
     userActivity: (username: string) => call<{ activity: Activity[] }>("GET", `/users/${encodeURIComponent(username)}/activity`),
     homeStats: () => call<HomeStats>("GET", "/stats"),
     /** Whether payments are enabled on this installation (the pricing dialog asks). */
@@ -210,8 +196,7 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
     /** Live health of each part, measured at most every few seconds (the /status page). */
     health: () => call<HealthReport>("GET", "/health"),
     /** The SSH gateway's host key (503 without a gateway). */
-    sshHostKey: () =>
-      call<SshHostKey>("GET", "/challenges/config/ssh"),
+    sshHostKey: () => call<SshHostKey>("GET", "/challenges/config/ssh"),
   };
 }
 export type ApiClient = ReturnType<typeof createApiClient>;

@@ -15,12 +15,10 @@ export const INVALID_STATE = "Invalid state parameter - possible CSRF attack";
 export const AUTH_FAILED = "Authentication failed";
 
 /** Constant-time comparison of two secrets; hashing first makes the lengths equal and unreadable. */
-const sameSecret = (a: string, b: string) =>
-  timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
+const sameSecret = (a: string, b: string) => timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
 
 /** A failed sign-in with the message to show the person. */
 export class AuthFailure extends Error {}
-
 
 /** Authorization-code flow where the API builds the URL and exchanges the code. */
 class ApiOAuthStrategy extends Strategy<LoginResult, never> {

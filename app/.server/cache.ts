@@ -8,7 +8,5 @@ import type { Web } from "./context.ts";
 export const FRESH_SECONDS = 5 * 60;
 
 export function freshnessHeaders(web: Pick<Web, "user">): HeadersInit {
-  return web.user
-    ? { "Cache-Control": "private, no-cache", Vary: "Cookie" }
-    : { "Cache-Control": `private, max-age=${FRESH_SECONDS}`, Vary: "Cookie" };
+  return web.user ? { "Cache-Control": "private, no-cache", Vary: "Cookie" } : { "Cache-Control": `private, max-age=${FRESH_SECONDS}`, Vary: "Cookie" };
 }

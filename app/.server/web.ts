@@ -125,10 +125,7 @@ export const webMiddleware: MiddlewareFunction<Response> = async ({ request, con
   const response = await next();
   if (dirty) {
     const empty = Object.keys(session.data).length === 0;
-    response.headers.append(
-      "Set-Cookie",
-      empty ? await storage.destroy(session) : rotate ? await storage.rotate(session) : await storage.commit(session),
-    );
+    response.headers.append("Set-Cookie", empty ? await storage.destroy(session) : rotate ? await storage.rotate(session) : await storage.commit(session));
   }
   return response;
 };

@@ -14,17 +14,9 @@ export function AchievementToast({ achievements }: { achievements: AchievementUn
   }, [achievements]);
   if (!visible || achievements.length === 0) return null;
   return (
-    <div
-      className="fixed right-4 bottom-4 z-50 w-[min(22rem,calc(100vw-2rem))] space-y-2"
-      role="status"
-      aria-live="polite"
-      data-testid="achievement-toast"
-    >
+    <div className="fixed right-4 bottom-4 z-50 w-[min(22rem,calc(100vw-2rem))] space-y-2" role="status" aria-live="polite" data-testid="achievement-toast">
       {achievements.map((a) => (
-        <div
-          key={a.title}
-          className="flex items-start gap-3 rounded border border-purple-500 bg-white p-3 shadow-lg dark:border-term-purple dark:bg-zinc-950"
-        >
+        <div key={a.title} className="flex items-start gap-3 rounded border border-purple-500 bg-white p-3 shadow-lg dark:border-term-purple dark:bg-zinc-950">
           <span className="text-2xl leading-none" aria-hidden="true">
             {a.icon}
           </span>

@@ -1,15 +1,7 @@
 // A labelled input with its error beside it: the one way forms show field errors.
 import type { ComponentProps } from "react";
 
-export function Field({
-  label,
-  errors,
-  inputProps,
-}: {
-  label: string;
-  errors?: string[];
-  inputProps: ComponentProps<"input">;
-}) {
+export function Field({ label, errors, inputProps }: { label: string; errors?: string[]; inputProps: ComponentProps<"input"> }) {
   const id = inputProps.id ?? inputProps.name;
   const errorId = errors?.length ? `${id}-error` : undefined;
   return (

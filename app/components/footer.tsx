@@ -3,9 +3,32 @@ import { Link } from "./link.tsx";
 export const SUPPORT_EMAIL = "support@faultline.dev";
 
 const COLUMNS: { title: string; links: { to: string; label: string }[] }[] = [
-  { title: "platform", links: [{ to: "/challenges", label: "challenges" }, { to: "/leaderboard", label: "leaderboard" }, { to: "/pricing", label: "pricing" }, { to: "/faq", label: "faq" }] },
-  { title: "resources", links: [{ to: "/docs", label: "docs" }, { to: "/discord", label: "discord" }, { to: "/status", label: "status" }] },
-  { title: "legal", links: [{ to: "/privacy", label: "privacy" }, { to: "/terms", label: "terms" }, { to: "/security", label: "security" }, { to: "/cookies", label: "cookies" }] },
+  {
+    title: "platform",
+    links: [
+      { to: "/challenges", label: "challenges" },
+      { to: "/leaderboard", label: "leaderboard" },
+      { to: "/pricing", label: "pricing" },
+      { to: "/faq", label: "faq" },
+    ],
+  },
+  {
+    title: "resources",
+    links: [
+      { to: "/docs", label: "docs" },
+      { to: "/discord", label: "discord" },
+      { to: "/status", label: "status" },
+    ],
+  },
+  {
+    title: "legal",
+    links: [
+      { to: "/privacy", label: "privacy" },
+      { to: "/terms", label: "terms" },
+      { to: "/security", label: "security" },
+      { to: "/cookies", label: "cookies" },
+    ],
+  },
 ];
 
 export function Footer() {

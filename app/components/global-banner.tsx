@@ -27,7 +27,11 @@ export function GlobalBanner({ deployment, maintenance = null }: { deployment: B
   return (
     <>
       {maintenance ? (
-        <div className="border-b border-yellow-500 bg-yellow-50 text-sm text-yellow-900 dark:bg-yellow-950/40 dark:text-yellow-200" role="status" data-testid="maintenance-banner">
+        <div
+          className="border-b border-yellow-500 bg-yellow-50 text-sm text-yellow-900 dark:bg-yellow-950/40 dark:text-yellow-200"
+          role="status"
+          data-testid="maintenance-banner"
+        >
           <p className="mx-auto max-w-6xl px-4 py-2">{maintenance}</p>
         </div>
       ) : null}
@@ -63,12 +67,7 @@ function DeploymentBanner({ deployment }: { deployment: BannerDeployment | null 
           {deployment.challenge_title}
         </Link>
         {deployment.expires_at ? <Countdown expiresAt={deployment.expires_at} seconds={seconds} testId="global-banner-countdown" /> : null}
-        <fetcher.Form
-          method="post"
-          action="/banner/dismiss"
-          className="ml-auto"
-          onSubmit={() => setHiddenFor(deployment.deployment_id)}
-        >
+        <fetcher.Form method="post" action="/banner/dismiss" className="ml-auto" onSubmit={() => setHiddenFor(deployment.deployment_id)}>
           <input type="hidden" name="deployment_id" value={deployment.deployment_id} />
           <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
           {hydrated ? <input type="hidden" name="js" value="1" /> : null}

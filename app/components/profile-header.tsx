@@ -47,7 +47,11 @@ export function ProfileHeader({ user, own }: { user: PublicUser; own: boolean })
       </div>
       <dl className="mt-6 grid grid-cols-3 gap-2 sm:grid-cols-6 sm:gap-3">
         {stats.map(([k, v, note]) => (
-          <div key={k} className="rounded border border-zinc-300 px-1 py-3 text-center sm:p-3 dark:border-zinc-800" data-testid={`profile-${k.replace(" ", "-")}`}>
+          <div
+            key={k}
+            className="rounded border border-zinc-300 px-1 py-3 text-center sm:p-3 dark:border-zinc-800"
+            data-testid={`profile-${k.replace(" ", "-")}`}
+          >
             <dt className="text-xs uppercase text-zinc-500">{k}</dt>
             <dd className="mt-1 text-lg font-bold tabular-nums">
               {v}

@@ -8,12 +8,7 @@
 // the feature's index, whose components import this hook.
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { ChallengeDeployment } from "../../shared/contract/deployments.ts";
-import {
-  createLiveController,
-  type LiveController,
-  type LiveSnapshot,
-  type SocketLike,
-} from "../features/challenge/rules/live-controller.ts";
+import { createLiveController, type LiveController, type LiveSnapshot, type SocketLike } from "../features/challenge/rules/live-controller.ts";
 import { viewFromDeployment } from "../features/challenge/rules/live-view.ts";
 
 /** What the web's status route answers. */
@@ -87,10 +82,6 @@ export function useDeploymentLive({
     // page through the controller.
     [key],
   );
-  const snap = useSyncExternalStore(
-    controller?.subscribe ?? noSubscribe,
-    controller?.getSnapshot ?? (() => fallback),
-    () => fallback,
-  );
+  const snap = useSyncExternalStore(controller?.subscribe ?? noSubscribe, controller?.getSnapshot ?? (() => fallback), () => fallback);
   return { ...snap, controller };
 }

@@ -33,9 +33,7 @@ const stepUp = () => ({
 const proved = (d: { current_password?: string; code?: string }) => d.current_password !== undefined || d.code !== undefined;
 
 /** Accounts with a password or 2FA confirm with one of them (STEP_UP_REQUIRED otherwise). */
-export const emailChangeSchema = schema(() =>
-  z.object({ new_email: email(), ...stepUp() }).check(z.refine(proved, { message: STEP_UP_REQUIRED })),
-);
+export const emailChangeSchema = schema(() => z.object({ new_email: email(), ...stepUp() }).check(z.refine(proved, { message: STEP_UP_REQUIRED })));
 /** An OAuth-only account without 2FA has nothing to confirm with but its session. */
 export const emailChangeNoProofSchema = schema(() => z.object({ new_email: email() }));
 

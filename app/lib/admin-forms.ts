@@ -6,8 +6,7 @@ import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN, USERNAME_RULE } from "../
 import { INVALID_EMAIL, PASSWORD_SHORT, REQUIRED, schema } from "./forms.ts";
 
 /** A whole number (zod's `int`: a safe integer) with one message for every way to miss it. */
-const whole = (label: string, min: number, tooSmall: string) =>
-  z.int({ error: `${label} must be a whole number` }).check(z.gte(min, tooSmall));
+const whole = (label: string, min: number, tooSmall: string) => z.int({ error: `${label} must be a whole number` }).check(z.gte(min, tooSmall));
 
 export const settingsFormSchema = schema(() =>
   z.object({

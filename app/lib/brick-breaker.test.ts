@@ -70,7 +70,11 @@ describe("brick-breaker", () => {
   it("is won when the last brick breaks", () => {
     const s = newGame();
     const last = s.bricks[0]!;
-    const one: GameState = { ...s, bricks: s.bricks.map((b, i) => ({ ...b, alive: i === 0 })), ball: { x: last.x + 10, y: last.y + BRICKS.height + 5, dx: 0, dy: -4 } };
+    const one: GameState = {
+      ...s,
+      bricks: s.bricks.map((b, i) => ({ ...b, alive: i === 0 })),
+      ball: { x: last.x + 10, y: last.y + BRICKS.height + 5, dx: 0, dy: -4 },
+    };
     const done = run(one, 3);
     expect(done.phase).toBe("over");
     expect(done.won).toBe(true);

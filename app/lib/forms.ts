@@ -91,18 +91,13 @@ export const profileSchema = schema(() =>
 
 export const notificationsSchema = schema(() =>
   z.object(
-    Object.fromEntries(NOTIFICATION_KEYS.map((k) => [k, z.optional(z.boolean())])) as Record<
-      NotificationKey,
-      z.ZodMiniOptional<z.ZodMiniBoolean<boolean>>
-    >,
+    Object.fromEntries(NOTIFICATION_KEYS.map((k) => [k, z.optional(z.boolean())])) as Record<NotificationKey, z.ZodMiniOptional<z.ZodMiniBoolean<boolean>>>,
   ),
 );
 
 export const sshKeySchema = schema(() =>
   z.object({
-    ssh_key: z
-      .string({ error: REQUIRED })
-      .check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(16_000, "That is too long for an SSH public key")),
+    ssh_key: z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(16_000, "That is too long for an SSH public key")),
     // Proof of possession: the code shown (hidden field) and its signature by the key.
     nonce: z.string({ error: "The signing code is missing: reload the page." }).check(z.trim(), z.minLength(1), z.maxLength(200)),
     signature: z.string({ error: REQUIRED }).check(
@@ -164,4 +159,3 @@ export const passwordChangeSchema = schema(() =>
     })
     .check(z.refine((d) => d.new_password === d.confirm_password, { path: ["confirm_password"], message: PASSWORDS_DIFFER })),
 );
-

@@ -61,8 +61,7 @@ export function formatSolveTime(seconds: number): string {
 export const epochMs = (t: number) => (t > 1e12 ? t : t * 1000);
 
 /** A date as "Jul 15, 2026" in UTC, the same on the server and in the browser. */
-export const formatDate = (t: number) =>
-  new Date(epochMs(t)).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+export const formatDate = (t: number) => new Date(epochMs(t)).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 
 /** Clamps a page number read from the URL. */
 export function pageParam(v: string | null): number {

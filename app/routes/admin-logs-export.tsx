@@ -8,7 +8,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { token } = requireAdmin(context, request);
   const url = new URL(request.url);
   const param = (k: string) => url.searchParams.get(k) ?? undefined;
-  const res = await adminApi(context, token).exportAudit({ action: param("action"), actor: param("actor"), user: param("user"), from: param("from"), to: param("to") });
+  const res = await adminApi(context, token).exportAudit({
+    action: param("action"),
+    actor: param("actor"),
+    user: param("user"),
+    from: param("from"),
+    to: param("to"),
+  });
   if (!res.ok) {
     const body = (await res.json().catch(() => ({}))) as { detail?: unknown };
     return new Response(typeof body.detail === "string" ? body.detail : "The export failed.", {

@@ -42,11 +42,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     tab === "users" ? api.users({ search: q, page: param("page") }) : null,
     tab === "challenges" ? api.challenges() : null,
     tab === "system" ? api.settings() : null,
-    tab === "logs" ? api.audit({ action: param("action"), actor: param("actor"), user: param("user"), from: param("from"), to: param("to"), page: param("page") }) : null,
+    tab === "logs"
+      ? api.audit({ action: param("action"), actor: param("actor"), user: param("user"), from: param("from"), to: param("to"), page: param("page") })
+      : null,
     tab === "recordings" ? player.adminRecordings({ username: recordingsUser || undefined, limit: 100 }) : null,
   ]);
   const needle = q.toLowerCase();
-  const listed = challenges ? ok(challenges)?.challenges ?? null : null;
+  const listed = challenges ? (ok(challenges)?.challenges ?? null) : null;
   return {
     tab,
     q,
@@ -74,7 +76,11 @@ async function createUser(api: AdminApi, form: FormData) {
   if (submission.status !== "success") return answer({ intent, reply: submission.reply({ hideFields: ["password"] }) }, 400);
   const res = await api.createUser(submission.value);
   if (!res.ok) return answer({ intent, reply: submission.reply({ hideFields: ["password"] }), error: res.detail || "Could not create the user" }, res.status);
-  return answer({ intent, reply: submission.reply({ resetForm: true }), ok: `Created ${res.data.username}; a verification link was mailed to ${res.data.email}.` });
+  return answer({
+    intent,
+    reply: submission.reply({ resetForm: true }),
+    ok: `Created ${res.data.username}; a verification link was mailed to ${res.data.email}.`,
+  });
 }
 
 async function saveSettings(api: AdminApi, form: FormData) {
@@ -158,7 +164,14 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
             <label htmlFor="admin-search" className="sr-only">
               search
             </label>
-            <input id="admin-search" name="q" type="search" defaultValue={q} placeholder={tab === "users" ? "search users..." : "search challenges..."} className="input w-56" />
+            <input
+              id="admin-search"
+              name="q"
+              type="search"
+              defaultValue={q}
+              placeholder={tab === "users" ? "search users..." : "search challenges..."}
+              className="input w-56"
+            />
             <button type="submit" className="btn-ghost">
               search
             </button>
@@ -178,7 +191,12 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
 
 /** The logs tab with the filters of the current address (paging keeps them). */
 function LogsRoute({ page, error }: { page: Parameters<typeof LogsTab>[0]["page"]; error: string | null }) {
-  if (error) return <p className="alert-error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p className="alert-error" role="alert">
+        {error}
+      </p>
+    );
   const search = useLocation().search;
   return <LogsTab page={page} params={new URLSearchParams(search)} />;
 }

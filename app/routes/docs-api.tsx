@@ -92,8 +92,8 @@ export default function DocsApi({ loaderData }: Route.ComponentProps) {
         <h1 className="prompt text-2xl font-bold">API reference</h1>
         <p className="mt-4">{intro}</p>
         <p className="mt-2">
-          Every path below is under <code>{base}</code>. The machine-readable description is{" "}
-          <a href={`${base}/openapi.json`}>{base}/openapi.json</a> (OpenAPI 3.1). Back to <Link to="/docs">docs</Link>.
+          Every path below is under <code>{base}</code>. The machine-readable description is <a href={`${base}/openapi.json`}>{base}/openapi.json</a> (OpenAPI
+          3.1). Back to <Link to="/docs">docs</Link>.
         </p>
         <nav aria-label="Groups" className="mt-4">
           <ul className="list-inside list-disc space-y-1">
@@ -114,22 +114,30 @@ export default function DocsApi({ loaderData }: Route.ComponentProps) {
           Errors
         </h2>
         <p>
-          A failure answers its HTTP status with a JSON object whose <code>detail</code> says what is wrong, in words meant for
-          people; a few carry more fields (<code>retry_after</code> on 429, with a <code>Retry-After</code> header):
+          A failure answers its HTTP status with a JSON object whose <code>detail</code> says what is wrong, in words meant for people; a few carry more fields
+          (<code>retry_after</code> on 429, with a <code>Retry-After</code> header):
         </p>
-        <pre tabIndex={0} className="overflow-x-auto rounded border border-zinc-300 bg-zinc-100 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-black dark:text-term-green">
+        <pre
+          tabIndex={0}
+          className="overflow-x-auto rounded border border-zinc-300 bg-zinc-100 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-black dark:text-term-green"
+        >
           {`{"detail": "password: must be at least 8 characters"}`}
         </pre>
         <p>
-          400 names the field and the rule; 401 means no valid access token; 403 signed in but not allowed; 404 not found;
-          409 a conflict with the current state; 413 a body over the size limit; 429 too many requests; 500 is a bug and says
-          only <code>Internal server error</code>. Every answer carries an <code>X-Request-Id</code> (yours, when you send a
-          plain one) to quote when reporting a problem.
+          400 names the field and the rule; 401 means no valid access token; 403 signed in but not allowed; 404 not found; 409 a conflict with the current
+          state; 413 a body over the size limit; 429 too many requests; 500 is a bug and says only <code>Internal server error</code>. Every answer carries an{" "}
+          <code>X-Request-Id</code> (yours, when you send a plain one) to quote when reporting a problem.
         </p>
       </section>
 
       {groups.map((g) => (
-        <section key={g.tag} id={slug(g.tag)} aria-labelledby={`${slug(g.tag)}-title`} className="panel mt-6 space-y-6" data-testid={`api-group-${slug(g.tag)}`}>
+        <section
+          key={g.tag}
+          id={slug(g.tag)}
+          aria-labelledby={`${slug(g.tag)}-title`}
+          className="panel mt-6 space-y-6"
+          data-testid={`api-group-${slug(g.tag)}`}
+        >
           <h2 id={`${slug(g.tag)}-title`} className="prompt text-xl font-bold">
             {g.tag}
           </h2>

@@ -58,12 +58,10 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
       <section className="panel">
         <h1 className="prompt text-2xl font-bold">cat docs.txt</h1>
         <p className="mt-4">
-          How faultline works: pick a challenge, start it, connect with ssh using the key from your settings, fix the fault,
-          submit a short explanation.
+          How faultline works: pick a challenge, start it, connect with ssh using the key from your settings, fix the fault, submit a short explanation.
         </p>
         <p className="mt-2">
-          Building on faultline? The JSON API is described on <Link to="/docs/api">the API reference</Link> (OpenAPI 3.1 at{" "}
-          <code>/api/v1/openapi.json</code>).
+          Building on faultline? The JSON API is described on <Link to="/docs/api">the API reference</Link> (OpenAPI 3.1 at <code>/api/v1/openapi.json</code>).
         </p>
         <nav aria-label="On this page" className="mt-4">
           <ul className="list-inside list-disc space-y-1">
@@ -78,33 +76,27 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
 
       <Section id="ssh" title="Connect by SSH">
         <p>
-          Every deployment is reached with your own ssh client and your own key: there is no password. Make a key once (skip
-          this if you already have <code>~/.ssh/id_ed25519</code>):
+          Every deployment is reached with your own ssh client and your own key: there is no password. Make a key once (skip this if you already have{" "}
+          <code>~/.ssh/id_ed25519</code>):
         </p>
         <Block>ssh-keygen -t ed25519 -f ~/.ssh/id_ed25519</Block>
         <p>
-          Then open <Link to="/profile/settings">settings</Link>, paste the contents of <code>~/.ssh/id_ed25519.pub</code> and
-          prove the key is yours: the page shows a one-time code and the command that signs it with your private key, for
-          example
+          Then open <Link to="/profile/settings">settings</Link>, paste the contents of <code>~/.ssh/id_ed25519.pub</code> and prove the key is yours: the page
+          shows a one-time code and the command that signs it with your private key, for example
         </p>
         <Block>echo -n &apos;&lt;code from the page&gt;&apos; | ssh-keygen -Y sign -n faultline -f ~/.ssh/id_ed25519</Block>
         <p>
-          Paste everything it prints, from <code>-----BEGIN SSH SIGNATURE-----</code> to <code>-----END SSH SIGNATURE-----</code>
-          , and save. Only a key proven this way is accepted, so nobody can register your public key as theirs. Replacing or
-          deleting it later asks for your password or a 2FA code.
+          Paste everything it prints, from <code>-----BEGIN SSH SIGNATURE-----</code> to <code>-----END SSH SIGNATURE-----</code>, and save. Only a key proven
+          this way is accepted, so nobody can register your public key as theirs. Replacing or deleting it later asks for your password or a 2FA code.
         </p>
-        <p>
-          Start a challenge from its page, wait until it is ready, then connect as the challenge&apos;s name (the challenge
-          page shows the exact command):
-        </p>
+        <p>Start a challenge from its page, wait until it is ready, then connect as the challenge&apos;s name (the challenge page shows the exact command):</p>
         <Block testId="docs-ssh-command">{`ssh ${portFlag}<challenge>@${host}`}</Block>
         {ssh ? (
           <div className="space-y-2" data-testid="docs-host-key">
             <h3 className="font-bold">The SSH server&apos;s key</h3>
             <p>
-              The first time you connect, ssh asks whether to trust the server&apos;s key. Go on only if the fingerprint it
-              shows is <code data-testid="ssh-host-key">{ssh.fingerprint}</code>. Or add this line to{" "}
-              <code>~/.ssh/known_hosts</code> beforehand:
+              The first time you connect, ssh asks whether to trust the server&apos;s key. Go on only if the fingerprint it shows is{" "}
+              <code data-testid="ssh-host-key">{ssh.fingerprint}</code>. Or add this line to <code>~/.ssh/known_hosts</code> beforehand:
             </p>
             <code className="block select-all break-all rounded bg-zinc-100 px-3 py-2 text-xs dark:bg-zinc-900" data-testid="ssh-known-hosts">
               {ssh.knownHosts}
@@ -116,57 +108,56 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
           </p>
         )}
         <h3 className="font-bold">A shortcut in ~/.ssh/config</h3>
-        <p>With this entry, <code>ssh &lt;challenge&gt;@faultline</code> is enough:</p>
+        <p>
+          With this entry, <code>ssh &lt;challenge&gt;@faultline</code> is enough:
+        </p>
         <Block testId="docs-ssh-config">{`Host faultline
     HostName ${host}
     Port ${port}
     IdentityFile ~/.ssh/id_ed25519
     IdentitiesOnly yes`}</Block>
         <p className="text-sm">
-          <code>IdentitiesOnly</code> stops ssh from offering every key it knows (and asking for their passphrases). scp and
-          sftp work the same way. Port forwarding and agent forwarding are refused. A deployment ends when its time is up or
-          when you stop it, and its connections close with it.
+          <code>IdentitiesOnly</code> stops ssh from offering every key it knows (and asking for their passphrases). scp and sftp work the same way. Port
+          forwarding and agent forwarding are refused. A deployment ends when its time is up or when you stop it, and its connections close with it.
         </p>
       </Section>
 
       <Section id="grading" title="How grading works">
         <p>
-          When you submit, a check looks at your deployment from the outside and decides whether the fault is really fixed.
-          You are root in the deployment, so nothing in it is taken on trust:
+          When you submit, a check looks at your deployment from the outside and decides whether the fault is really fixed. You are root in the deployment, so
+          nothing in it is taken on trust:
         </p>
         <ul className="list-inside list-disc space-y-2">
           <li>
-            The check never runs inside your deployment and never runs a program you could change. It runs in a separate,
-            short-lived grader container made from the challenge&apos;s read-only image, next to yours.
+            The check never runs inside your deployment and never runs a program you could change. It runs in a separate, short-lived grader container made from
+            the challenge&apos;s read-only image, next to yours.
           </li>
           <li>
-            It looks at your system the way the kernel sees it (files, processes, listening sockets) and talks to your services
-            over the network as a real client would.
+            It looks at your system the way the kernel sees it (files, processes, listening sockets) and talks to your services over the network as a real
+            client would.
           </li>
           <li>
-            It checks <em>who</em> answers, not only <em>what</em> answers: the service on the port must be the system&apos;s
-            own program from the read-only system directories, started the usual way, after the last change of its
-            configuration.
+            It checks <em>who</em> answers, not only <em>what</em> answers: the service on the port must be the system&apos;s own program from the read-only
+            system directories, started the usual way, after the last change of its configuration.
           </li>
           <li>
-            Stand-ins, replaced binaries, preload files, copies in <code>/usr/local</code> or a file written to look fixed are
-            refused with one honest sentence about what is wrong, never with the answer.
+            Stand-ins, replaced binaries, preload files, copies in <code>/usr/local</code> or a file written to look fixed are refused with one honest sentence
+            about what is wrong, never with the answer.
           </li>
           <li>
-            Some challenges ask a question (which process, which user, which file): your written answer must name it, and an
-            answer that lists every candidate does not count.
+            Some challenges ask a question (which process, which user, which file): your written answer must name it, and an answer that lists every candidate
+            does not count.
           </li>
           <li>
-            Faults are randomised per deployment, so a fix or an answer copied from someone else&apos;s deployment fails. The
-            first correct submission earns the points; submissions are limited to a few a minute.
+            Faults are randomised per deployment, so a fix or an answer copied from someone else&apos;s deployment fails. The first correct submission earns the
+            points; submissions are limited to a few a minute.
           </li>
         </ul>
       </Section>
 
       <Section id="challenge-format" title="The challenge format">
         <p>
-          Want to add an incident of your own? A challenge is a folder <code>challenges/&lt;slug&gt;/</code> in the faultline
-          repository:
+          Want to add an incident of your own? A challenge is a folder <code>challenges/&lt;slug&gt;/</code> in the faultline repository:
         </p>
         <Block>{`challenges/<slug>/
   challenge.yaml   the story and settings
@@ -178,30 +169,27 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
   fakes/*.sh       what a hostile player would do instead: each must be refused`}</Block>
         <ul className="list-inside list-disc space-y-2">
           <li>
-            <strong>challenge.yaml</strong>: title, category (linux, networking, storage, security), difficulty and points
-            (easy 100, medium 250, hard 500, expert 1000), <code>estimated_time_minutes</code>,{" "}
-            <code>short_description</code>, <code>description</code>, <code>instructions</code> without spoilers, 1–3{" "}
-            <code>hints</code> from gentle to revealing (each costs points when revealed, 10% of the challenge&apos;s by
-            default or its own <code>cost</code>, deducted only on solving), <code>badge</code>, <code>incident_note</code>, the
-            runtime&apos;s needs, the faults setup can pick (<code>variants</code>), and what players see after solving: a{" "}
-            <code>debrief</code> (the root cause in a few sentences) and <code>solution_steps</code> (the reference fix, step by
-            step).
+            <strong>challenge.yaml</strong>: title, category (linux, networking, storage, security), difficulty and points (easy 100, medium 250, hard 500,
+            expert 1000), <code>estimated_time_minutes</code>, <code>short_description</code>, <code>description</code>, <code>instructions</code> without
+            spoilers, 1–3 <code>hints</code> from gentle to revealing (each costs points when revealed, 10% of the challenge&apos;s by default or its own{" "}
+            <code>cost</code>, deducted only on solving), <code>badge</code>, <code>incident_note</code>, the runtime&apos;s needs, the faults setup can pick (
+            <code>variants</code>), and what players see after solving: a <code>debrief</code> (the root cause in a few sentences) and{" "}
+            <code>solution_steps</code> (the reference fix, step by step).
           </li>
           <li>
-            <strong>setup.sh</strong> picks at random whatever it can (which fault, ports, paths, names) and prints the values
-            the check needs as one JSON object on its last line. Two deployments must differ.
+            <strong>setup.sh</strong> picks at random whatever it can (which fault, ports, paths, names) and prints the values the check needs as one JSON
+            object on its last line. Two deployments must differ.
           </li>
           <li>
-            <strong>check.sh</strong> runs in the grader beside the deployment, with the platform&apos;s inspector{" "}
-            <code>fl</code> and plain network clients. It confirms who answers, fails closed and never gives the answer away.
+            <strong>check.sh</strong> runs in the grader beside the deployment, with the platform&apos;s inspector <code>fl</code> and plain network clients. It
+            confirms who answers, fails closed and never gives the answer away.
           </li>
           <li>
-            <strong>solution.sh</strong> gets none of the platform&apos;s values: it finds the fault from what a player sees
-            and fixes it, for every variant.
+            <strong>solution.sh</strong> gets none of the platform&apos;s values: it finds the fault from what a player sees and fixes it, for every variant.
           </li>
           <li>
-            <strong>fakes/</strong>: at least one convincing fake per challenge (a stand-in on the port, the real program
-            started another way); the test suite requires each to be refused.
+            <strong>fakes/</strong>: at least one convincing fake per challenge (a stand-in on the port, the real program started another way); the test suite
+            requires each to be refused.
           </li>
           <li>The scripts and fakes never enter the image; they are fed to bash on stdin and never stored in a deployment.</li>
         </ul>
@@ -210,8 +198,8 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
 npm run challenge -- prove my-incident   # build its image; check fails, solution.sh via the
                                          # SSH gateway, check passes, fakes refused`}</Block>
         <p className="text-sm">
-          The author&apos;s guide in the repository (<code>challenges/README.md</code>) has every rule, the grader&apos;s
-          toolbox and a worked example. Send your challenge as a pull request.
+          The author&apos;s guide in the repository (<code>challenges/README.md</code>) has every rule, the grader&apos;s toolbox and a worked example. Send
+          your challenge as a pull request.
         </p>
       </Section>
     </div>

@@ -50,7 +50,11 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         ) : null}
         <Form method="post" {...getFormProps(form)} className="space-y-4">
           <FormErrors errors={form.errors} />
-          <Field label="email" errors={fields.email.errors} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", autoFocus: true }} />
+          <Field
+            label="email"
+            errors={fields.email.errors}
+            inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", autoFocus: true }}
+          />
           <button type="submit" className="btn-primary w-full" disabled={busy}>
             {busy ? "working..." : "send reset link"}
           </button>

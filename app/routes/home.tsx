@@ -49,8 +49,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <span className="text-emerald-600 dark:text-term-green">You have 30 minutes.</span>
         </h1>
         <p className="mt-4 max-w-2xl text-zinc-600 dark:text-zinc-400">
-          Start a real, isolated Linux environment with a fault in it, reach it with plain <code>ssh</code>, fix it, and get
-          graded by a check you cannot fake. Practise Linux, networking, storage, security and Kubernetes troubleshooting.
+          Start a real, isolated Linux environment with a fault in it, reach it with plain <code>ssh</code>, fix it, and get graded by a check you cannot fake.
+          Practise Linux, networking, storage, security and Kubernetes troubleshooting.
         </p>
         <div className="mt-6 flex flex-wrap gap-3">
           <Link to="/challenges" className="btn-primary">

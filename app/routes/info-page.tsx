@@ -7,7 +7,14 @@ import { SUPPORT_EMAIL } from "../components/footer.tsx";
 const PAGES: Record<string, { title: string; body: string[] }> = {
   // /discord is honest: the configured invite (DISCORD_URL) as a link, or that there is none yet.
   discord: { title: "discord", body: [] },
-  privacy: { title: "privacy", body: ["We keep what is needed to run your account: username, e-mail, a hash of your password, your SSH public key and your results. We do not sell data.", "Environments are removed when a session ends.", "Every shell in your environments, over ssh or in the browser, is recorded (what you typed and what it printed) so you can replay it; recordings are private unless you publish one, and are deleted after 90 days (published ones when you unpublish them) or with your account."] },
+  privacy: {
+    title: "privacy",
+    body: [
+      "We keep what is needed to run your account: username, e-mail, a hash of your password, your SSH public key and your results. We do not sell data.",
+      "Environments are removed when a session ends.",
+      "Every shell in your environments, over ssh or in the browser, is recorded (what you typed and what it printed) so you can replay it; recordings are private unless you publish one, and are deleted after 90 days (published ones when you unpublish them) or with your account.",
+    ],
+  },
   terms: { title: "terms", body: ["Use faultline to learn. Do not attack the platform, other users or anything outside your own environment."] },
   security: { title: "security", body: [`Found a vulnerability? Please write to ${SUPPORT_EMAIL}. We answer every report.`] },
   cookies: { title: "cookies", body: ["One cookie keeps you signed in (HttpOnly, SameSite=Lax). No tracking cookies."] },
@@ -38,7 +45,10 @@ export default function InfoPage({ loaderData }: Route.ComponentProps) {
       ))}
       {loaderData.discord?.url ? (
         <p className="mt-4" data-testid="discord-invite">
-          Join the faultline community on Discord: <a href={loaderData.discord.url} rel="noopener noreferrer">{loaderData.discord.url}</a>
+          Join the faultline community on Discord:{" "}
+          <a href={loaderData.discord.url} rel="noopener noreferrer">
+            {loaderData.discord.url}
+          </a>
         </p>
       ) : loaderData.discord ? (
         <p className="mt-4" data-testid="discord-none">

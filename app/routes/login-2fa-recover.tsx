@@ -47,12 +47,11 @@ export default function RecoverTwoFactor({ loaderData, actionData }: Route.Compo
         </div>
       ) : null}
       <p>
-        Without your authenticator app and recovery codes you cannot finish signing in. Confirm here and 2FA goes off three days from now;
-        then your password alone signs you in, and you can turn 2FA on again with a new app.
+        Without your authenticator app and recovery codes you cannot finish signing in. Confirm here and 2FA goes off three days from now; then your password
+        alone signs you in, and you can turn 2FA on again with a new app.
       </p>
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        The wait protects you if someone else has your password and this mailbox: a sign-in with a code before then cancels it, and this
-        address is told.
+        The wait protects you if someone else has your password and this mailbox: a sign-in with a code before then cancels it, and this address is told.
       </p>
       <Form method="post">
         <input type="hidden" name="token" value={loaderData.token} />

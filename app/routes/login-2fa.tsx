@@ -77,7 +77,10 @@ export default function SecondFactor({ loaderData, actionData }: Route.Component
   return (
     <section className="mx-auto max-w-md">
       {method === "lost" ? (
-        <LostAuthenticator sent={actionData && "sent" in actionData ? actionData.sent : undefined} error={actionData && "error" in actionData ? actionData.error : undefined} />
+        <LostAuthenticator
+          sent={actionData && "sent" in actionData ? actionData.sent : undefined}
+          error={actionData && "error" in actionData ? actionData.error : undefined}
+        />
       ) : (
         <CodeForm method={method} reply={actionData && "reply" in actionData ? actionData.reply : undefined} />
       )}
@@ -147,9 +150,8 @@ function LostAuthenticator({ sent, error }: { sent?: string; error?: string }) {
       <Form method="post" className="panel mt-6 space-y-4" data-testid="twofa-lost">
         <input type="hidden" name="method" value="lost" />
         <p className="text-sm">
-          We can mail a link to this account's verified e-mail address. Following it turns 2FA off three days later, unless someone
-          signs in with a code before then: if someone else knows your password, that gives you time to notice. An administrator can
-          also reset 2FA for you.
+          We can mail a link to this account's verified e-mail address. Following it turns 2FA off three days later, unless someone signs in with a code before
+          then: if someone else knows your password, that gives you time to notice. An administrator can also reset 2FA for you.
         </p>
         {sent ? (
           <p className="alert-ok" role="status" data-testid="twofa-lost-sent">

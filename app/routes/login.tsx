@@ -12,9 +12,7 @@ import { loginSchema, registerSchema, registrationError } from "../lib/forms.ts"
 
 const isRegister = (request: Request) => new URL(request.url).pathname.startsWith("/register");
 
-export const meta: Route.MetaFunction = ({ location }) => [
-  { title: location.pathname.startsWith("/register") ? "register | faultline" : "login | faultline" },
-];
+export const meta: Route.MetaFunction = ({ location }) => [{ title: location.pathname.startsWith("/register") ? "register | faultline" : "login | faultline" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAnonymous(context);
@@ -46,10 +44,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { username, email, password } = submission.value;
     const res = await web.api.register({ username, email, password });
     if (!res.ok) {
-      return data(
-        submission.reply({ formErrors: [registrationError(res.status, res.detail)], hideFields: ["password", "confirmPassword"] }),
-        { status: res.status === 409 ? 409 : 400 },
-      );
+      return data(submission.reply({ formErrors: [registrationError(res.status, res.detail)], hideFields: ["password", "confirmPassword"] }), {
+        status: res.status === 409 ? 409 : 400,
+      });
     }
     web.session.set("registeredEmail", res.data.email);
     web.touch();
@@ -112,7 +109,11 @@ export default function LoginScreen({ loaderData, actionData }: Route.ComponentP
         <OAuthButton provider="google" enabled={providers.google.enabled} redirectTo={redirectTo} />
         <p className="py-2 text-center text-xs text-zinc-500">── or use {register ? "a password" : "your password"} ──</p>
 
-        {flash ? <div className="alert-error" role="alert">{flash}</div> : null}
+        {flash ? (
+          <div className="alert-error" role="alert">
+            {flash}
+          </div>
+        ) : null}
         <Form method="post" {...getFormProps(form)} className="space-y-4">
           <input type="hidden" name="redirectTo" value={redirectTo} />
           <FormErrors errors={form.errors} />

@@ -49,8 +49,7 @@ export default function OwnProfile({ loaderData, actionData }: Route.ComponentPr
     <div className="space-y-6">
       {!user.is_verified ? (
         <div className="alert-warn" data-testid="unverified-notice">
-          {VERIFY_TO_START}{" "}
-          <Link to="/profile/settings?tab=security">Resend the link</Link>
+          {VERIFY_TO_START} <Link to="/profile/settings?tab=security">Resend the link</Link>
         </div>
       ) : null}
       {!user.has_ssh_key ? (

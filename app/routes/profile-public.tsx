@@ -20,15 +20,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const own = web.user?.username.toLowerCase() === res.data.username.toLowerCase();
   const extras = await loadProfileExtras(web, res.data.username);
-  return data(
-    { error: null, profile: { user: res.data, own, tab: profileTab(request), ...extras } },
-    { headers: freshnessHeaders(web) },
-  );
+  return data({ error: null, profile: { user: res.data, own, tab: profileTab(request), ...extras } }, { headers: freshnessHeaders(web) });
 }
 
 export default function PublicProfile({ loaderData }: Route.ComponentProps) {
   const { profile, error } = loaderData;
-  if (!profile) return <div className="alert-error" data-testid="profile-error">{error}</div>;
+  if (!profile)
+    return (
+      <div className="alert-error" data-testid="profile-error">
+        {error}
+      </div>
+    );
   const { user, own, tab, activity, solved, published, extrasError } = profile;
   return (
     <div className="space-y-6">

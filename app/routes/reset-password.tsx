@@ -28,7 +28,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: newPasswordSchema });
   if (submission.status !== "success") return data({ reply: submission.reply({ hideFields: HIDE }), done: null }, { status: 400 });
   const res = await web.api.resetPassword({ token: submission.value.token, new_password: submission.value.new_password });
-  if (!res.ok) return data({ reply: submission.reply({ formErrors: [res.detail || "Failed to reset the password"], hideFields: HIDE }), done: null }, { status: res.status });
+  if (!res.ok)
+    return data(
+      { reply: submission.reply({ formErrors: [res.detail || "Failed to reset the password"], hideFields: HIDE }), done: null },
+      { status: res.status },
+    );
   // Every sign-in of the account was ended by the API; this browser's too, if it had one.
   if (web.user) web.signOut();
   return { reply: submission.reply({ resetForm: true }), done: res.data.message };
@@ -73,8 +77,16 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       <Form method="post" {...getFormProps(form)} className="panel mt-6 space-y-4">
         <input type="hidden" name="token" value={loaderData.token} />
         <FormErrors errors={form.errors} />
-        <Field label="new password" errors={fields.new_password.errors} inputProps={{ ...getInputProps(fields.new_password, { type: "password" }), autoComplete: "new-password", autoFocus: true }} />
-        <Field label="confirm new password" errors={fields.confirm_password.errors} inputProps={{ ...getInputProps(fields.confirm_password, { type: "password" }), autoComplete: "new-password" }} />
+        <Field
+          label="new password"
+          errors={fields.new_password.errors}
+          inputProps={{ ...getInputProps(fields.new_password, { type: "password" }), autoComplete: "new-password", autoFocus: true }}
+        />
+        <Field
+          label="confirm new password"
+          errors={fields.confirm_password.errors}
+          inputProps={{ ...getInputProps(fields.confirm_password, { type: "password" }), autoComplete: "new-password" }}
+        />
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? "working..." : "set new password"}
         </button>

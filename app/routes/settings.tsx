@@ -109,10 +109,7 @@ async function changePassword(auth: Auth, form: FormData) {
   const { current_password, new_password } = submission.value;
   const res = await auth.api.changePassword({ current_password, new_password });
   if (!res.ok) {
-    return answer(
-      { intent, reply: submission.reply({ hideFields: PASSWORD_FIELDS }), error: res.detail || "Failed to change password" },
-      res.status,
-    );
+    return answer({ intent, reply: submission.reply({ hideFields: PASSWORD_FIELDS }), error: res.detail || "Failed to change password" }, res.status);
   }
   // The API ended every other login and handed this one a fresh pair: keep the user signed in.
   auth.web.signIn(res.data);

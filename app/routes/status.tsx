@@ -51,12 +51,7 @@ function rows(r: HealthReport): { id: string; name: string; status: Word; detail
       id: "runtime",
       name: "challenge runtime",
       status: runtime.status,
-      detail:
-        runtime.engine === "disabled"
-          ? "no engine on this installation"
-          : runtime.engine === "ok"
-            ? `engine answering${images}`
-            : "engine not answering",
+      detail: runtime.engine === "disabled" ? "no engine on this installation" : runtime.engine === "ok" ? `engine answering${images}` : "engine not answering",
     },
     {
       id: "gateway",
@@ -68,12 +63,7 @@ function rows(r: HealthReport): { id: string; name: string; status: Word; detail
       id: "worker",
       name: "worker",
       status: worker.status,
-      detail:
-        worker.status === "disabled"
-          ? "not run without an engine"
-          : worker.last_tick_at
-            ? `last round ${utc(worker.last_tick_at)}`
-            : "not running",
+      detail: worker.status === "disabled" ? "not run without an engine" : worker.last_tick_at ? `last round ${utc(worker.last_tick_at)}` : "not running",
     },
   ];
 }
@@ -100,15 +90,23 @@ export default function Status({ loaderData }: Route.ComponentProps) {
             <caption className="sr-only">State of each part of faultline</caption>
             <thead>
               <tr className="border-b border-zinc-300 dark:border-zinc-800">
-                <th scope="col" className="py-2 pr-4">component</th>
-                <th scope="col" className="py-2 pr-4">state</th>
-                <th scope="col" className="py-2">detail</th>
+                <th scope="col" className="py-2 pr-4">
+                  component
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  state
+                </th>
+                <th scope="col" className="py-2">
+                  detail
+                </th>
               </tr>
             </thead>
             <tbody>
               {rows(report).map((row) => (
                 <tr key={row.id} className="border-b border-zinc-200 dark:border-zinc-900" data-testid={`status-${row.id}`} data-status={row.status}>
-                  <th scope="row" className="py-2 pr-4 font-normal">{row.name}</th>
+                  <th scope="row" className="py-2 pr-4 font-normal">
+                    {row.name}
+                  </th>
                   <td className={`py-2 pr-4 font-bold ${COLOUR[row.status]}`}>● {row.status}</td>
                   <td className="py-2">{row.detail}</td>
                 </tr>

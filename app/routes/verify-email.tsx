@@ -41,7 +41,14 @@ export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
       <h1 className="text-2xl font-bold text-red-700 dark:text-term-red">Verification Failed</h1>
       <p className="mt-2">The verification link is invalid or has expired.</p>
       <div className="mt-6 flex gap-3">
-        <a href="" className="btn-ghost" onClick={(e) => { e.preventDefault(); location.reload(); }}>
+        <a
+          href=""
+          className="btn-ghost"
+          onClick={(e) => {
+            e.preventDefault();
+            location.reload();
+          }}
+        >
           Try Again
         </a>
         <Link to="/register" className="btn-primary">

@@ -31,7 +31,11 @@ const email = z.email({ error: "must be a valid e-mail address" }).trim().max(25
 const token = z.string({ error: "is required" }).trim().min(1, "is required").max(300, "is too long");
 const stepUp = {
   current_password: z.string({ error: "must be a string" }).min(1, "is required").max(PASSWORD_MAX).optional(),
-  code: z.string({ error: "must be a string" }).trim().regex(/^\d{6}$/, "must be 6 digits").optional(),
+  code: z
+    .string({ error: "must be a string" })
+    .trim()
+    .regex(/^\d{6}$/, "must be 6 digits")
+    .optional(),
 };
 
 export const forgotPasswordBody = z.object({ email });
@@ -46,7 +50,14 @@ export function accountRoutes(r: Router, { passwordReset, emailChange, deletion,
   // Forgot password (public: the link in the mail is the credential).
   r.post(
     "/auth/password-reset/request",
-    { summary: "Mail a password-reset link (the same answer whether or not the address has an account)", tags: ["Authentication"], access: "public", body: forgotPasswordBody, status: 202, errors: { 429: "Too many requests from this address or for this e-mail" } },
+    {
+      summary: "Mail a password-reset link (the same answer whether or not the address has an account)",
+      tags: ["Authentication"],
+      access: "public",
+      body: forgotPasswordBody,
+      status: 202,
+      errors: { 429: "Too many requests from this address or for this e-mail" },
+    },
     async (c) => json(await passwordReset.requestReset((await c.body(forgotPasswordBody)).email, c.info.clientIp), 202),
   );
   r.post(
@@ -56,7 +67,13 @@ export function accountRoutes(r: Router, { passwordReset, emailChange, deletion,
   );
   r.post(
     "/auth/password-reset",
-    { summary: "Set a new password with the mailed link's token; ends every sign-in of the account", tags: ["Authentication"], access: "public", body: resetPasswordBody, errors: { 400: "Invalid, used or expired link" } },
+    {
+      summary: "Set a new password with the mailed link's token; ends every sign-in of the account",
+      tags: ["Authentication"],
+      access: "public",
+      body: resetPasswordBody,
+      errors: { 400: "Invalid, used or expired link" },
+    },
     async (c) => {
       const b = await c.body(resetPasswordBody);
       return passwordReset.resetPassword(b.token, b.new_password);
@@ -66,7 +83,14 @@ export function accountRoutes(r: Router, { passwordReset, emailChange, deletion,
   // E-mail change: asked by the signed-in owner, confirmed by the link sent to the new address.
   r.post(
     "/users/me/email",
-    { summary: "Change the e-mail address: a link goes to the new one (step-up: password, or a code from a factor another sign-in added over 24 hours ago)", tags: ["Users"], access: "user", body: emailChangeBody, status: 202, errors: { 429: "Too many requests" } },
+    {
+      summary: "Change the e-mail address: a link goes to the new one (step-up: password, or a code from a factor another sign-in added over 24 hours ago)",
+      tags: ["Users"],
+      access: "user",
+      body: emailChangeBody,
+      status: 202,
+      errors: { 429: "Too many requests" },
+    },
     async (c) => {
       const { userId: id, sid } = await session(c);
       return json(await emailChange.requestEmailChange(id, { ...(await c.body(emailChangeBody)), session: sid }), 202);
@@ -74,7 +98,13 @@ export function accountRoutes(r: Router, { passwordReset, emailChange, deletion,
   );
   r.post(
     "/users/me/email/confirm",
-    { summary: "Confirm the new e-mail address with the mailed token", tags: ["Users"], access: "public", body: emailConfirmBody, errors: { 400: "Invalid or expired link", 409: "Another account uses the address" } },
+    {
+      summary: "Confirm the new e-mail address with the mailed token",
+      tags: ["Users"],
+      access: "public",
+      body: emailConfirmBody,
+      errors: { 400: "Invalid or expired link", 409: "Another account uses the address" },
+    },
     async (c) => emailChange.confirmEmailChange((await c.body(emailConfirmBody)).token),
   );
 
@@ -89,7 +119,13 @@ export function accountRoutes(r: Router, { passwordReset, emailChange, deletion,
   );
   r.delete(
     "/users/me",
-    { summary: "Delete the account and its personal data (password, 2FA code, or the username for accounts with neither)", tags: ["Users"], access: "user", body: deleteAccountBody, errors: { 400: "Wrong password, code or username" } },
+    {
+      summary: "Delete the account and its personal data (password, 2FA code, or the username for accounts with neither)",
+      tags: ["Users"],
+      access: "user",
+      body: deleteAccountBody,
+      errors: { 400: "Wrong password, code or username" },
+    },
     async (c) => {
       const { userId: id, sid } = await session(c);
       return deletion.deleteAccount(id, { ...(await c.body(deleteAccountBody)), session: sid });
@@ -106,14 +142,27 @@ export function accountRoutes(r: Router, { passwordReset, emailChange, deletion,
   // body says nothing the token does not, so it is not read.
   r.post(
     "/notifications/unsubscribe",
-    { summary: "Turn off the notification an unsubscribe link names (RFC 8058 one-click)", tags: ["Users"], access: "public", query: unsubscribeQuery, errors: { 400: "Invalid link" } },
+    {
+      summary: "Turn off the notification an unsubscribe link names (RFC 8058 one-click)",
+      tags: ["Users"],
+      access: "public",
+      query: unsubscribeQuery,
+      errors: { 400: "Invalid link" },
+    },
     async (c) => notifications.unsubscribe(c.query(unsubscribeQuery).token),
   );
 
   // Reset a deployment to its broken state (same expiry and ssh command).
   r.post(
     "/challenges/:id/session/reset",
-    { summary: "Reset the deployment: fresh containers, setup again, same expiry and ssh user (at most 3 times)", tags: ["Deployments"], access: "user", params: { id: challengeIdParam }, status: 202, errors: { 404: "No deployment of this challenge", 409: "Only a ready deployment can be reset", 429: "No resets left" } },
+    {
+      summary: "Reset the deployment: fresh containers, setup again, same expiry and ssh user (at most 3 times)",
+      tags: ["Deployments"],
+      access: "user",
+      params: { id: challengeIdParam },
+      status: 202,
+      errors: { 404: "No deployment of this challenge", 409: "Only a ready deployment can be reset", 429: "No resets left" },
+    },
     async (c) => {
       const id = await userId(c);
       return json(await deployments.reset(id, parse(challengeIdParam, c.params.id)), 202);

@@ -31,7 +31,10 @@ const when = (end: boolean) =>
     z
       .string()
       .trim()
-      .refine((v) => /^\d{4}-\d{2}-\d{2}$/.test(v) ? !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) : /^\d{1,12}$/.test(v), "must be a date (YYYY-MM-DD) or epoch seconds")
+      .refine(
+        (v) => (/^\d{4}-\d{2}-\d{2}$/.test(v) ? !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) : /^\d{1,12}$/.test(v)),
+        "must be a date (YYYY-MM-DD) or epoch seconds",
+      )
       .transform((v) => (/^\d{1,12}$/.test(v) ? Number(v) : Date.parse(`${v}T00:00:00Z`) / 1000 + (end ? 86_399 : 0)))
       .optional(),
   );
@@ -64,7 +67,11 @@ export const planBody = z
 
 export const settingsBody = z
   .object({
-    session_timeout_minutes: z.number({ error: "must be a number of minutes" }).int("must be a whole number").min(SETTING_LIMITS.sessionTimeoutMin, `must be at least ${SETTING_LIMITS.sessionTimeoutMin}`).optional(),
+    session_timeout_minutes: z
+      .number({ error: "must be a number of minutes" })
+      .int("must be a whole number")
+      .min(SETTING_LIMITS.sessionTimeoutMin, `must be at least ${SETTING_LIMITS.sessionTimeoutMin}`)
+      .optional(),
     max_concurrent_deployments: z
       .number({ error: "must be a whole number" })
       .int("must be a whole number")
@@ -89,24 +96,78 @@ export function adminRoutes(r: Router, { admin, audit, notice, userId }: AdminRo
     await adminActor(c);
     return { ...(await admin.users.list(c.query(usersQuery))), plans_enabled: admin.users.plansEnabled };
   });
-  r.post("/admin/users", { summary: "Create a user (a verification e-mail is sent)", tags: ["Admin"], access: "admin", body: registerBody, status: 201, errors: { 409: "Username or e-mail already taken" } }, async (c) => {
-    const actor = await adminActor(c);
-    return Response.json(await admin.users.create(actor, await c.body(registerBody)), { status: 201, headers: { "cache-control": "no-store" } });
-  });
-  r.post("/admin/users/:id/verify", { summary: "Mark a user's e-mail as verified", tags: ["Admin"], access: "admin", params: { id: userIdParam }, errors: { 404: "No such user" } }, async (c) => admin.users.verify(await adminActor(c), user(c)));
-  r.put("/admin/users/:id/admin", { summary: "Make or revoke an admin", tags: ["Admin"], access: "admin", params: { id: userIdParam }, body: adminFlagBody, errors: { 404: "No such user", 409: "An admin cannot revoke themselves" } }, async (c) => {
-    const actor = await adminActor(c);
-    return admin.users.setAdmin(actor, user(c), (await c.body(adminFlagBody)).is_admin);
-  });
+  r.post(
+    "/admin/users",
+    {
+      summary: "Create a user (a verification e-mail is sent)",
+      tags: ["Admin"],
+      access: "admin",
+      body: registerBody,
+      status: 201,
+      errors: { 409: "Username or e-mail already taken" },
+    },
+    async (c) => {
+      const actor = await adminActor(c);
+      return Response.json(await admin.users.create(actor, await c.body(registerBody)), { status: 201, headers: { "cache-control": "no-store" } });
+    },
+  );
+  r.post(
+    "/admin/users/:id/verify",
+    { summary: "Mark a user's e-mail as verified", tags: ["Admin"], access: "admin", params: { id: userIdParam }, errors: { 404: "No such user" } },
+    async (c) => admin.users.verify(await adminActor(c), user(c)),
+  );
+  r.put(
+    "/admin/users/:id/admin",
+    {
+      summary: "Make or revoke an admin",
+      tags: ["Admin"],
+      access: "admin",
+      params: { id: userIdParam },
+      body: adminFlagBody,
+      errors: { 404: "No such user", 409: "An admin cannot revoke themselves" },
+    },
+    async (c) => {
+      const actor = await adminActor(c);
+      return admin.users.setAdmin(actor, user(c), (await c.body(adminFlagBody)).is_admin);
+    },
+  );
   // POST: the console's way, audited (PUT on the same path is the plans API's, billing-routes.ts).
-  r.post("/admin/users/:id/plan", { summary: "Set a user's plan (audited)", tags: ["Admin"], access: "admin", params: { id: userIdParam }, body: planBody, errors: { 404: "No such user" } }, async (c) => {
-    const actor = await adminActor(c);
-    const { plan, until } = await c.body(planBody);
-    return admin.users.setPlan(actor, user(c), plan, until);
-  });
-  r.post("/admin/users/:id/disable", { summary: "Disable a user: sign-ins refused, tokens revoked, deployments ended", tags: ["Admin"], access: "admin", params: { id: userIdParam }, errors: { 404: "No such user", 409: "An admin cannot disable themselves" } }, async (c) => admin.users.disable(await adminActor(c), user(c)));
-  r.post("/admin/users/:id/2fa/reset", { summary: "Turn a user's two-factor authentication off (lost authenticator and recovery codes); the user is mailed, the reset audited", tags: ["Admin"], access: "admin", params: { id: userIdParam }, errors: { 404: "No such user", 409: "Two-factor is not enabled for this user" } }, async (c) => admin.users.resetTwoFactor(await adminActor(c), user(c)));
-  r.post("/admin/users/:id/enable", { summary: "Enable a disabled user", tags: ["Admin"], access: "admin", params: { id: userIdParam }, errors: { 404: "No such user" } }, async (c) => admin.users.enable(await adminActor(c), user(c)));
+  r.post(
+    "/admin/users/:id/plan",
+    { summary: "Set a user's plan (audited)", tags: ["Admin"], access: "admin", params: { id: userIdParam }, body: planBody, errors: { 404: "No such user" } },
+    async (c) => {
+      const actor = await adminActor(c);
+      const { plan, until } = await c.body(planBody);
+      return admin.users.setPlan(actor, user(c), plan, until);
+    },
+  );
+  r.post(
+    "/admin/users/:id/disable",
+    {
+      summary: "Disable a user: sign-ins refused, tokens revoked, deployments ended",
+      tags: ["Admin"],
+      access: "admin",
+      params: { id: userIdParam },
+      errors: { 404: "No such user", 409: "An admin cannot disable themselves" },
+    },
+    async (c) => admin.users.disable(await adminActor(c), user(c)),
+  );
+  r.post(
+    "/admin/users/:id/2fa/reset",
+    {
+      summary: "Turn a user's two-factor authentication off (lost authenticator and recovery codes); the user is mailed, the reset audited",
+      tags: ["Admin"],
+      access: "admin",
+      params: { id: userIdParam },
+      errors: { 404: "No such user", 409: "Two-factor is not enabled for this user" },
+    },
+    async (c) => admin.users.resetTwoFactor(await adminActor(c), user(c)),
+  );
+  r.post(
+    "/admin/users/:id/enable",
+    { summary: "Enable a disabled user", tags: ["Admin"], access: "admin", params: { id: userIdParam }, errors: { 404: "No such user" } },
+    async (c) => admin.users.enable(await adminActor(c), user(c)),
+  );
 
   // Challenges
   r.get("/admin/challenges", { summary: "Every challenge with its figures", tags: ["Admin"], access: "admin" }, async (c) => {
@@ -114,11 +175,24 @@ export function adminRoutes(r: Router, { admin, audit, notice, userId }: AdminRo
     return { challenges: await admin.challenges.figures() };
   });
   // Before /admin/challenges/:id/...: "reload" is no challenge id.
-  r.post("/admin/challenges/reload", { summary: "Reload the challenge library from disk", tags: ["Admin"], access: "admin" }, async (c) => admin.challenges.reload(await adminActor(c)));
-  r.put("/admin/challenges/:id/visibility", { summary: "Hide or show a challenge", tags: ["Admin"], access: "admin", params: { id: challengeIdParam }, body: visibilityBody, errors: { 404: "No such challenge" } }, async (c) => {
-    const actor = await adminActor(c);
-    return admin.challenges.setHidden(actor, challenge(c), (await c.body(visibilityBody)).hidden);
-  });
+  r.post("/admin/challenges/reload", { summary: "Reload the challenge library from disk", tags: ["Admin"], access: "admin" }, async (c) =>
+    admin.challenges.reload(await adminActor(c)),
+  );
+  r.put(
+    "/admin/challenges/:id/visibility",
+    {
+      summary: "Hide or show a challenge",
+      tags: ["Admin"],
+      access: "admin",
+      params: { id: challengeIdParam },
+      body: visibilityBody,
+      errors: { 404: "No such challenge" },
+    },
+    async (c) => {
+      const actor = await adminActor(c);
+      return admin.challenges.setHidden(actor, challenge(c), (await c.body(visibilityBody)).hidden);
+    },
+  );
 
   // System
   r.get("/admin/system", { summary: "Host and platform measurements", tags: ["Admin"], access: "admin" }, async (c) => {
@@ -129,14 +203,18 @@ export function adminRoutes(r: Router, { admin, audit, notice, userId }: AdminRo
     await adminActor(c);
     return { ...admin.settings.current(), limits: { ...SETTING_LIMITS, sessionTimeoutMax: admin.settings.maxTimeoutMinutes } };
   });
-  r.put("/admin/settings", { summary: "Change the deployment duration, platform-wide cap or maintenance mode", tags: ["Admin"], access: "admin", body: settingsBody }, async (c) => {
-    const actor = await adminActor(c);
-    const body = await c.body(settingsBody);
-    if (body.session_timeout_minutes !== undefined && body.session_timeout_minutes > admin.settings.maxTimeoutMinutes) {
-      throw badRequest(`session_timeout_minutes: must be at most ${admin.settings.maxTimeoutMinutes} (the longest a deployment may live)`);
-    }
-    return admin.settings.update(actor, body);
-  });
+  r.put(
+    "/admin/settings",
+    { summary: "Change the deployment duration, platform-wide cap or maintenance mode", tags: ["Admin"], access: "admin", body: settingsBody },
+    async (c) => {
+      const actor = await adminActor(c);
+      const body = await c.body(settingsBody);
+      if (body.session_timeout_minutes !== undefined && body.session_timeout_minutes > admin.settings.maxTimeoutMinutes) {
+        throw badRequest(`session_timeout_minutes: must be at most ${admin.settings.maxTimeoutMinutes} (the longest a deployment may live)`);
+      }
+      return admin.settings.update(actor, body);
+    },
+  );
 
   // Logs
   r.get("/admin/audit", { summary: "The audit log, filtered and paged", tags: ["Admin"], access: "admin", query: auditQuery }, async (c) => {
@@ -144,11 +222,22 @@ export function adminRoutes(r: Router, { admin, audit, notice, userId }: AdminRo
     const q = c.query(auditQuery);
     return { ...(await audit.list({ ...auditFilter(q), page: q.page, limit: q.limit })), actions: AUDIT_ACTIONS };
   });
-  r.get("/admin/audit/export", { summary: "The filtered audit log as JSON lines", tags: ["Admin"], access: "admin", query: auditQuery, contentType: "application/x-ndjson", returns: "One JSON object per line" }, async (c) => {
-    await adminActor(c);
-    const q = c.query(auditQuery);
-    return new Response(audit.exportLines(auditFilter(q)), {
-      headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" },
-    });
-  });
+  r.get(
+    "/admin/audit/export",
+    {
+      summary: "The filtered audit log as JSON lines",
+      tags: ["Admin"],
+      access: "admin",
+      query: auditQuery,
+      contentType: "application/x-ndjson",
+      returns: "One JSON object per line",
+    },
+    async (c) => {
+      await adminActor(c);
+      const q = c.query(auditQuery);
+      return new Response(audit.exportLines(auditFilter(q)), {
+        headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" },
+      });
+    },
+  );
 }

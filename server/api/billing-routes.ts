@@ -23,10 +23,39 @@ export function billingRoutes(r: Router, { plans, billing, userId }: BillingRout
 
   r.get("/billing/config", { summary: "Whether payments are enabled", tags: ["Billing"], access: "public" }, async () => ({ enabled: billing.enabled }));
   r.get("/billing", { summary: "Plan, period end and cancellation state", tags: ["Billing"], access: "user" }, async (c) => billing.status(await userId(c)));
-  r.post("/billing/checkout", { summary: "Start a Stripe Checkout for Pro", tags: ["Billing"], access: "user", errors: { 409: "Already Pro", 502: "The payment provider did not answer", 503: "Payments are not enabled" } }, async (c) => billing.checkout(await userId(c)));
-  r.post("/billing/cancel", { summary: "Cancel at the end of the paid period, or keep Pro", tags: ["Billing"], access: "user", body: cancelBody, errors: { 409: "No subscription to change", 503: "Payments are not enabled" } }, async (c) => {
-    const id = await userId(c);
-    return billing.setCancelAtPeriodEnd(id, (await c.body(cancelBody)).cancel_at_period_end);
-  });
-  r.post("/billing/webhook", { summary: "The payment provider's webhook (signature over the raw body)", tags: ["Billing"], access: "public", rawBody: { contentType: "application/json", description: "The provider's event, exactly as signed (Stripe-Signature header)" }, errors: { 400: "Missing or invalid signature, or not an event", 503: "Payments are not enabled" } }, async (c) => billing.webhook(await readBodyText(c.request), c.request.headers.get("stripe-signature")));
+  r.post(
+    "/billing/checkout",
+    {
+      summary: "Start a Stripe Checkout for Pro",
+      tags: ["Billing"],
+      access: "user",
+      errors: { 409: "Already Pro", 502: "The payment provider did not answer", 503: "Payments are not enabled" },
+    },
+    async (c) => billing.checkout(await userId(c)),
+  );
+  r.post(
+    "/billing/cancel",
+    {
+      summary: "Cancel at the end of the paid period, or keep Pro",
+      tags: ["Billing"],
+      access: "user",
+      body: cancelBody,
+      errors: { 409: "No subscription to change", 503: "Payments are not enabled" },
+    },
+    async (c) => {
+      const id = await userId(c);
+      return billing.setCancelAtPeriodEnd(id, (await c.body(cancelBody)).cancel_at_period_end);
+    },
+  );
+  r.post(
+    "/billing/webhook",
+    {
+      summary: "The payment provider's webhook (signature over the raw body)",
+      tags: ["Billing"],
+      access: "public",
+      rawBody: { contentType: "application/json", description: "The provider's event, exactly as signed (Stripe-Signature header)" },
+      errors: { 400: "Missing or invalid signature, or not an event", 503: "Payments are not enabled" },
+    },
+    async (c) => billing.webhook(await readBodyText(c.request), c.request.headers.get("stripe-signature")),
+  );
 }

@@ -43,7 +43,13 @@ export function debriefRoutes(r: Router, { hints, debriefs, recordings, userId, 
 
   r.get(
     "/challenges/:id/hints",
-    { summary: "The challenge's hints: count, costs, and the texts of those revealed", tags, access: "user", params: { id: challengeIdParam }, errors: { 404: "No such challenge" } },
+    {
+      summary: "The challenge's hints: count, costs, and the texts of those revealed",
+      tags,
+      access: "user",
+      params: { id: challengeIdParam },
+      errors: { 404: "No such challenge" },
+    },
     async (c) => hints.state(await userId(c), challenge(c)),
   );
   r.post(
@@ -63,7 +69,13 @@ export function debriefRoutes(r: Router, { hints, debriefs, recordings, userId, 
   );
   r.get(
     "/challenges/:id/debrief",
-    { summary: "After solving: the root cause, the reference steps, the points and the commands typed", tags, access: "user", params: { id: challengeIdParam }, errors: { 403: "Not solved yet", 404: "No such challenge" } },
+    {
+      summary: "After solving: the root cause, the reference steps, the points and the commands typed",
+      tags,
+      access: "user",
+      params: { id: challengeIdParam },
+      errors: { 403: "Not solved yet", 404: "No such challenge" },
+    },
     async (c) => debriefs.get(await userId(c), challenge(c)),
   );
   r.get(
@@ -71,11 +83,9 @@ export function debriefRoutes(r: Router, { hints, debriefs, recordings, userId, 
     { summary: "The caller's recordings of a challenge's shells", tags, access: "user", params: { id: challengeIdParam } },
     async (c) => ({ recordings: await recordings.mine(await userId(c), challenge(c)) }),
   );
-  r.get(
-    "/users/me/recordings",
-    { summary: "Every recording of the caller, newest first", tags, access: "user" },
-    async (c) => ({ recordings: await recordings.mineAll(await userId(c)) }),
-  );
+  r.get("/users/me/recordings", { summary: "Every recording of the caller, newest first", tags, access: "user" }, async (c) => ({
+    recordings: await recordings.mineAll(await userId(c)),
+  }));
   r.get(
     "/recordings/:id",
     { summary: "One of the caller's recordings", tags, access: "user", params: { id: recordingIdParam }, errors: { 404: "No such recording of the caller's" } },
@@ -110,7 +120,13 @@ export function debriefRoutes(r: Router, { hints, debriefs, recordings, userId, 
   );
   r.get(
     "/users/:username/solutions",
-    { summary: "A user's published solutions (sessions they chose to show)", tags, access: "public", params: { username: usernameParam }, errors: { 404: "No such user" } },
+    {
+      summary: "A user's published solutions (sessions they chose to show)",
+      tags,
+      access: "public",
+      params: { username: usernameParam },
+      errors: { 404: "No such user" },
+    },
     async (c) => ({ solutions: await recordings.published(parse(usernameParam, c.params.username)) }),
   );
   r.get(
@@ -123,7 +139,14 @@ export function debriefRoutes(r: Router, { hints, debriefs, recordings, userId, 
   );
   r.get(
     "/admin/recordings/:id/cast",
-    { summary: "Open any recording (audited)", tags: ["Admin"], access: "admin", params: { id: recordingIdParam }, contentType: "application/x-asciicast", errors: { 404: "No such recording" } },
+    {
+      summary: "Open any recording (audited)",
+      tags: ["Admin"],
+      access: "admin",
+      params: { id: recordingIdParam },
+      contentType: "application/x-asciicast",
+      errors: { 404: "No such recording" },
+    },
     async (c) => cast(await recordings.adminContent(await adminId(c), recording(c))),
   );
 }

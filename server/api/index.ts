@@ -72,7 +72,24 @@ export interface ApiDeps {
   settings: { durationSeconds: number | (() => number); gatewayApiKey?: string };
 }
 
-export function createApi({ accounts, oauth, tokens, log, deployments, grading, settings, catalogue, scoring, publicCache, health, plans, billing, admin, debrief, account }: ApiDeps) {
+export function createApi({
+  accounts,
+  oauth,
+  tokens,
+  log,
+  deployments,
+  grading,
+  settings,
+  catalogue,
+  scoring,
+  publicCache,
+  health,
+  plans,
+  billing,
+  admin,
+  debrief,
+  account,
+}: ApiDeps) {
   /** The signed-in user's id from `Authorization: Bearer <access token>`, or 401; verified once
    *  per request (the access guard and the handler ask the same). */
   const verified = new WeakMap<Ctx, Promise<string>>();
@@ -107,28 +124,129 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
   r.get("/health", { summary: "Live health of each part (status words and counts)", tags: ["System"], access: "public" }, async () => health.check());
 
   // Authentication
-  r.post("/auth/register", { summary: "Create an account (a verification e-mail is sent)", tags: ["Authentication"], access: "public", body: s.registerBody, status: 201, returns: "The new user's own view", errors: { 409: "Username or e-mail already taken", 429: "Too many attempts from this address" } }, async (c) => json(await accounts.register(await c.body(s.registerBody), c.info.clientIp), 201));
-  r.post("/auth/login", { summary: "Sign in with username or e-mail and password", tags: ["Authentication"], access: "public", body: s.loginBody, returns: "Tokens, or an mfa_token when a second factor is needed", errors: { 401: "Wrong username or password", 403: "E-mail not verified or account disabled", 429: "Too many attempts" } }, async (c) => accounts.login(await c.body(s.loginBody), c.info.clientIp));
-  r.post("/auth/login/2fa", { summary: "Finish signing in with a TOTP code or a recovery code", tags: ["Authentication"], access: "public", body: s.secondFactorBody, returns: "Tokens", errors: { 401: "Wrong code or expired mfa_token", 429: "Too many attempts" } }, async (c) => accounts.loginSecondFactor(await c.body(s.secondFactorBody), c.info.clientIp));
-  r.post("/auth/refresh", { summary: "Trade a refresh token for new tokens", tags: ["Authentication"], access: "public", body: s.refreshBody, returns: "A new token pair", errors: { 401: "Invalid or expired refresh token" } }, async (c) => accounts.refresh((await c.body(s.refreshBody)).refresh_token));
-  r.post("/auth/logout", { summary: "Revoke a refresh token", tags: ["Authentication"], access: "public", body: s.logoutBody, returns: "{message}" }, async (c) => {
-    await accounts.logout((await c.body(s.logoutBody)).refresh_token);
-    return { message: "Logged out" };
-  });
-  r.get("/auth/validate", { summary: "Check an access token; the signed-in user's own view", tags: ["Authentication"], access: "user" }, async (c) => accounts.me(await userId(c)));
-  r.get("/auth/identity", { summary: "Check an access token; the signed-in account without statistics (one read of the user: the web's check on every page)", tags: ["Authentication"], access: "user" }, async (c) => accounts.identity(await userId(c)));
-  r.post("/auth/verify-email", { summary: "Verify an e-mail address with the mailed token", tags: ["Authentication"], access: "public", body: s.tokenBody, errors: { 404: "Unknown or used token" } }, async (c) => accounts.verifyEmail((await c.body(s.tokenBody)).token));
-  r.post("/auth/resend-verification", { summary: "Send the verification e-mail again (signed in, or by e-mail address)", tags: ["Authentication"], access: "optional-user", body: s.resendBody, status: 202, returns: "{message} (200 when signed in)", errors: { 429: "Too many requests" } }, async (c) => {
-    const { email } = await c.body(s.resendBody);
-    if (c.request.headers.has("authorization")) return accounts.resendVerification({ userId: await userId(c) });
-    if (!email) return json({ detail: "email: is required" }, 400);
-    return json(await accounts.resendVerification({ email }), 202);
-  });
+  r.post(
+    "/auth/register",
+    {
+      summary: "Create an account (a verification e-mail is sent)",
+      tags: ["Authentication"],
+      access: "public",
+      body: s.registerBody,
+      status: 201,
+      returns: "The new user's own view",
+      errors: { 409: "Username or e-mail already taken", 429: "Too many attempts from this address" },
+    },
+    async (c) => json(await accounts.register(await c.body(s.registerBody), c.info.clientIp), 201),
+  );
+  r.post(
+    "/auth/login",
+    {
+      summary: "Sign in with username or e-mail and password",
+      tags: ["Authentication"],
+      access: "public",
+      body: s.loginBody,
+      returns: "Tokens, or an mfa_token when a second factor is needed",
+      errors: { 401: "Wrong username or password", 403: "E-mail not verified or account disabled", 429: "Too many attempts" },
+    },
+    async (c) => accounts.login(await c.body(s.loginBody), c.info.clientIp),
+  );
+  r.post(
+    "/auth/login/2fa",
+    {
+      summary: "Finish signing in with a TOTP code or a recovery code",
+      tags: ["Authentication"],
+      access: "public",
+      body: s.secondFactorBody,
+      returns: "Tokens",
+      errors: { 401: "Wrong code or expired mfa_token", 429: "Too many attempts" },
+    },
+    async (c) => accounts.loginSecondFactor(await c.body(s.secondFactorBody), c.info.clientIp),
+  );
+  r.post(
+    "/auth/refresh",
+    {
+      summary: "Trade a refresh token for new tokens",
+      tags: ["Authentication"],
+      access: "public",
+      body: s.refreshBody,
+      returns: "A new token pair",
+      errors: { 401: "Invalid or expired refresh token" },
+    },
+    async (c) => accounts.refresh((await c.body(s.refreshBody)).refresh_token),
+  );
+  r.post(
+    "/auth/logout",
+    { summary: "Revoke a refresh token", tags: ["Authentication"], access: "public", body: s.logoutBody, returns: "{message}" },
+    async (c) => {
+      await accounts.logout((await c.body(s.logoutBody)).refresh_token);
+      return { message: "Logged out" };
+    },
+  );
+  r.get("/auth/validate", { summary: "Check an access token; the signed-in user's own view", tags: ["Authentication"], access: "user" }, async (c) =>
+    accounts.me(await userId(c)),
+  );
+  r.get(
+    "/auth/identity",
+    {
+      summary: "Check an access token; the signed-in account without statistics (one read of the user: the web's check on every page)",
+      tags: ["Authentication"],
+      access: "user",
+    },
+    async (c) => accounts.identity(await userId(c)),
+  );
+  r.post(
+    "/auth/verify-email",
+    {
+      summary: "Verify an e-mail address with the mailed token",
+      tags: ["Authentication"],
+      access: "public",
+      body: s.tokenBody,
+      errors: { 404: "Unknown or used token" },
+    },
+    async (c) => accounts.verifyEmail((await c.body(s.tokenBody)).token),
+  );
+  r.post(
+    "/auth/resend-verification",
+    {
+      summary: "Send the verification e-mail again (signed in, or by e-mail address)",
+      tags: ["Authentication"],
+      access: "optional-user",
+      body: s.resendBody,
+      status: 202,
+      returns: "{message} (200 when signed in)",
+      errors: { 429: "Too many requests" },
+    },
+    async (c) => {
+      const { email } = await c.body(s.resendBody);
+      if (c.request.headers.has("authorization")) return accounts.resendVerification({ userId: await userId(c) });
+      if (!email) return json({ detail: "email: is required" }, 400);
+      return json(await accounts.resendVerification({ email }), 202);
+    },
+  );
 
   // OAuth
-  r.get("/auth/oauth/:provider/login", { summary: "Start an OAuth sign-in: the provider's authorization URL", tags: ["OAuth"], access: "public", params: { provider: s.providerParam }, errors: { 429: "Too many starts from this address", 503: "This provider is not configured on this server" } }, async (c) => oauth.start(parse(s.providerParam, c.params.provider), c.info.clientIp));
-  r.post("/auth/oauth/:provider/callback", { summary: "Finish an OAuth sign-in with the provider's code and state", tags: ["OAuth"], access: "public", params: { provider: s.providerParam }, body: s.oauthCallbackBody, returns: "Tokens", errors: { 401: "Authentication failed", 502: "The provider did not answer", 503: "This provider is not configured on this server" } }, async (c) =>
-    oauth.callback(parse(s.providerParam, c.params.provider), await c.body(s.oauthCallbackBody)),
+  r.get(
+    "/auth/oauth/:provider/login",
+    {
+      summary: "Start an OAuth sign-in: the provider's authorization URL",
+      tags: ["OAuth"],
+      access: "public",
+      params: { provider: s.providerParam },
+      errors: { 429: "Too many starts from this address", 503: "This provider is not configured on this server" },
+    },
+    async (c) => oauth.start(parse(s.providerParam, c.params.provider), c.info.clientIp),
+  );
+  r.post(
+    "/auth/oauth/:provider/callback",
+    {
+      summary: "Finish an OAuth sign-in with the provider's code and state",
+      tags: ["OAuth"],
+      access: "public",
+      params: { provider: s.providerParam },
+      body: s.oauthCallbackBody,
+      returns: "Tokens",
+      errors: { 401: "Authentication failed", 502: "The provider did not answer", 503: "This provider is not configured on this server" },
+    },
+    async (c) => oauth.callback(parse(s.providerParam, c.params.provider), await c.body(s.oauthCallbackBody)),
   );
   r.get("/auth/oauth/providers", { summary: "Which OAuth providers are configured", tags: ["OAuth"], access: "public" }, async () => ({
     github: { enabled: oauth.isConfigured("github") },
@@ -140,23 +258,55 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
 
   // Users: own settings first, so "me" is never taken for a username.
   r.get("/users/me", { summary: "The signed-in user's own view", tags: ["Users"], access: "user" }, async (c) => accounts.me(await userId(c)));
-  r.patch("/users/me", { summary: "Update display name, bio, location or theme", tags: ["Users"], access: "user", body: s.profileBody }, async (c) => accounts.updateProfile(await userId(c), await c.body(s.profileBody)));
-  r.put("/users/me/password", { summary: "Change the password", tags: ["Users"], access: "user", body: s.passwordChangeBody, errors: { 403: "Wrong current password" } }, async (c) => accounts.changePassword(await userId(c), await c.body(s.passwordChangeBody)));
+  r.patch("/users/me", { summary: "Update display name, bio, location or theme", tags: ["Users"], access: "user", body: s.profileBody }, async (c) =>
+    accounts.updateProfile(await userId(c), await c.body(s.profileBody)),
+  );
+  r.put(
+    "/users/me/password",
+    { summary: "Change the password", tags: ["Users"], access: "user", body: s.passwordChangeBody, errors: { 403: "Wrong current password" } },
+    async (c) => accounts.changePassword(await userId(c), await c.body(s.passwordChangeBody)),
+  );
   r.put("/users/me/notifications", { summary: "Update notification preferences", tags: ["Users"], access: "user", body: s.notificationsBody }, async (c) =>
     accounts.updateNotifications(await userId(c), await c.body(s.notificationsBody)),
   );
-  r.get("/users/me/ssh-key", { summary: "The registered SSH key's fingerprint, if any", tags: ["Users"], access: "user" }, async (c) => accounts.getSshKey(await userId(c)));
-  r.post("/users/me/ssh-key/nonce", { summary: "A nonce to sign with the SSH key (proof of possession)", tags: ["Users"], access: "user" }, async (c) => accounts.sshKeyNonce(await userId(c)));
-  r.put("/users/me/ssh-key", { summary: "Register or replace the SSH public key (with a signature over a nonce)", tags: ["Users"], access: "user", body: s.sshKeyBody, errors: { 403: "Step-up needed to replace a key" } }, async (c) => {
-    const { userId: id, sid } = await session(c);
-    const { ssh_public_key_b64, ...rest } = await c.body(s.sshKeyBody);
-    return accounts.setSshKey(id, { key: ssh_public_key_b64, ...rest, session: sid });
-  });
-  r.delete("/users/me/ssh-key", { summary: "Remove the SSH key (step-up when the account has a password or 2FA)", tags: ["Users"], access: "user", body: s.sshKeyDeleteBody, errors: { 403: "Wrong password or code" } }, async (c) => {
-    const { userId: id, sid } = await session(c);
-    return accounts.deleteSshKey(id, { ...(await c.body(s.sshKeyDeleteBody)), session: sid });
-  });
-  r.get("/users/:username", { summary: "A player's public profile", tags: ["Users"], access: "public", errors: { 404: "No such user" } }, async (c) => accounts.publicProfile(c.params.username!));
+  r.get("/users/me/ssh-key", { summary: "The registered SSH key's fingerprint, if any", tags: ["Users"], access: "user" }, async (c) =>
+    accounts.getSshKey(await userId(c)),
+  );
+  r.post("/users/me/ssh-key/nonce", { summary: "A nonce to sign with the SSH key (proof of possession)", tags: ["Users"], access: "user" }, async (c) =>
+    accounts.sshKeyNonce(await userId(c)),
+  );
+  r.put(
+    "/users/me/ssh-key",
+    {
+      summary: "Register or replace the SSH public key (with a signature over a nonce)",
+      tags: ["Users"],
+      access: "user",
+      body: s.sshKeyBody,
+      errors: { 403: "Step-up needed to replace a key" },
+    },
+    async (c) => {
+      const { userId: id, sid } = await session(c);
+      const { ssh_public_key_b64, ...rest } = await c.body(s.sshKeyBody);
+      return accounts.setSshKey(id, { key: ssh_public_key_b64, ...rest, session: sid });
+    },
+  );
+  r.delete(
+    "/users/me/ssh-key",
+    {
+      summary: "Remove the SSH key (step-up when the account has a password or 2FA)",
+      tags: ["Users"],
+      access: "user",
+      body: s.sshKeyDeleteBody,
+      errors: { 403: "Wrong password or code" },
+    },
+    async (c) => {
+      const { userId: id, sid } = await session(c);
+      return accounts.deleteSshKey(id, { ...(await c.body(s.sshKeyDeleteBody)), session: sid });
+    },
+  );
+  r.get("/users/:username", { summary: "A player's public profile", tags: ["Users"], access: "public", errors: { 404: "No such user" } }, async (c) =>
+    accounts.publicProfile(c.params.username!),
+  );
 
   // The admin console (admins only, 403 otherwise) and the public maintenance notice.
   adminRoutes(r, { ...admin, userId });
@@ -181,7 +331,9 @@ export function createApi({ accounts, oauth, tokens, log, deployments, grading, 
   // after every route is registered.
   let described: OpenApiDocument | null = null;
   const openapi = () => (described ??= buildOpenApi(r.routes(), API_PREFIX));
-  r.get("/openapi.json", { summary: "This document: the API in OpenAPI 3.1", tags: ["System"], access: "public" }, async () => json(openapi(), 200, { "cache-control": "public, max-age=300" }));
+  r.get("/openapi.json", { summary: "This document: the API in OpenAPI 3.1", tags: ["System"], access: "public" }, async () =>
+    json(openapi(), 200, { "cache-control": "public, max-age=300" }),
+  );
 
   return {
     // The caller's address is known to the audit log for the whole request (server/core/audit.ts);

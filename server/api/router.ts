@@ -78,9 +78,7 @@ interface Route extends RouteEntry {
 export function parse<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
   const r = schema.safeParse(data);
   if (r.success) return r.data;
-  throw badRequest(
-    r.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; "),
-  );
+  throw badRequest(r.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; "));
 }
 
 /** No input of ours nests deeper; a deeper one (found by tests/integration/fuzz.test.ts: 20,000
@@ -140,7 +138,12 @@ export function createRouter(log: Logger, guard?: AccessGuard) {
     const t0 = performance.now();
     const res = await dispatch(request, info, prefix);
     const route = currentRequest()?.route;
-    log.debug(`api ${request.method} ${route ?? "(no route)"} ${res.status}`, { method: request.method, route: route ?? null, status: res.status, ms: Math.round(performance.now() - t0) });
+    log.debug(`api ${request.method} ${route ?? "(no route)"} ${res.status}`, {
+      method: request.method,
+      route: route ?? null,
+      status: res.status,
+      ms: Math.round(performance.now() - t0),
+    });
     return res;
   }
 
@@ -199,9 +202,7 @@ export function createRouter(log: Logger, guard?: AccessGuard) {
         return errorResponse(e, log);
       }
     }
-    return pathMatched
-      ? json({ detail: "Method not allowed" }, 405)
-      : json({ detail: `Not found: ${path}` }, 404);
+    return pathMatched ? json({ detail: "Method not allowed" }, 405) : json({ detail: `Not found: ${path}` }, 404);
   }
 
   /** `r.get(path, doc, handler)`; `r.get(path, handler)` still registers, undocumented. */

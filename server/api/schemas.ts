@@ -41,7 +41,11 @@ export const recoveryCode = z
 export const secondFactorBody = z
   .object({
     mfa_token: z.string({ error: "is required" }).min(1),
-    code: z.string({ error: "is required" }).trim().regex(/^\d{6}$/, "must be 6 digits").optional(),
+    code: z
+      .string({ error: "is required" })
+      .trim()
+      .regex(/^\d{6}$/, "must be 6 digits")
+      .optional(),
     recovery_code: recoveryCode.optional(),
   })
   .refine((b) => b.code !== undefined || b.recovery_code !== undefined, { path: ["code"], message: "is required (or a recovery_code)" });
@@ -65,7 +69,10 @@ export const totpSetupBody = z.object({
 });
 
 export const totpVerifyBody = z.object({
-  token: z.string({ error: "is required" }).trim().regex(/^\d{6}$/, "must be 6 digits"),
+  token: z
+    .string({ error: "is required" })
+    .trim()
+    .regex(/^\d{6}$/, "must be 6 digits"),
   secret: z.string({ error: "is required" }).min(16).max(64),
 });
 
@@ -95,13 +102,21 @@ export const sshKeyBody = z.object({
     .refine((v) => v.includes("-----BEGIN SSH SIGNATURE-----"), "must be the armored block from -----BEGIN SSH SIGNATURE----- to -----END SSH SIGNATURE-----"),
   // Step-up, needed to replace a key (one of the two).
   current_password: z.string({ error: "must be a string" }).min(1, "is required").max(PASSWORD_MAX).optional(),
-  code: z.string({ error: "must be a string" }).trim().regex(/^\d{6}$/, "must be 6 digits").optional(),
+  code: z
+    .string({ error: "must be a string" })
+    .trim()
+    .regex(/^\d{6}$/, "must be 6 digits")
+    .optional(),
 });
 
 /** Removing the SSH key: the step-up (password or code) when the account has either. */
 export const sshKeyDeleteBody = z.object({
   current_password: z.string({ error: "must be a string" }).min(1, "is required").max(PASSWORD_MAX).optional(),
-  code: z.string({ error: "must be a string" }).trim().regex(/^\d{6}$/, "must be 6 digits").optional(),
+  code: z
+    .string({ error: "must be a string" })
+    .trim()
+    .regex(/^\d{6}$/, "must be 6 digits")
+    .optional(),
 });
 
 const nullableText = (max: number) =>
@@ -129,7 +144,11 @@ export const profileBody = z.object({
 export const totpDisableBody = z
   .object({
     current_password: z.string({ error: "must be a string" }).min(1, "is required").max(PASSWORD_MAX).optional(),
-    code: z.string({ error: "must be a string" }).trim().regex(/^\d{6}$/, "must be 6 digits").optional(),
+    code: z
+      .string({ error: "must be a string" })
+      .trim()
+      .regex(/^\d{6}$/, "must be 6 digits")
+      .optional(),
     recovery_code: recoveryCode.optional(),
   })
   .refine((b) => b.current_password !== undefined || b.code !== undefined || b.recovery_code !== undefined, { message: STEP_UP_REQUIRED });

@@ -2,9 +2,30 @@ import { describe, expect, it } from "vitest";
 import type { AnswerPart } from "../runtime/challenges.ts";
 import { answerRules, answerWords, judgeAnswer } from "./answers.ts";
 
-const account: AnswerPart = { name: "account", says: "the account whose token leaked", kind: "account", values: ["account"], candidates: { values: "accounts" }, forms: ["as_is"] };
-const file: AnswerPart = { name: "file", says: "the file the token leaked from", kind: "file", values: ["leak"], candidates: { values: "files" }, forms: ["as_is", "basename"] };
-const pid: AnswerPart = { name: "pid", says: "the PID of the process that held the lock", kind: "PID", values: ["holder_pid"], candidates: { pattern: "number" }, forms: ["as_is"] };
+const account: AnswerPart = {
+  name: "account",
+  says: "the account whose token leaked",
+  kind: "account",
+  values: ["account"],
+  candidates: { values: "accounts" },
+  forms: ["as_is"],
+};
+const file: AnswerPart = {
+  name: "file",
+  says: "the file the token leaked from",
+  kind: "file",
+  values: ["leak"],
+  candidates: { values: "files" },
+  forms: ["as_is", "basename"],
+};
+const pid: AnswerPart = {
+  name: "pid",
+  says: "the PID of the process that held the lock",
+  kind: "PID",
+  values: ["holder_pid"],
+  candidates: { pattern: "number" },
+  forms: ["as_is"],
+};
 const values = {
   account: "svc-billing",
   accounts: "svc-billing ops-ana deploy monitor",
@@ -34,7 +55,10 @@ describe("written answers (one rule for every challenge)", () => {
   });
 
   it("refuses a list of every candidate, whatever the right one's place in it", () => {
-    expect(judgeAnswer([account], values, "svc-billing ops-ana deploy monitor")).toEqual({ verdict: "ambiguous", feedback: "Your answer names more than one account: name only the account whose token leaked." });
+    expect(judgeAnswer([account], values, "svc-billing ops-ana deploy monitor")).toEqual({
+      verdict: "ambiguous",
+      feedback: "Your answer names more than one account: name only the account whose token leaked.",
+    });
     expect(judgeAnswer([file], values, "debug.log or .bash_history")).toMatchObject({ verdict: "ambiguous" });
     // A pattern kind: every number is a candidate PID.
     const every = Array.from({ length: 3400 }, (_, i) => String(i + 1)).join(" ");

@@ -73,7 +73,8 @@ export function judgeAnswer(parts: AnswerPart[], values: ScenarioValues, submiss
         ? listOf(values[part.candidates.values]).filter((c) => !spellings(c, part.forms).some((s) => rightSpellings.has(s)) && named(c, part.forms))
         : [...words].filter((w) => PATTERNS[(part.candidates as { pattern: string }).pattern]!.test(w) && !rightSpellings.has(w));
     const rightNamed = right.some((v) => named(v, part.forms));
-    if (others.length + (rightNamed ? 1 : 0) > 1) return { verdict: "ambiguous", feedback: `Your answer names more than one ${part.kind}: name only ${part.says}.` };
+    if (others.length + (rightNamed ? 1 : 0) > 1)
+      return { verdict: "ambiguous", feedback: `Your answer names more than one ${part.kind}: name only ${part.says}.` };
     if (!rightNamed) return { verdict: "wrong", feedback: `Your answer does not name ${part.says}.` };
   }
   return { verdict: "right" };

@@ -103,7 +103,14 @@ export function createAudit({ db, log, secret }: AuditDeps) {
     if (f.action) q = q.where("l.action", "=", f.action);
     if (f.actor) {
       const name = f.actor.toLowerCase();
-      q = q.where("l.actor_id", "in", db.selectFrom("users").select("id").where(sql<SqlBool>`lower(username) = ${name}`));
+      q = q.where(
+        "l.actor_id",
+        "in",
+        db
+          .selectFrom("users")
+          .select("id")
+          .where(sql<SqlBool>`lower(username) = ${name}`),
+      );
     }
     if (f.user) {
       const id = f.user;
@@ -119,7 +126,18 @@ export function createAudit({ db, log, secret }: AuditDeps) {
     filtered(f)
       .leftJoin("users as a", "a.id", "l.actor_id")
       .leftJoin("users as t", (j) => j.onRef("t.id", "=", "l.target_id").on("l.target_type", "=", "user"))
-      .select(["l.id", "l.at", "l.actor_id", "a.username as actor_name", "l.action", "l.target_type", "l.target_id", "t.username as target_name", "l.ip", "l.detail"]);
+      .select([
+        "l.id",
+        "l.at",
+        "l.actor_id",
+        "a.username as actor_name",
+        "l.action",
+        "l.target_type",
+        "l.target_id",
+        "t.username as target_name",
+        "l.ip",
+        "l.detail",
+      ]);
 
   const toEntry = (r: EntryRow): AuditEntry => ({
     id: r.id,
@@ -162,8 +180,14 @@ export function createAudit({ db, log, secret }: AuditDeps) {
       const limit = f.limit ?? AUDIT_PAGE_SIZE;
       const page = Math.max(1, f.page ?? 1);
       const [rows, count] = await Promise.all([
-        withNames(f).orderBy("l.id", "desc").limit(limit).offset((page - 1) * limit).execute(),
-        filtered(f).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+        withNames(f)
+          .orderBy("l.id", "desc")
+          .limit(limit)
+          .offset((page - 1) * limit)
+          .execute(),
+        filtered(f)
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow(),
       ]);
       const total = Number(count.n);
       return { entries: rows.map(toEntry), total, page, pages: Math.max(1, Math.ceil(total / limit)) };

@@ -120,12 +120,14 @@ export function createBilling({ db, plans, config, publicUrl, log, installation 
    *  paid or bills something else. */
   function paidThrough(invoice: Stripe.Invoice | string | null | undefined): number | null {
     if (!invoice || typeof invoice === "string" || invoice.status !== "paid") return null;
-    const ends = (invoice.lines?.data ?? []).filter((l) => linePrice(l) === config?.priceId).map((l) => l.period?.end).filter((n): n is number => typeof n === "number");
+    const ends = (invoice.lines?.data ?? [])
+      .filter((l) => linePrice(l) === config?.priceId)
+      .map((l) => l.period?.end)
+      .filter((n): n is number => typeof n === "number");
     return ends.length ? Math.max(...ends) : null;
   }
 
-  const subscriptionRow = (userId: string) =>
-    db.selectFrom("billing_subscriptions").selectAll().where("user_id", "=", userId).executeTakeFirst();
+  const subscriptionRow = (userId: string) => db.selectFrom("billing_subscriptions").selectAll().where("user_id", "=", userId).executeTakeFirst();
 
   async function status(userId: string): Promise<BillingStatus> {
     const row = await subscriptionRow(userId);
@@ -191,7 +193,13 @@ export function createBilling({ db, plans, config, publicUrl, log, installation 
 
   /** Closes the user's checkouts past their time (the provider expired them too). */
   const closeExpired = (userId: string) =>
-    db.updateTable("billing_checkouts").set({ status: "expired" }).where("user_id", "=", userId).where("status", "=", "open").where("expires_at", "<=", nowSeconds()).execute();
+    db
+      .updateTable("billing_checkouts")
+      .set({ status: "expired" })
+      .where("user_id", "=", userId)
+      .where("status", "=", "open")
+      .where("expires_at", "<=", nowSeconds())
+      .execute();
 
   /**
    * Claims the user's one open checkout slot (the partial unique index on open rows decides
@@ -202,7 +210,10 @@ export function createBilling({ db, plans, config, publicUrl, log, installation 
     const claim = `pending:${randomUUID()}`;
     const now = nowSeconds();
     try {
-      await db.insertInto("billing_checkouts").values({ session_id: claim, user_id: userId, status: "open", created_at: now, expires_at: now + CHECKOUT_SECONDS }).execute();
+      await db
+        .insertInto("billing_checkouts")
+        .values({ session_id: claim, user_id: userId, status: "open", created_at: now, expires_at: now + CHECKOUT_SECONDS })
+        .execute();
       return claim;
     } catch (e) {
       if (!/unique|duplicate/i.test(String(e))) throw e;
@@ -266,9 +277,7 @@ export function createBilling({ db, plans, config, publicUrl, log, installation 
       const s = client();
       const row = await subscriptionRow(userId);
       if (!row?.subscription_id || !PAYING.has(row.status)) throw notFound("You have no running subscription.");
-      const sub = await provider("updating a subscription", () =>
-        s.subscriptions.update(row.subscription_id!, { cancel_at_period_end: cancel }),
-      );
+      const sub = await provider("updating a subscription", () => s.subscriptions.update(row.subscription_id!, { cancel_at_period_end: cancel }));
       await db
         .updateTable("billing_subscriptions")
         .set({ cancel_at_period_end: sub.cancel_at_period_end ? 1 : 0, current_period_end: periodEnd(sub) ?? row.current_period_end, updated_at: nowSeconds() })
@@ -357,7 +366,11 @@ export function createBilling({ db, plans, config, publicUrl, log, installation 
         paidEnd = paidThrough(invoice);
         // An invoice that pays for no Pro period (another product) needs no look at its subscription.
         if (subId && paidEnd !== null) sub = await provider("reading a subscription", () => s.subscriptions.retrieve(subId));
-      } else if (event.type === "customer.subscription.updated" || event.type === "customer.subscription.deleted" || event.type === "customer.subscription.created") {
+      } else if (
+        event.type === "customer.subscription.updated" ||
+        event.type === "customer.subscription.deleted" ||
+        event.type === "customer.subscription.created"
+      ) {
         sub = event.data.object;
       }
 
@@ -373,7 +386,10 @@ export function createBilling({ db, plans, config, publicUrl, log, installation 
         return true;
       });
       if (!fresh) return { received: true, duplicate: true };
-      await db.deleteFrom("billing_events").where("received_at", "<", nowSeconds() - EVENT_MEMORY_SECONDS).execute();
+      await db
+        .deleteFrom("billing_events")
+        .where("received_at", "<", nowSeconds() - EVENT_MEMORY_SECONDS)
+        .execute();
       return { received: true };
     },
   };

@@ -21,7 +21,6 @@ export function shortDescriptionOf(description: string): string {
   return d.length > SHORT_DESCRIPTION_CHARS ? `${d.slice(0, SHORT_DESCRIPTION_CHARS)}…` : d;
 }
 
-
 const jsonList = (text: string): string[] => {
   try {
     const v = JSON.parse(text);
@@ -85,15 +84,15 @@ export interface CatalogueDeps {
 
 export function createCatalogue({ db, challenges }: CatalogueDeps) {
   function base() {
-    return db
-      .selectFrom("challenges as c")
-      .selectAll("c")
-      // Kept by triggers as solves change (server/db/migrations/0008_scores.ts): one key lookup.
-      .select((eb) =>
-        eb.fn
-          .coalesce(eb.selectFrom("challenge_solves as n").whereRef("n.challenge_id", "=", "c.id").select("n.solves"), eb.lit(0))
-          .as("solves"),
-      );
+    return (
+      db
+        .selectFrom("challenges as c")
+        .selectAll("c")
+        // Kept by triggers as solves change (server/db/migrations/0008_scores.ts): one key lookup.
+        .select((eb) =>
+          eb.fn.coalesce(eb.selectFrom("challenge_solves as n").whereRef("n.challenge_id", "=", "c.id").select("n.solves"), eb.lit(0)).as("solves"),
+        )
+    );
   }
 
   return {
@@ -150,14 +149,14 @@ export function createCatalogue({ db, challenges }: CatalogueDeps) {
       let query = base()
         .where("c.is_approved", "=", q.is_approved === false ? 0 : 1)
         // Hidden by an admin (server/core/admin/challenges.ts): not listed.
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom("hidden_challenges as h").whereRef("h.challenge_id", "=", "c.id").select("h.challenge_id"))));
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom("hidden_challenges as h").whereRef("h.challenge_id", "=", "c.id").select("h.challenge_id"))),
+        );
       if (q.category) query = query.where(sql<SqlBool>`lower(c.category) = ${q.category.toLowerCase()}`);
       if (q.difficulty) query = query.where("c.difficulty", "=", q.difficulty);
       const search = q.search?.trim();
       if (search) {
-        query = query.where((eb) =>
-          eb.or([ilike(eb.ref("c.title"), search), ilike(eb.ref("c.description"), search), ilike(eb.ref("c.tags"), search)]),
-        );
+        query = query.where((eb) => eb.or([ilike(eb.ref("c.title"), search), ilike(eb.ref("c.description"), search), ilike(eb.ref("c.tags"), search)]));
       }
       switch (q.order_by ?? "votes") {
         case "votes":
@@ -176,7 +175,11 @@ export function createCatalogue({ db, challenges }: CatalogueDeps) {
           query = query.orderBy("c.created_at", "desc");
           break;
       }
-      const rows = await query.orderBy("c.title").orderBy("c.id").limit(q.limit ?? 100).execute();
+      const rows = await query
+        .orderBy("c.title")
+        .orderBy("c.id")
+        .limit(q.limit ?? 100)
+        .execute();
       return rows.map((r) => view(r as Row));
     },
 

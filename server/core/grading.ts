@@ -111,9 +111,7 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
         answer = judgeAnswer(challenge.answer, values, input.solution);
       }
       const outcome =
-        answer && answer.verdict !== "right"
-          ? { passed: false, feedback: answer.feedback, durationMs: 0 }
-          : await runCheck(runtime, challenge, env, values);
+        answer && answer.verdict !== "right" ? { passed: false, feedback: answer.feedback, durationMs: 0 } : await runCheck(runtime, challenge, env, values);
       const now = nowSeconds();
       const feedback = outcome.feedback.trim() || (outcome.passed ? "Correct!" : VALIDATION_FAILED_DEFAULT);
       const solveSeconds = Math.max(0, now - row.created_at);
@@ -146,9 +144,24 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
           .executeTakeFirst();
       });
       log.info(`submission for ${challengeId} by ${userId} on ${row.id}: ${outcome.passed ? "correct" : "not correct"} (check ${outcome.durationMs} ms)`);
-      await audit?.record({ action: "submission", actorId: userId, target: { type: "challenge", id: challengeId }, detail: { deployment_id: row.id, correct: outcome.passed } });
+      await audit?.record({
+        action: "submission",
+        actorId: userId,
+        target: { type: "challenge", id: challengeId },
+        detail: { deployment_id: row.id, correct: outcome.passed },
+      });
       if (!outcome.passed || !inserted) {
-        return { is_correct: false, feedback, points_awarded: 0, already_solved: false, solve_time_seconds: null, rank: before.rank, ranked_users: before.ranked_users, total_points: before.total_points, achievements_unlocked: [] };
+        return {
+          is_correct: false,
+          feedback,
+          points_awarded: 0,
+          already_solved: false,
+          solve_time_seconds: null,
+          rank: before.rank,
+          ranked_users: before.ranked_users,
+          total_points: before.total_points,
+          achievements_unlocked: [],
+        };
       }
       const awarded = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
       const after = awarded ? await scoring.userStats(userId) : before;
@@ -169,7 +182,13 @@ export function createGrading({ db, runtime, deployments, challenges, scoring, l
       };
     } finally {
       checking.delete(row.id);
-      if (leased) await db.updateTable("deployments").set({ check_until: null }).where("id", "=", row.id).execute().catch((e) => log.error(`freeing the check of ${row.id}`, e));
+      if (leased)
+        await db
+          .updateTable("deployments")
+          .set({ check_until: null })
+          .where("id", "=", row.id)
+          .execute()
+          .catch((e) => log.error(`freeing the check of ${row.id}`, e));
     }
   }
 

@@ -59,7 +59,11 @@ export function createHealth({
       return { status: "down", running: null };
     }
     const running = await within(
-      db.selectFrom("deployments").select((eb) => eb.fn.countAll<number | string>().as("n")).where("active_key", "is not", null).executeTakeFirst(),
+      db
+        .selectFrom("deployments")
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .where("active_key", "is not", null)
+        .executeTakeFirst(),
     ).then(
       (r) => Number(r?.n ?? 0),
       () => null,
@@ -100,8 +104,7 @@ export function createHealth({
     const [db_, rt, gw] = await Promise.all([database(), engine(), sshGateway()]);
     const components = { database: { status: db_.status }, runtime: rt, gateway: { status: gw }, worker: worker() };
     const parts = Object.values(components).map((c) => c.status);
-    const status: OverallStatus =
-      db_.status !== "ok" ? "down" : parts.every((s) => s === "ok" || s === "disabled") ? "ok" : "degraded";
+    const status: OverallStatus = db_.status !== "ok" ? "down" : parts.every((s) => s === "ok" || s === "disabled") ? "ok" : "degraded";
     const report = { status, checked_at: new Date(at).toISOString(), components, deployments_running: db_.running };
     say(report);
     return report;

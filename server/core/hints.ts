@@ -17,7 +17,10 @@ export const NO_HINTS_LEFT = "Every hint of this challenge is revealed already."
 
 /** What the revealed hints take from a solve of `points`: their costs, capped at the points. */
 export function hintDeduction(points: number, costs: number[]): { points: number; hintsCost: number } {
-  const hintsCost = Math.min(points, costs.reduce((a, c) => a + c, 0));
+  const hintsCost = Math.min(
+    points,
+    costs.reduce((a, c) => a + c, 0),
+  );
   return { points: points - hintsCost, hintsCost };
 }
 
@@ -34,7 +37,11 @@ async function revealedCosts(q: Queryable, userId: string, challengeId: string):
 
 /** The points a solve inserted now earns: grading calls this inside its transaction, so the
  *  solve row's `points` already has the hints deducted (and score totals built from it agree). */
-export async function hintChargeOnSolve(q: Queryable, userId: string, challenge: Pick<Challenge, "id" | "points">): Promise<{ points: number; hintsCost: number }> {
+export async function hintChargeOnSolve(
+  q: Queryable,
+  userId: string,
+  challenge: Pick<Challenge, "id" | "points">,
+): Promise<{ points: number; hintsCost: number }> {
   return hintDeduction(challenge.points, await revealedCosts(q, userId, challenge.id));
 }
 
@@ -55,12 +62,7 @@ export function createHints({ db, challenges }: HintsDeps) {
   async function state(userId: string, challengeId: string): Promise<HintsState> {
     const challenge = await challengeOf(userId, challengeId);
     const [rows, solve] = await Promise.all([
-      db
-        .selectFrom("hint_reveals")
-        .select(["hint_index", "cost"])
-        .where("user_id", "=", userId)
-        .where("challenge_id", "=", challengeId)
-        .execute(),
+      db.selectFrom("hint_reveals").select(["hint_index", "cost"]).where("user_id", "=", userId).where("challenge_id", "=", challengeId).execute(),
       db.selectFrom("solves").select("points").where("user_id", "=", userId).where("challenge_id", "=", challengeId).executeTakeFirst(),
     ]);
     const paid = new Map(rows.map((r) => [Number(r.hint_index), Number(r.cost)]));

@@ -95,10 +95,7 @@ export function createOAuth(deps: {
     if (p === "github") {
       const base = c.userInfoUrl.replace(/\/$/, "");
       const user = await getJson(`${base}/user`, accessToken);
-      const emails: { email: string; primary: boolean; verified: boolean }[] = await getJson(
-        `${base}/user/emails`,
-        accessToken,
-      ).catch(() => []);
+      const emails: { email: string; primary: boolean; verified: boolean }[] = await getJson(`${base}/user/emails`, accessToken).catch(() => []);
       const best = emails.find((e) => e.primary && e.verified) ?? emails.find((e) => e.verified);
       return {
         id: String(user.id),
@@ -120,7 +117,10 @@ export function createOAuth(deps: {
 
   async function uniqueUsername(p: ProviderProfile): Promise<string> {
     const seed = p.login ?? p.email?.split("@")[0] ?? p.name ?? "player";
-    let base = seed.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 28);
+    let base = seed
+      .replace(/[^A-Za-z0-9_-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 28);
     if (base.length < 3) base = (base + "player").slice(0, 6);
     for (let i = 0; i < 50; i++) {
       const candidate = i === 0 ? base : `${base.slice(0, 27)}-${i + 1}`;
@@ -131,7 +131,9 @@ export function createOAuth(deps: {
         .executeTakeFirst();
       if (!taken && !accounts.usernameReserved(candidate)) return candidate;
     }
-    return `${base.slice(0, 20)}-${randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
+    return `${base.slice(0, 20)}-${randomToken(4)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, "x")}`;
   }
 
   async function link(user: UserRow, p: OAuthProviderName, prof: ProviderProfile) {
@@ -171,12 +173,7 @@ export function createOAuth(deps: {
   }
 
   async function findOrCreate(p: OAuthProviderName, prof: ProviderProfile): Promise<UserRow> {
-    const linked = await db
-      .selectFrom("oauth_accounts")
-      .select("user_id")
-      .where("provider", "=", p)
-      .where("provider_user_id", "=", prof.id)
-      .executeTakeFirst();
+    const linked = await db.selectFrom("oauth_accounts").select("user_id").where("provider", "=", p).where("provider_user_id", "=", prof.id).executeTakeFirst();
     if (linked) return (await accounts.byId(linked.user_id))!;
 
     const email = prof.email?.toLowerCase() ?? null;

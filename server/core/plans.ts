@@ -90,7 +90,12 @@ export function createPlans({ db, titleOf }: PlansDeps) {
           const now = nowSeconds();
           const { plan } = await userPlan(userId, now);
           if (active.length >= CONCURRENT_DEPLOYMENTS[plan]) {
-            throw forbidden(concurrencyRefusal(plan, active.map((d) => titleOf(d.challenge_id) ?? d.challenge_id)));
+            throw forbidden(
+              concurrencyRefusal(
+                plan,
+                active.map((d) => titleOf(d.challenge_id) ?? d.challenge_id),
+              ),
+            );
           }
           if (challenge.difficulty !== "medium") return;
           const quota = mediumLock(plan, await mediumStarted(userId, now), monthBounds(now).next);

@@ -130,7 +130,10 @@ export function createDbRateLimiter(db: Db, { clock = Date.now, maxKeys = MAX_RA
     cleanup: cleanupOnce,
     /** Rows held now (tests). */
     async size() {
-      const r = await db.selectFrom("rate_limits").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      const r = await db
+        .selectFrom("rate_limits")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
       return Number(r.n);
     },
     close() {

@@ -110,10 +110,23 @@ describe.each(stores)("rate limiter (%s)", (_name, make) => {
   it("consumeAll checks every key before counting any; refund gives one back", async () => {
     const { limiter } = limiterAt();
     for (let i = 0; i < 3; i++) await limiter.hit("full", LIMIT);
-    await expect(limiter.consumeAll([["free", LIMIT], ["full", LIMIT]])).rejects.toThrow();
-    await expect(limiter.consumeAll([["full", LIMIT], ["free", LIMIT]])).rejects.toThrow();
+    await expect(
+      limiter.consumeAll([
+        ["free", LIMIT],
+        ["full", LIMIT],
+      ]),
+    ).rejects.toThrow();
+    await expect(
+      limiter.consumeAll([
+        ["full", LIMIT],
+        ["free", LIMIT],
+      ]),
+    ).rejects.toThrow();
     expect(await limiter.count("free")).toBe(0);
-    await limiter.consumeAll([["a", LIMIT], ["b", LIMIT]]);
+    await limiter.consumeAll([
+      ["a", LIMIT],
+      ["b", LIMIT],
+    ]);
     await limiter.refund("a");
     expect(await limiter.count("a")).toBe(0);
     expect(await limiter.count("b")).toBe(1);
@@ -122,7 +135,14 @@ describe.each(stores)("rate limiter (%s)", (_name, make) => {
   it("parallel consumes never pass more than max (what a flood spread over replicas gets)", async () => {
     const { limiter } = limiterAt();
     const limit = { max: 5, windowSeconds: 60 };
-    const results = await Promise.allSettled(Array.from({ length: 40 }, () => limiter.consumeAll([["p", limit], ["q", { max: 100, windowSeconds: 60 }]])));
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, () =>
+        limiter.consumeAll([
+          ["p", limit],
+          ["q", { max: 100, windowSeconds: 60 }],
+        ]),
+      ),
+    );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(5);
     expect(await limiter.count("p")).toBe(5);
     expect(await limiter.count("q")).toBe(5); // refusals by p counted nothing on q

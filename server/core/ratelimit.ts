@@ -137,5 +137,8 @@ export function addressKey(ip: string): string {
   const left = head ? head.split(":") : [];
   const right = plain.includes("::") ? (tail ? tail.split(":") : []) : [];
   const groups = plain.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }

@@ -20,8 +20,7 @@ describe("periodStart (UTC calendar periods)", () => {
 });
 
 describe("achievements", () => {
-  const unlocked = (s: Parameters<typeof achievementsOf>[0]) =>
-    Object.fromEntries(achievementsOf(s).map((a) => [a.id, a.unlocked_at ?? false]));
+  const unlocked = (s: Parameters<typeof achievementsOf>[0]) => Object.fromEntries(achievementsOf(s).map((a) => [a.id, a.unlocked_at ?? false]));
   it("all locked without solves", () => {
     expect(unlocked([])).toEqual({ "first-blood": false, "speed-demon": false, "point-collector": false });
   });

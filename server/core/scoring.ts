@@ -203,7 +203,13 @@ export function createScoring({ db }: { db: Db }) {
       const seconds = solves.reduce((n, s) => n + s.solve_seconds, 0);
       const { above, ranked } = await standing("all_time", 0, total);
       // Attempted: a deployment that reached the user (ready), or a solve (fixtures have no deployment).
-      const tried = await db.selectFrom("deployments").select("challenge_id").distinct().where("user_id", "=", userId).where("ready_at", "is not", null).execute();
+      const tried = await db
+        .selectFrom("deployments")
+        .select("challenge_id")
+        .distinct()
+        .where("user_id", "=", userId)
+        .where("ready_at", "is not", null)
+        .execute();
       const attempted = new Set([...tried.map((d) => d.challenge_id), ...solves.map((s) => s.challenge_id)]).size;
       return {
         total_points: total,
@@ -435,7 +441,11 @@ export function createScoring({ db }: { db: Db }) {
       const counter = (eb: ExpressionBuilder<Database, never>, name: "users" | "solves") =>
         eb.selectFrom("score_counters").select("n").where("name", "=", name);
       const [c, counters] = await Promise.all([
-        db.selectFrom("challenges").select((eb) => eb.fn.countAll<number>().as("n")).where("is_approved", "=", 1).executeTakeFirst(),
+        db
+          .selectFrom("challenges")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("is_approved", "=", 1)
+          .executeTakeFirst(),
         db.selectNoFrom((eb) => [counter(eb, "users").as("users"), counter(eb, "solves").as("solves")]).executeTakeFirst(),
       ]);
       return { challenges: Number(c?.n ?? 0), solutions: Number(counters?.solves ?? 0), users: Number(counters?.users ?? 0) };

@@ -23,8 +23,17 @@ export function createSshKeyProofs(db: Db) {
       // Hex only: safe inside the single quotes of the command and in every shell.
       const nonce = `faultline-${Buffer.from(randomToken(24), "base64url").toString("hex")}`;
       await db.deleteFrom("ssh_key_nonces").where("user_id", "=", userId).where("expires_at", "<=", now).execute();
-      await db.insertInto("ssh_key_nonces").values({ nonce_hash: hashToken(nonce), user_id: userId, expires_at: now + SSH_KEY_NONCE_SECONDS, created_ms: Date.now() }).execute();
-      const live = await db.selectFrom("ssh_key_nonces").select("nonce_hash").where("user_id", "=", userId).orderBy("created_ms", "desc").orderBy("nonce_hash").execute();
+      await db
+        .insertInto("ssh_key_nonces")
+        .values({ nonce_hash: hashToken(nonce), user_id: userId, expires_at: now + SSH_KEY_NONCE_SECONDS, created_ms: Date.now() })
+        .execute();
+      const live = await db
+        .selectFrom("ssh_key_nonces")
+        .select("nonce_hash")
+        .where("user_id", "=", userId)
+        .orderBy("created_ms", "desc")
+        .orderBy("nonce_hash")
+        .execute();
       const stale = live.slice(LIVE_PER_USER).map((r) => r.nonce_hash);
       if (stale.length) await db.deleteFrom("ssh_key_nonces").where("nonce_hash", "in", stale).execute();
       return { nonce, namespace: SSH_KEY_NAMESPACE, expires_in: SSH_KEY_NONCE_SECONDS, sign_command: signCommand(nonce) };

@@ -6,13 +6,7 @@ import { createHash } from "node:crypto";
 import ssh2 from "ssh2";
 import { badRequest } from "./errors.ts";
 
-const ALLOWED = new Set([
-  "ssh-ed25519",
-  "ecdsa-sha2-nistp256",
-  "ecdsa-sha2-nistp384",
-  "ecdsa-sha2-nistp521",
-  "ssh-rsa",
-]);
+const ALLOWED = new Set(["ssh-ed25519", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521", "ssh-rsa"]);
 
 export interface ParsedSshKey {
   /** The normalised single line `type base64 [comment]`. */

@@ -43,7 +43,10 @@ describe("verifySshSignature", () => {
   it("refuses another message, another namespace, another key, and garbage", () => {
     const sig = sign(keys.ed25519.file, "nonce-1");
     expect(verifySshSignature(sig, keys.ed25519.blob, "faultline", ["nonce-2"])).toEqual({ ok: false, reason: "mismatch" });
-    expect(verifySshSignature(sign(keys.ed25519.file, "nonce-1", "git"), keys.ed25519.blob, "faultline", ["nonce-1"])).toEqual({ ok: false, reason: "namespace" });
+    expect(verifySshSignature(sign(keys.ed25519.file, "nonce-1", "git"), keys.ed25519.blob, "faultline", ["nonce-1"])).toEqual({
+      ok: false,
+      reason: "namespace",
+    });
     expect(verifySshSignature(sig, keys.rsa.blob, "faultline", ["nonce-1"])).toEqual({ ok: false, reason: "other-key" });
     expect(verifySshSignature("hello", keys.ed25519.blob, "faultline", ["nonce-1"])).toEqual({ ok: false, reason: "malformed" });
     expect(verifySshSignature("-----BEGIN SSH SIGNATURE-----\n!!!\n-----END SSH SIGNATURE-----", keys.ed25519.blob, "faultline", ["x"]).ok).toBe(false);

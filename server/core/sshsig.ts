@@ -21,9 +21,7 @@ const ECDSA: Record<string, { hash: string; size: number }> = {
 /** SHA-1 RSA signatures ("ssh-rsa") are refused, as OpenSSH refuses them for SSHSIG. */
 const RSA: Record<string, string> = { "rsa-sha2-256": "sha256", "rsa-sha2-512": "sha512" };
 
-export type SshSignatureCheck =
-  | { ok: true }
-  | { ok: false; reason: "malformed" | "other-key" | "namespace" | "unsupported" | "mismatch" };
+export type SshSignatureCheck = { ok: true } | { ok: false; reason: "malformed" | "other-key" | "namespace" | "unsupported" | "mismatch" };
 
 /** The base64 body of an armored `-----BEGIN SSH SIGNATURE-----` block, decoded; null when not one. */
 export function dearmorSshSignature(text: string): Buffer | null {

@@ -74,11 +74,7 @@ export function createTokenService(db: Db, sessionSecret: string) {
 
     /** Rotates a refresh token. `loadUser` supplies the claims for the new access token. */
     async rotate(refreshToken: string, loadUser: (id: string) => Promise<{ id: string; username: string } | undefined>) {
-      const row = await db
-        .selectFrom("refresh_tokens")
-        .selectAll()
-        .where("token_hash", "=", hashToken(refreshToken))
-        .executeTakeFirst();
+      const row = await db.selectFrom("refresh_tokens").selectAll().where("token_hash", "=", hashToken(refreshToken)).executeTakeFirst();
       if (!row) throw unauthorized("Invalid refresh token");
       if (row.revoked_at !== null) {
         // A token that was already used or revoked: assume theft and end the whole family.
@@ -104,21 +100,12 @@ export function createTokenService(db: Db, sessionSecret: string) {
 
     /** Logout: the token's whole family ends (the login it came from). */
     async revoke(refreshToken: string) {
-      const row = await db
-        .selectFrom("refresh_tokens")
-        .select("family_id")
-        .where("token_hash", "=", hashToken(refreshToken))
-        .executeTakeFirst();
+      const row = await db.selectFrom("refresh_tokens").select("family_id").where("token_hash", "=", hashToken(refreshToken)).executeTakeFirst();
       if (row) await revokeFamily(row.family_id);
     },
 
     async revokeAllForUser(userId: string) {
-      await db
-        .updateTable("refresh_tokens")
-        .set({ revoked_at: nowSeconds() })
-        .where("user_id", "=", userId)
-        .where("revoked_at", "is", null)
-        .execute();
+      await db.updateTable("refresh_tokens").set({ revoked_at: nowSeconds() }).where("user_id", "=", userId).where("revoked_at", "is", null).execute();
     },
   };
 
@@ -144,12 +131,7 @@ export function createTokenService(db: Db, sessionSecret: string) {
   }
 
   async function revokeFamily(familyId: string) {
-    await db
-      .updateTable("refresh_tokens")
-      .set({ revoked_at: nowSeconds() })
-      .where("family_id", "=", familyId)
-      .where("revoked_at", "is", null)
-      .execute();
+    await db.updateTable("refresh_tokens").set({ revoked_at: nowSeconds() }).where("family_id", "=", familyId).where("revoked_at", "is", null).execute();
   }
 }
 export type TokenService = ReturnType<typeof createTokenService>;

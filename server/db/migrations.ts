@@ -234,7 +234,10 @@ export const migrations: Record<string, Migration> = {
     async up(db: Kysely<any>) {
       // Plans (server/core/plans.ts): free or pro, with the time Pro runs to (NULL: no end, as
       // an admin may grant it). One ALTER per column: SQLite adds one column at a time.
-      await db.schema.alterTable("users").addColumn("plan", "text", (c) => c.notNull().defaultTo("free")).execute();
+      await db.schema
+        .alterTable("users")
+        .addColumn("plan", "text", (c) => c.notNull().defaultTo("free"))
+        .execute();
       await db.schema.alterTable("users").addColumn("plan_until", "bigint").execute();
 
       // The payment provider's customer and subscription of a user (server/core/billing.ts), as

@@ -6,5 +6,4 @@ import { type Expression, type SqlBool, sql } from "kysely";
 export const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** lower(column) LIKE pattern, case-insensitive on SQLite and PostgreSQL alike. */
-export const ilike = (column: Expression<unknown>, text: string): Expression<SqlBool> =>
-  sql<SqlBool>`lower(${column}) like ${likePattern(text)} escape '\\'`;
+export const ilike = (column: Expression<unknown>, text: string): Expression<SqlBool> => sql<SqlBool>`lower(${column}) like ${likePattern(text)} escape '\\'`;

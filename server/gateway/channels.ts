@@ -68,7 +68,9 @@ export function createChannelHandler(deps: ChannelDeps) {
       if (!channel) return;
       const t = conn.target!;
       s.kind = "shell";
-      start(conn, s, channel, [t.shell ?? "/bin/bash", "-l"], !!s.pty, { source: "ssh" }).catch(failed).finally(done);
+      start(conn, s, channel, [t.shell ?? "/bin/bash", "-l"], !!s.pty, { source: "ssh" })
+        .catch(failed)
+        .finally(done);
     });
     session.on("exec", (accept, _reject, info) => {
       const channel = accept();
@@ -76,7 +78,9 @@ export function createChannelHandler(deps: ChannelDeps) {
       const t = conn.target!;
       s.kind = "exec";
       // As sshd does: the user's shell runs the command line.
-      start(conn, s, channel, [t.shell ?? "/bin/bash", "-c", info.command], !!s.pty, { source: "ssh", command: info.command }).catch(failed).finally(done);
+      start(conn, s, channel, [t.shell ?? "/bin/bash", "-c", info.command], !!s.pty, { source: "ssh", command: info.command })
+        .catch(failed)
+        .finally(done);
     });
     session.on("subsystem", (accept, reject, info) => {
       if (info.name !== "sftp") return reject?.();

@@ -193,7 +193,12 @@ export function createExecBridge({ runtime, log, hangUp, recorder }: ExecBridgeD
     }
   };
 
-  async function beginRecording(recorder: ShellRecorder | undefined, t: Target, opts: StartOptions, pty: ShellState["pty"] | null): Promise<ShellRecording | null> {
+  async function beginRecording(
+    recorder: ShellRecorder | undefined,
+    t: Target,
+    opts: StartOptions,
+    pty: ShellState["pty"] | null,
+  ): Promise<ShellRecording | null> {
     if (!recorder || !t.userId || !t.challengeId) return null;
     try {
       return await recorder.begin({

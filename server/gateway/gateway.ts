@@ -57,7 +57,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   let closing = false;
   const hangUp = createHangUp(options.killGraceMs ?? 1000, log);
   const auth = createAuthenticator({ resolve, log, conns, maxAuthAttempts: options.maxAuthAttempts ?? 10, maxPerUser: limits.maxPerUser });
-  const onSshSession = createChannelHandler({ runtime, log, hangUp, sftpServer: options.sftpServerPath ?? "/usr/lib/openssh/sftp-server", recorder: options.recorder });
+  const onSshSession = createChannelHandler({
+    runtime,
+    log,
+    hangUp,
+    sftpServer: options.sftpServerPath ?? "/usr/lib/openssh/sftp-server",
+    recorder: options.recorder,
+  });
   const finish = (conn: Conn) => endConnection(conn, conns, hangUp, log);
 
   const ssh = new Server({

@@ -68,7 +68,9 @@ export function loadOrCreateHostKey(path: string, warn: (message: string) => voi
   const parsed = ssh2.utils.parseKey(text);
   if (parsed instanceof Error || Array.isArray(parsed) || !parsed.isPrivateKey()) {
     // Never replace it silently: every user's known_hosts entry would break.
-    throw new Error(`ssh host key ${path} is not a readable private key${parsed instanceof Error ? ` (${parsed.message})` : ""}; move it away to make a new one`);
+    throw new Error(
+      `ssh host key ${path} is not a readable private key${parsed instanceof Error ? ` (${parsed.message})` : ""}; move it away to make a new one`,
+    );
   }
   const blob = parsed.getPublicSSH();
   return {

@@ -44,7 +44,9 @@ describe("RecentBuckets (review T3-20)", () => {
 
 describe("pty limits (review T3-12)", () => {
   it("clamps sizes to 1..1000 and keeps only plain TERM names", () => {
-    expect([clampSize(2 ** 32 - 1, 80), clampSize(0, 80), clampSize(-5, 24), clampSize(NaN, 24), clampSize(132.7, 80), clampSize("9" as unknown, 80)]).toEqual([1000, 80, 24, 24, 132, 80]);
+    expect([clampSize(2 ** 32 - 1, 80), clampSize(0, 80), clampSize(-5, 24), clampSize(NaN, 24), clampSize(132.7, 80), clampSize("9" as unknown, 80)]).toEqual([
+      1000, 80, 24, 24, 132, 80,
+    ]);
     expect(acceptTerm("xterm-256color")).toBe("xterm-256color");
     expect(acceptTerm("screen.xterm-256color")).toBe("screen.xterm-256color");
     expect(acceptTerm("x".repeat(30_000))).toBe("xterm");
@@ -79,11 +81,11 @@ describe("acceptEnv", () => {
     expect(acceptEnv(env, `LC_${"A".repeat(ENV_LIMITS.keyLength)}`, "x")).toBe(false);
     expect(acceptEnv(env, "LC_ALL", "a\0b")).toBe(false);
     expect(acceptEnv(env, "LC_ALL", "x".repeat(257))).toBe(false);
-    for (let i = 0; i < 1000; i++) acceptEnv(env, `LC_${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26) % 26)}Z`, "v");
+    for (let i = 0; i < 1000; i++) acceptEnv(env, `LC_${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + (Math.floor(i / 26) % 26))}Z`, "v");
     expect(Object.keys(env)).toHaveLength(ENV_LIMITS.entries);
     expect(acceptEnv(env, "LANG", "en_GB.UTF-8")).toBe(true); // replacing one is fine
     const big: Record<string, string> = {};
-    for (let i = 0; i < 30; i++) acceptEnv(big, `LC_${String.fromCharCode(65 + i % 26)}${i >= 26 ? "B" : ""}`, "v".repeat(250));
+    for (let i = 0; i < 30; i++) acceptEnv(big, `LC_${String.fromCharCode(65 + (i % 26))}${i >= 26 ? "B" : ""}`, "v".repeat(250));
     const total = Object.entries(big).reduce((n, [k, v]) => n + k.length + v.length, 0);
     expect(total).toBeLessThanOrEqual(ENV_LIMITS.totalBytes);
   });

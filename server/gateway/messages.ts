@@ -8,7 +8,9 @@ export const MESSAGES = {
   tooManyAttempts: "Too many authentication attempts: connection closed.",
   resolveFailed: "faultline could not check this key right now: try again in a moment.",
   ended: "This faultline deployment has ended: connection closed.",
-  reset: "This faultline deployment was reset: fresh containers, the fault set up again. Connection closed: connect again with the same ssh command once it is ready.",
-  credentialsChanged: "The password or SSH key of your faultline account changed: connection closed. Connect again with the SSH key registered in your settings.",
+  reset:
+    "This faultline deployment was reset: fresh containers, the fault set up again. Connection closed: connect again with the same ssh command once it is ready.",
+  credentialsChanged:
+    "The password or SSH key of your faultline account changed: connection closed. Connect again with the SSH key registered in your settings.",
   gatewayClosing: "The faultline SSH gateway is restarting: connect again in a moment.",
 };

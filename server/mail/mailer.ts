@@ -73,7 +73,14 @@ export function createMailer(opts: {
     (files ??= (async () => {
       const names = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith(".eml")).sort();
       const listed: { name: string; size: number }[] = [];
-      for (const name of names) listed.push({ name, size: await stat(join(outbox, name)).then((s) => s.size, () => 0) });
+      for (const name of names)
+        listed.push({
+          name,
+          size: await stat(join(outbox, name)).then(
+            (s) => s.size,
+            () => 0,
+          ),
+        });
       bytes = listed.reduce((n, f) => n + f.size, 0);
       return listed;
     })());

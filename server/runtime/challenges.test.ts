@@ -46,7 +46,10 @@ describe("challenge catalogue", () => {
     for (const c of loadChallenges()) {
       expect(c.debrief.length, c.id).toBeGreaterThan(150);
       expect(c.solutionSteps.length, c.id).toBeGreaterThanOrEqual(3);
-      expect(c.hints.every((h) => h.text.length > 0 && h.cost >= 0), c.id).toBe(true);
+      expect(
+        c.hints.every((h) => h.text.length > 0 && h.cost >= 0),
+        c.id,
+      ).toBe(true);
     }
   });
 
@@ -93,7 +96,10 @@ describe("the library", () => {
   it("keeps the good challenges in service and reports a broken one with its file and field", () => {
     const root = mkdtempSync(join(tmpdir(), "fl-library-"));
     const files = { Dockerfile: "FROM x", "check.sh": "#!/bin/bash\n", "solution.sh": "#!/bin/bash\n" };
-    for (const [id, yaml] of [["good", minimalYaml], ["broken", minimalYaml.replace("points: 10", "points: lots")]] as const) {
+    for (const [id, yaml] of [
+      ["good", minimalYaml],
+      ["broken", minimalYaml.replace("points: 10", "points: lots")],
+    ] as const) {
       mkdirSync(join(root, id));
       writeFileSync(join(root, id, "challenge.yaml"), yaml);
       for (const [n, c] of Object.entries(files)) writeFileSync(join(root, id, n), c);

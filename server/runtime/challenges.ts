@@ -30,7 +30,10 @@ const answerPart = z.strictObject({
    *  array or words), or a kind of word (every such word of the answer is a candidate). */
   candidates: z.union([z.strictObject({ values: z.string().min(1) }), z.strictObject({ pattern: z.enum(CANDIDATE_PATTERNS) })]),
   /** How a candidate may be written: as it is, and/or (paths) its last part. */
-  forms: z.array(z.enum(["as_is", "basename"])).min(1).default(["as_is"]),
+  forms: z
+    .array(z.enum(["as_is", "basename"]))
+    .min(1)
+    .default(["as_is"]),
 });
 /** Classes of fake every challenge is proven against where they apply (decision 008): hidden
  *  text where the program reads it but a naive comparison skips it as a comment; an ACL that
@@ -65,7 +68,10 @@ export const challengeYaml = z.strictObject({
   incident_note: z.string().min(10).max(300).optional(),
   runtime: z
     .strictObject({
-      hostname: z.string().regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "a host name").default("box"),
+      hostname: z
+        .string()
+        .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "a host name")
+        .default("box"),
       user: z.string().default("root"),
       memory: size.optional(),
       cpus: z.number().positive().max(4).optional(),
@@ -99,7 +105,16 @@ export const challengeYaml = z.strictObject({
       /** What the target runs at boot or shutdown must be as installed (fl.py's boot_files, before
        *  every check) but for these files, which the challenge's check judges itself: a defaults
        *  file setup writes, or one the fix changes. */
-      exempt: z.array(z.string().regex(/^\/etc\/(default|init\.d|rc[0-6S]\.d)\/[\w.@+-]+$|^\/etc\/rc\.local$/, "must be a file under /etc/default, /etc/init.d or /etc/rc?.d, or /etc/rc.local")).default([]),
+      exempt: z
+        .array(
+          z
+            .string()
+            .regex(
+              /^\/etc\/(default|init\.d|rc[0-6S]\.d)\/[\w.@+-]+$|^\/etc\/rc\.local$/,
+              "must be a file under /etc/default, /etc/init.d or /etc/rc?.d, or /etc/rc.local",
+            ),
+        )
+        .default([]),
     })
     .default({ timeout_seconds: 30, exempt: [] }),
   /** Warm deployments of this challenge kept made and set up ahead of any start (the warm pool,
@@ -244,11 +259,19 @@ export function loadChallenge(dir: string, id: string): Challenge {
 function loadFakes(dir: string, solution: string): Challenge["fakes"] {
   const read = (sub: string) => {
     const at = join(dir, sub);
-    return existsSync(at) ? readdirSync(at).filter((f) => f.endsWith(".sh")).sort().map((f) => ({ name: f.replace(/\.sh$/, ""), text: readFileSync(join(at, f), "utf8") })) : [];
+    return existsSync(at)
+      ? readdirSync(at)
+          .filter((f) => f.endsWith(".sh"))
+          .sort()
+          .map((f) => ({ name: f.replace(/\.sh$/, ""), text: readFileSync(join(at, f), "utf8") }))
+      : [];
   };
   const fakes = [
     ...read("fakes").map(({ name, text }) => ({ name, script: text })),
-    ...read("fakes/after-fix").map(({ name, text }) => ({ name, script: `${solution}\n# ---- the fake, after the reference fix (fakes/after-fix/${name}.sh)\n${text}` })),
+    ...read("fakes/after-fix").map(({ name, text }) => ({
+      name,
+      script: `${solution}\n# ---- the fake, after the reference fix (fakes/after-fix/${name}.sh)\n${text}`,
+    })),
   ];
   const names = fakes.map((f) => f.name);
   const twice = names.find((n, i) => names.indexOf(n) !== i);

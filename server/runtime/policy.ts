@@ -97,7 +97,10 @@ export function parseSize(value: string | number): number {
 
 /** Names usable in Docker object names and Linux interface names. */
 export function safeName(value: string): string {
-  const s = value.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "");
+  const s = value
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, "-")
+    .replace(/^[-.]+|[-.]+$/g, "");
   if (!s) throw new Error(`unusable name: ${JSON.stringify(value)}`);
   return s.slice(0, 63);
 }

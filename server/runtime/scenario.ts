@@ -55,7 +55,10 @@ export async function runSetup(runtime: Runtime, challenge: Challenge, env: Envi
     ...extraEnv,
   });
   if (result.exitCode !== 0 || result.timedOut) {
-    throw new RuntimeError(`setup of ${challenge.id} failed (exit ${result.exitCode}${result.timedOut ? ", timed out" : ""}): ${tail(result.stderr || result.stdout)}`, "failed");
+    throw new RuntimeError(
+      `setup of ${challenge.id} failed (exit ${result.exitCode}${result.timedOut ? ", timed out" : ""}): ${tail(result.stderr || result.stdout)}`,
+      "failed",
+    );
   }
   const last = result.stdout.trim().split("\n").pop() ?? "";
   let values: ScenarioValues = {};
@@ -139,7 +142,10 @@ export async function runCheck(runtime: Runtime, challenge: Challenge, env: Envi
   // passing check does not wait for it, a failing one removes it unused.
   const network = runtime.createNetwork(env.owner, `b${randomBytes(3).toString("hex")}`);
   network.catch(() => {});
-  const [grader, netstate] = await Promise.allSettled([makeGrader(runtime, challenge, env, env.target.id, env.network.name), readNetwork(runtime, challenge, env, env.target, env.network)]);
+  const [grader, netstate] = await Promise.allSettled([
+    makeGrader(runtime, challenge, env, env.target.id, env.network.name),
+    readNetwork(runtime, challenge, env, env.target, env.network),
+  ]);
   if (grader.status === "rejected" || netstate.status === "rejected") {
     if (grader.status === "fulfilled") void runtime.remove(grader.value.id).catch(() => {});
     void network.then((n) => runtime.removeNetwork(n.id)).catch(() => {});
@@ -149,7 +155,9 @@ export async function runCheck(runtime: Runtime, challenge: Challenge, env: Envi
   timings.live = live.durationMs;
   const done = (r: Graded, phase: "live" | "boot", prefix = ""): CheckOutcome => ({
     passed: r.exitCode === 0 && !r.timedOut,
-    feedback: r.timedOut ? `${prefix}The check did not finish within ${challenge.check.timeoutSeconds}s.` : prefix + tail(r.stdout.trim() || r.stderr.trim(), 2000),
+    feedback: r.timedOut
+      ? `${prefix}The check did not finish within ${challenge.check.timeoutSeconds}s.`
+      : prefix + tail(r.stdout.trim() || r.stderr.trim(), 2000),
     timedOut: r.timedOut,
     durationMs: Math.round(performance.now() - started),
     phase,
@@ -296,7 +304,8 @@ async function bootCopy(
     if (challenge.inspect) {
       const t1 = performance.now();
       const preload = await runtime.readFile(copyId, "/etc/ld.so.preload", { maxBytes: 4096 }).catch(() => null);
-      if (preload && preload.content.toString().trim()) return failed("/etc/ld.so.preload is set: grading refuses to trust a system that preloads libraries into every program.");
+      if (preload && preload.content.toString().trim())
+        return failed("/etc/ld.so.preload is set: grading refuses to trust a system that preloads libraries into every program.");
       const r = await runCommand(runtime, copyId, ["/lib64/ld-linux-x86-64.so.2", "--inhibit-cache", "/bin/bash", "-s"], {
         input: `${inspectPrelude}\n${challenge.inspect}`,
         env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", HOME: "/root", LANG: "C.UTF-8" },
@@ -356,7 +365,10 @@ export function runSolution(runtime: Runtime, challenge: Challenge, env: Environ
 /** The written answer a reference solution gives: its last `ANSWER: ...` line (what a person
  *  would write after finding the fault), or a plain sentence when the challenge asks nothing. */
 export function referenceAnswer(solutionStdout: string): string {
-  const line = solutionStdout.split("\n").reverse().find((l) => l.startsWith("ANSWER:"));
+  const line = solutionStdout
+    .split("\n")
+    .reverse()
+    .find((l) => l.startsWith("ANSWER:"));
   return line ? line.slice("ANSWER:".length).trim() : "Fixed it.";
 }
 

@@ -153,7 +153,9 @@ export function createWebShells(deps: WebShellsDeps) {
     // Closing the channel hangs the process up (exec-bridge.ts) when it still runs.
     shell.channel.destroy();
     if (shell.state.exec && !shell.state.ended) hangUp(shell.state.exec);
-    log.info(`terminal: shell deployment=${shell.deploymentId} remote=${shell.remote} duration=${((Date.now() - shell.startedAt) / 1000).toFixed(1)}s end=${JSON.stringify(reason)}`);
+    log.info(
+      `terminal: shell deployment=${shell.deploymentId} remote=${shell.remote} duration=${((Date.now() - shell.startedAt) / 1000).toFixed(1)}s end=${JSON.stringify(reason)}`,
+    );
   }
 
   /** Ends a shell from our side with a message the page shows (deployment ended, idle...). */

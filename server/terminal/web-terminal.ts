@@ -35,7 +35,11 @@ const REVALIDATE_MS = 60_000;
 const query = z.object({
   cols: z.coerce.number().int().min(1).max(1000).catch(80),
   rows: z.coerce.number().int().min(1).max(1000).catch(24),
-  shell: z.string().regex(/^[0-9a-f-]{36}$/).optional().catch(undefined),
+  shell: z
+    .string()
+    .regex(/^[0-9a-f-]{36}$/)
+    .optional()
+    .catch(undefined),
   offset: z.coerce.number().int().min(0).optional().catch(undefined),
 });
 

@@ -60,5 +60,12 @@ export interface AccountExport {
   achievements: { id: string; title: string; unlocked: boolean }[];
   recordings: { id: string; challenge_id: string; source: string; started_at: number; ended_at: number | null; bytes: number; published: boolean }[];
   /** What they did and what was done to their account; `target_id` with `target_type` "user" is them. */
-  audit_entries: { at: number; action: string; target_type: string | null; target_id: string | null; ip: string | null; detail: Record<string, unknown> | null }[];
+  audit_entries: {
+    at: number;
+    action: string;
+    target_type: string | null;
+    target_id: string | null;
+    ip: string | null;
+    detail: Record<string, unknown> | null;
+  }[];
 }

@@ -81,9 +81,7 @@ export const USER_STATISTICS = [
 export type SignedInUser = Omit<OwnUser, (typeof USER_STATISTICS)[number]>;
 
 /** POST /auth/login, /auth/login/2fa and the OAuth callback: signed in, or a second factor due. */
-export type LoginResult =
-  | ({ mfa_required: false; user: OwnUser } & TokenPair)
-  | { mfa_required: true; mfa_token: string; expires_in: number };
+export type LoginResult = ({ mfa_required: false; user: OwnUser } & TokenPair) | { mfa_required: true; mfa_token: string; expires_in: number };
 
 /** The many answers that only confirm what happened. */
 export interface Message {

@@ -10,8 +10,7 @@ import type { ChallengeGrading } from "./catalogue.ts";
 export const DEPLOYMENT_STATUSES = ["idle", "queued", "deploying", "setting_up", "ready", "resetting", "failed", "terminated"] as const;
 export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
 
-export const isDeploymentStatus = (v: unknown): v is DeploymentStatus =>
-  typeof v === "string" && (DEPLOYMENT_STATUSES as readonly string[]).includes(v);
+export const isDeploymentStatus = (v: unknown): v is DeploymentStatus => typeof v === "string" && (DEPLOYMENT_STATUSES as readonly string[]).includes(v);
 
 /** The statuses of a deployment that exists and holds (or is getting) a container. */
 export const ACTIVE_DEPLOYMENT_STATUSES = ["queued", "deploying", "setting_up", "ready", "resetting"] as const satisfies readonly DeploymentStatus[];

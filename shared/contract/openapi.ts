@@ -31,4 +31,3 @@ export interface OpenApiDocument {
   paths: Record<string, Record<string, OpenApiOperation>>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, Record<string, string>> };
 }
-

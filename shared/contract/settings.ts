@@ -107,4 +107,3 @@ export interface TotpStatus {
 
 /** POST /auth/2fa/removal/confirm: the link from the mail was followed. */
 export type TotpRemovalScheduled = Message & { removal_at: number };
-

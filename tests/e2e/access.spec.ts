@@ -24,9 +24,7 @@ test.describe("protected routes", () => {
     await expect(page).toHaveURL("/unauthorized");
     await expect(page.getByRole("heading", { name: "Permission Denied" })).toBeVisible();
     await expect(
-      page.getByText(
-        "You don't have sufficient permissions to access this resource. Please authenticate or request access from an administrator.",
-      ),
+      page.getByText("You don't have sufficient permissions to access this resource. Please authenticate or request access from an administrator."),
     ).toBeVisible();
     const direct = await page.goto("/admin");
     expect(page.url()).toMatch(/\/unauthorized$/);

@@ -35,7 +35,16 @@ const PUBLIC_PAGES = [
   "/unsubscribe?token=not-a-token",
 ];
 // Pages that need a signed-in user (the admin console needs an admin: the signed-in user is one).
-const SIGNED_IN_PAGES = ["/profile", "/profile/settings", "/profile/settings?tab=security", "/billing", "/admin", "/admin?tab=challenges", "/admin?tab=system", "/admin?tab=logs"];
+const SIGNED_IN_PAGES = [
+  "/profile",
+  "/profile/settings",
+  "/profile/settings?tab=security",
+  "/billing",
+  "/admin",
+  "/admin?tab=challenges",
+  "/admin?tab=system",
+  "/admin?tab=logs",
+];
 
 type Finding = { page: string; rule: string; impact: string; nodes: string[] };
 

@@ -2,7 +2,19 @@
 // arrives at the SMTP server → the link verifies → login → 2FA set-up with a code computed
 // from the shown secret → logout → login asks for the code → SSH key saved, previewed, deleted.
 import { expect, test, type Page } from "@playwright/test";
-import { createUser, expectSignedInAs, generateSshKey, loginViaForm, logout, newUser, screenshots, signShownCode, totpCode, verificationLink, waitForMail } from "./support.ts";
+import {
+  createUser,
+  expectSignedInAs,
+  generateSshKey,
+  loginViaForm,
+  logout,
+  newUser,
+  screenshots,
+  signShownCode,
+  totpCode,
+  verificationLink,
+  waitForMail,
+} from "./support.ts";
 
 const DISABLE_2FA = "Are you sure you want to disable 2FA? This will make your account less secure.";
 const DELETE_KEY = "Are you sure you want to delete your SSH public key?";

@@ -11,18 +11,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, type Page, test } from "@playwright/test";
-import {
-  api,
-  apiLogin,
-  createUser,
-  DATA_DIR,
-  generateSshKey,
-  loginViaForm,
-  newUser,
-  putSshKeyByApi,
-  verificationLink,
-  waitForMail,
-} from "./support.ts";
+import { api, apiLogin, createUser, DATA_DIR, generateSshKey, loginViaForm, newUser, putSshKeyByApi, verificationLink, waitForMail } from "./support.ts";
 
 const MAINTENANCE = "faultline is in maintenance mode: new deployments are paused. Deployments already running continue. Please try again later.";
 
@@ -125,7 +114,10 @@ test.describe("admin console", () => {
     await expect(page.getByTestId("maintenance-banner")).toHaveCount(0);
   });
 
-  test("make admin opens /admin to the user, revoke admin closes it; the Logs tab filters by action and Export Logs downloads them", async ({ page, browser }) => {
+  test("make admin opens /admin to the user, revoke admin closes it; the Logs tab filters by action and Export Logs downloads them", async ({
+    page,
+    browser,
+  }) => {
     const admin = await createUser({ prefix: "adm" });
     grantAdmin(admin.username);
     const target = await createUser({ prefix: "mka" });
@@ -167,7 +159,9 @@ test.describe("admin console", () => {
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-logs").click()]);
     expect(download.suggestedFilename()).toMatch(/^faultline-audit-\d{4}-\d{2}-\d{2}\.jsonl$/);
-    const lines = readFileSync(await download.path(), "utf8").split("\n").filter(Boolean);
+    const lines = readFileSync(await download.path(), "utf8")
+      .split("\n")
+      .filter(Boolean);
     const entries = lines.map((l) => JSON.parse(l) as { action: string; actor: string; target: string; detail: { is_admin: boolean } });
     expect(entries.map((e) => [e.action, e.actor, e.target, e.detail.is_admin])).toEqual([
       ["admin.user_admin", admin.username, target.username, false],

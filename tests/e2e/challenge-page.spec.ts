@@ -7,7 +7,18 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import WebSocket from "ws";
-import { api, apiLogin, createUser, gatewayHostKeyFingerprint, loginViaForm, logout, putSshKeyByApi, screenshots, sshKeyPair, type TestUser } from "./support.ts";
+import {
+  api,
+  apiLogin,
+  createUser,
+  gatewayHostKeyFingerprint,
+  loginViaForm,
+  logout,
+  putSshKeyByApi,
+  screenshots,
+  sshKeyPair,
+  type TestUser,
+} from "./support.ts";
 
 const NGINX = "nginx-broken-config";
 const DISK = "disk-full-deleted-log";
@@ -328,7 +339,10 @@ test.describe("when the live channel is unavailable", () => {
     expect(await fromPage()).toEqual({ code: 4404, reason: "Deployment not found" });
 
     // The same cookie from a page elsewhere, or with no Origin: refused.
-    const cookie = (await page.context().cookies()).filter((c) => c.name.includes("faultline")).map((c) => `${c.name}=${c.value}`).join("; ");
+    const cookie = (await page.context().cookies())
+      .filter((c) => c.name.includes("faultline"))
+      .map((c) => `${c.name}=${c.value}`)
+      .join("; ");
     expect(cookie).toMatch(/^__faultline=/);
     const fromElsewhere = (headers: Record<string, string>) =>
       new Promise<{ code: number; reason: string }>((resolve) => {
@@ -406,7 +420,9 @@ test.describe("a deployment that fails", () => {
       const s = await api("GET", `/challenges/${DISK}/active-session`, undefined, token);
       const id = s.data.deployment_id as string;
       // Pull the rug: the platform notices on its next reconciliation (every 15 s).
-      const ids = execFileSync("docker", ["ps", "-q", "--filter", `label=faultline.deployment=${id}`], { encoding: "utf8" }).split(/\s+/).filter(Boolean);
+      const ids = execFileSync("docker", ["ps", "-q", "--filter", `label=faultline.deployment=${id}`], { encoding: "utf8" })
+        .split(/\s+/)
+        .filter(Boolean);
       expect(ids.length).toBeGreaterThan(0);
       execFileSync("docker", ["rm", "-f", ...ids]);
       const banner = page.getByTestId("deployment-failed");
@@ -468,7 +484,10 @@ test.describe("without JavaScript", () => {
       await page.goto("/faq");
       await expect(page.getByTestId("global-banner")).toBeVisible();
       await expect(page.getByTestId("global-banner-countdown")).toHaveText(/^expires at /);
-      await page.getByTestId("global-banner").getByRole("button", { name: /dismiss/i }).click();
+      await page
+        .getByTestId("global-banner")
+        .getByRole("button", { name: /dismiss/i })
+        .click();
       await expect(page).toHaveURL("/faq");
       await expect(page.getByTestId("global-banner")).toHaveCount(0);
 

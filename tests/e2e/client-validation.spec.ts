@@ -54,7 +54,10 @@ test("settings: a password change that does not match is refused in the browser"
 
 test("admin settings: numbers typed in the form are read as numbers, with the form's messages", async ({ page }) => {
   const admin = await createUser({ prefix: "cvadm" });
-  execFileSync("npx", ["tsx", "server/cli.ts", "grant", admin.username], { env: { ...process.env, DATA_DIR, DATABASE_URL: "", LOG_LEVEL: "warn" }, stdio: "pipe" });
+  execFileSync("npx", ["tsx", "server/cli.ts", "grant", admin.username], {
+    env: { ...process.env, DATA_DIR, DATABASE_URL: "", LOG_LEVEL: "warn" },
+    stdio: "pipe",
+  });
   await loginViaForm(page, admin);
   await page.goto("/admin?tab=system");
   await page.waitForLoadState("networkidle");

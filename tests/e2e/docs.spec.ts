@@ -19,7 +19,11 @@ test.describe("without JavaScript", () => {
 
     await page.goto("/docs");
     await expect(page).toHaveTitle("docs | faultline");
-    for (const [id, title] of [["ssh", "Connect by SSH"], ["grading", "How grading works"], ["challenge-format", "The challenge format"]]) {
+    for (const [id, title] of [
+      ["ssh", "Connect by SSH"],
+      ["grading", "How grading works"],
+      ["challenge-format", "The challenge format"],
+    ]) {
       await expect(page.locator(`section#${id}`).getByRole("heading", { name: title })).toBeVisible();
       await expect(page.getByRole("navigation", { name: "On this page" }).getByRole("link", { name: title })).toHaveAttribute("href", `#${id}`);
     }
@@ -39,7 +43,16 @@ test.describe("without JavaScript", () => {
     await expect(grading).toContainText("never runs inside your deployment");
     await expect(grading).toContainText("who");
     const format = page.getByTestId("docs-challenge-format");
-    for (const word of ["challenge.yaml", "setup.sh", "check.sh", "solution.sh", "fakes/", "variants", "npm run challenge -- new my-incident", "npm run challenge -- prove my-incident"]) {
+    for (const word of [
+      "challenge.yaml",
+      "setup.sh",
+      "check.sh",
+      "solution.sh",
+      "fakes/",
+      "variants",
+      "npm run challenge -- new my-incident",
+      "npm run challenge -- prove my-incident",
+    ]) {
       await expect(format).toContainText(word);
     }
     await screenshots(page, "docs");
@@ -65,7 +78,18 @@ test.describe("without JavaScript", () => {
 async function startSecondServer(env: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), "faultline-e2e-docs-"));
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
-    env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", RUNTIME: "none", DATA_DIR: dataDir, DATABASE_URL: "", SMTP_URL: "", LOG_LEVEL: "info", ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      RUNTIME: "none",
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      SMTP_URL: "",
+      LOG_LEVEL: "info",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";

@@ -43,7 +43,9 @@ test("a modified click opens the page in a new tab and leaves this one where it 
   await page.waitForLoadState("networkidle");
   await mark(page);
   const opened = context.waitForEvent("page");
-  await nav(page).getByRole("link", { name: "challenges/" }).click({ modifiers: ["ControlOrMeta"] });
+  await nav(page)
+    .getByRole("link", { name: "challenges/" })
+    .click({ modifiers: ["ControlOrMeta"] });
   const tab = await opened;
   await tab.waitForLoadState();
   expect(new URL(tab.url()).pathname).toBe("/challenges");

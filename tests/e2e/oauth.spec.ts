@@ -3,15 +3,7 @@
 // and replays of a callback and of a code. All OAuth tests live in this one file: the provider's
 // "next identity" is shared, and tests of one file run one after another.
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import {
-  createUser,
-  expectSignedInAs,
-  loginViaForm,
-  logout,
-  nextOAuthProfile,
-  oauthStats,
-  unique,
-} from "./support.ts";
+import { createUser, expectSignedInAs, loginViaForm, logout, nextOAuthProfile, oauthStats, unique } from "./support.ts";
 
 const LABEL = { github: "GitHub", google: "Google" } as const;
 type Provider = keyof typeof LABEL;
@@ -88,7 +80,10 @@ for (const provider of ["github", "google"] as const) {
 
       // The security tab lists the provider as connected.
       await page.goto("/profile/settings?tab=security");
-      const row = page.getByRole("region", { name: /Connected Accounts/ }).getByRole("listitem").filter({ hasText: LABEL[provider] });
+      const row = page
+        .getByRole("region", { name: /Connected Accounts/ })
+        .getByRole("listitem")
+        .filter({ hasText: LABEL[provider] });
       await expect(row).toContainText("Connected");
       await expect(row).not.toContainText(/not connected/i);
     });

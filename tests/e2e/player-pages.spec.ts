@@ -278,7 +278,10 @@ test("home: real figures, featured challenges and the top of the leaderboard", a
   const figure = async (key: string) => Number((await page.getByTestId(`stat-${key}`).getByTestId("stat-value").textContent())!.replace(/,/g, ""));
   const all = (await catalogue()).length;
   expect(await figure("challenges")).toBe(all);
-  for (const [key, field] of [["solutions", "solutions"], ["hackers", "users"]] as const) {
+  for (const [key, field] of [
+    ["solutions", "solutions"],
+    ["hackers", "users"],
+  ] as const) {
     const v = await figure(key);
     expect(v).toBeGreaterThanOrEqual(before[field]);
     expect(v).toBeLessThanOrEqual(after[field]);

@@ -18,9 +18,7 @@ const now = () => Math.floor(Date.now() / 1000);
 export function insertUser(username: string, createdAt = now()): string {
   const id = randomUUID();
   db()
-    .prepare(
-      "insert into users (id, username, email, password_hash, created_at, updated_at) values (?, ?, ?, null, ?, ?)",
-    )
+    .prepare("insert into users (id, username, email, password_hash, created_at, updated_at) values (?, ?, ?, null, ?, ?)")
     .run(id, username, `${username.toLowerCase()}@players.example.test`, createdAt, createdAt);
   return id;
 }
@@ -31,15 +29,8 @@ export function userId(username: string): string {
   return row.id;
 }
 
-export function insertSolve(
-  username: string,
-  challengeId: string,
-  points: number,
-  opts: { solveSeconds?: number; solvedAt?: number } = {},
-) {
+export function insertSolve(username: string, challengeId: string, points: number, opts: { solveSeconds?: number; solvedAt?: number } = {}) {
   db()
-    .prepare(
-      "insert into solves (user_id, challenge_id, deployment_id, points, solve_seconds, solved_at) values (?, ?, ?, ?, ?, ?)",
-    )
+    .prepare("insert into solves (user_id, challenge_id, deployment_id, points, solve_seconds, solved_at) values (?, ?, ?, ?, ?, ?)")
     .run(userId(username), challengeId, randomUUID(), points, opts.solveSeconds ?? 600, opts.solvedAt ?? now() - 5);
 }

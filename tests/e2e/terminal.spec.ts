@@ -74,7 +74,11 @@ test("open, run, resize, reconnect to the same shell, solve from the browser alo
   await expect(screen(page)).toContainText("hello-42");
 
   // The window's size reaches the shell.
-  const size = async () => /SIZE=(\d+) (\d+)=/.exec((await screen(page).innerText()).replace(/\s+/g, " "))?.slice(1, 3).join("x") ?? null;
+  const size = async () =>
+    /SIZE=(\d+) (\d+)=/
+      .exec((await screen(page).innerText()).replace(/\s+/g, " "))
+      ?.slice(1, 3)
+      .join("x") ?? null;
   await run(page, "clear; stty size | sed 's/^/SIZE=/; s/$/=/'");
   await expect.poll(size, { timeout: 10_000 }).toMatch(/^\d+x\d+$/);
   const first = await size();
@@ -98,7 +102,10 @@ test("open, run, resize, reconnect to the same shell, solve from the browser alo
   await expect(screen(page)).toContainText(`STILL-${1000 + Number(bg)}`);
 
   // Solve it from the browser terminal alone, then submit.
-  await run(page, `clear; for fd in /proc/[0-9]*/fd/*; do case "$(readlink $fd)" in /srv/*"(deleted)") : > $fd ;; esac; done; service ledgerd restart; sleep 2; echo FIXED`);
+  await run(
+    page,
+    `clear; for fd in /proc/[0-9]*/fd/*; do case "$(readlink $fd)" in /srv/*"(deleted)") : > $fd ;; esac; done; service ledgerd restart; sleep 2; echo FIXED`,
+  );
   await expect(screen(page)).toContainText("FIXED", { timeout: 30_000 });
   await page.getByLabel("solution").fill("ledgerd held its deleted log open: truncated it through /proc and restarted ledgerd, from the browser terminal.");
   await page.getByTestId("submit-button").click();
@@ -151,7 +158,11 @@ test("only the deployment's owner, from this site's pages, can open its terminal
   const id = await deploymentIdOf(owner);
   expect(id).toMatch(/^[0-9a-f-]{36}$/);
 
-  const cookieOf = async (p: Page) => (await p.context().cookies()).filter((c) => c.name.includes("faultline")).map((c) => `${c.name}=${c.value}`).join("; ");
+  const cookieOf = async (p: Page) =>
+    (await p.context().cookies())
+      .filter((c) => c.name.includes("faultline"))
+      .map((c) => `${c.name}=${c.value}`)
+      .join("; ");
   const open = (headers: Record<string, string>) =>
     new Promise<{ code: number; reason: string }>((resolve) => {
       const ws = new WebSocket(`ws://localhost:3100/ws/terminal/${id}?cols=80&rows=24`, { headers });

@@ -80,7 +80,8 @@ async function stillServing(after: string) {
 
 /** Writes one packet of `type` with `payload` through the client's own encrypted writer. */
 function rawPacket(client: ssh2.Client, type: number, payload: Buffer) {
-  const proto = (client as unknown as { _protocol: { _packetRW: { write: { allocStart: number; alloc(n: number): Buffer; finalize(p: Buffer): Buffer } } } })._protocol;
+  const proto = (client as unknown as { _protocol: { _packetRW: { write: { allocStart: number; alloc(n: number): Buffer; finalize(p: Buffer): Buffer } } } })
+    ._protocol;
   const w = proto._packetRW.write;
   const start = w.allocStart;
   const packet = w.alloc(1 + payload.length);
@@ -112,28 +113,54 @@ describe("the SSH gateway under malformed and hostile packets (issue 20)", () =>
     const baseline = server.gateway!.stats().connections;
     const cases: [name: string, send: (c: ssh2.Client, remote: number) => void][] = [
       ["channel request, truncated", (c) => rawPacket(c, 98, u32(0).subarray(0, 2))],
-      ["pty-req whose TERM length runs past the packet", (c, r) => rawPacket(c, 98, Buffer.concat([u32(r), str("pty-req"), bool(true), u32(U32_MAX), Buffer.from("xterm")]))],
+      [
+        "pty-req whose TERM length runs past the packet",
+        (c, r) => rawPacket(c, 98, Buffer.concat([u32(r), str("pty-req"), bool(true), u32(U32_MAX), Buffer.from("xterm")])),
+      ],
       ["pty-req with its size fields missing", (c, r) => rawPacket(c, 98, Buffer.concat([u32(r), str("pty-req"), bool(true), str("xterm")]))],
       ["window-change with no size", (c, r) => rawPacket(c, 98, Buffer.concat([u32(r), str("window-change"), bool(false)]))],
       ["env whose name length is 2^32-1", (c, r) => rawPacket(c, 98, Buffer.concat([u32(r), str("env"), bool(true), u32(U32_MAX), Buffer.from("LANG")]))],
-      ["exec whose command runs past the packet", (c, r) => rawPacket(c, 98, Buffer.concat([u32(r), str("exec"), bool(true), u32(1_000_000), Buffer.from("id")]))],
+      [
+        "exec whose command runs past the packet",
+        (c, r) => rawPacket(c, 98, Buffer.concat([u32(r), str("exec"), bool(true), u32(1_000_000), Buffer.from("id")])),
+      ],
       ["signal with a 20 kB name", (c, r) => rawPacket(c, 98, Buffer.concat([u32(r), str("signal"), bool(true), str("S".repeat(20_000))]))],
       ["a request on a channel that does not exist", (c) => rawPacket(c, 98, Buffer.concat([u32(12345), str("shell"), bool(true)]))],
       ["data for a channel that does not exist", (c) => rawPacket(c, 94, Buffer.concat([u32(777), str("hello")]))],
       ["data whose length runs past the packet", (c, r) => rawPacket(c, 94, Buffer.concat([u32(r), u32(U32_MAX), Buffer.from("x")]))],
-      ["window adjust overflowing 2^32, twice", (c, r) => (rawPacket(c, 93, Buffer.concat([u32(r), u32(U32_MAX)])), rawPacket(c, 93, Buffer.concat([u32(r), u32(U32_MAX)])))],
+      [
+        "window adjust overflowing 2^32, twice",
+        (c, r) => (rawPacket(c, 93, Buffer.concat([u32(r), u32(U32_MAX)])), rawPacket(c, 93, Buffer.concat([u32(r), u32(U32_MAX)]))),
+      ],
       ["open of a channel type nobody serves", (c) => rawPacket(c, 90, Buffer.concat([str("x11"), u32(9), u32(0), u32(0), str("[")]))],
-      ["direct-tcpip open with garbage", (c) => rawPacket(c, 90, Buffer.concat([str("direct-tcpip"), u32(9), u32(U32_MAX), u32(U32_MAX), str(""), u32(U32_MAX)]))],
+      [
+        "direct-tcpip open with garbage",
+        (c) => rawPacket(c, 90, Buffer.concat([str("direct-tcpip"), u32(9), u32(U32_MAX), u32(U32_MAX), str(""), u32(U32_MAX)])),
+      ],
       ["open whose type length is 2^32-1", (c) => rawPacket(c, 90, Buffer.concat([u32(U32_MAX), Buffer.from("session")]))],
-      ["global request tcpip-forward with garbage", (c) => rawPacket(c, 80, Buffer.concat([str("tcpip-forward"), bool(true), str("\0".repeat(300)), u32(U32_MAX)]))],
+      [
+        "global request tcpip-forward with garbage",
+        (c) => rawPacket(c, 80, Buffer.concat([str("tcpip-forward"), bool(true), str("\0".repeat(300)), u32(U32_MAX)])),
+      ],
       ["service request after authentication", (c) => rawPacket(c, 5, str("ssh-userauth"))],
       ["authentication request after authentication", (c) => rawPacket(c, 50, Buffer.concat([str("root"), str("ssh-connection"), str("none")]))],
       ["a garbage re-key (KEXINIT)", (c) => rawPacket(c, 20, Buffer.from(Array.from({ length: 200 }, (_, i) => (i * 37) & 0xff)))],
       ["an unknown message type", (c) => rawPacket(c, 192, Buffer.alloc(64, 0xff))],
       ["close and EOF of channels that do not exist", (c) => (rawPacket(c, 97, u32(4242)), rawPacket(c, 96, u32(4243)))],
-      ["success and failure nobody asked for", (c, r) => (rawPacket(c, 99, u32(r)), rawPacket(c, 100, u32(r)), rawPacket(c, 81, Buffer.alloc(0)), rawPacket(c, 82, Buffer.alloc(0)))],
-      ["a 30 kB ignore message and a 30 kB debug message", (c) => (rawPacket(c, 2, str("i".repeat(30_000))), rawPacket(c, 4, Buffer.concat([bool(true), str("d".repeat(30_000)), str("")])))],
-      ["every message type with random bytes", (c) => { for (let t = 1; t < 256; t++) rawPacket(c, t, Buffer.from(Array.from({ length: (t * 13) % 90 }, (_, i) => (t * 31 + i * 7) & 0xff))); }],
+      [
+        "success and failure nobody asked for",
+        (c, r) => (rawPacket(c, 99, u32(r)), rawPacket(c, 100, u32(r)), rawPacket(c, 81, Buffer.alloc(0)), rawPacket(c, 82, Buffer.alloc(0))),
+      ],
+      [
+        "a 30 kB ignore message and a 30 kB debug message",
+        (c) => (rawPacket(c, 2, str("i".repeat(30_000))), rawPacket(c, 4, Buffer.concat([bool(true), str("d".repeat(30_000)), str("")]))),
+      ],
+      [
+        "every message type with random bytes",
+        (c) => {
+          for (let t = 1; t < 256; t++) rawPacket(c, t, Buffer.from(Array.from({ length: (t * 13) % 90 }, (_, i) => (t * 31 + i * 7) & 0xff)));
+        },
+      ],
     ];
     for (const [name, send] of cases) {
       const client = await connect();
@@ -154,12 +181,16 @@ describe("the SSH gateway under malformed and hostile packets (issue 20)", () =>
     const client = await connect();
     try {
       const out = await new Promise<string>((resolve, reject) =>
-        client.exec("stty size; echo \"TERM=$TERM\"", { pty: { cols: U32_MAX, rows: U32_MAX, width: U32_MAX, height: U32_MAX, term: "x".repeat(30_000) } }, (err, stream) => {
-          if (err) return reject(err);
-          let text = "";
-          stream.on("data", (d: Buffer) => (text += d));
-          stream.on("close", () => resolve(text));
-        }),
+        client.exec(
+          'stty size; echo "TERM=$TERM"',
+          { pty: { cols: U32_MAX, rows: U32_MAX, width: U32_MAX, height: U32_MAX, term: "x".repeat(30_000) } },
+          (err, stream) => {
+            if (err) return reject(err);
+            let text = "";
+            stream.on("data", (d: Buffer) => (text += d));
+            stream.on("close", () => resolve(text));
+          },
+        ),
       );
       expect(out).toContain("1000 1000");
       expect(out).toContain("TERM=xterm\r\n");
@@ -167,14 +198,18 @@ describe("the SSH gateway under malformed and hostile packets (issue 20)", () =>
       client.end();
     }
     const store = server.platform.recordingStore;
-    const header = await waitFor("the command's recording", async () => {
-      for (const row of await store.listByDeployment(deploymentId)) {
-        if (row.ended_at === null) continue;
-        const head = JSON.parse((await store.open(row.id))!.split("\n")[0]!);
-        if (String(head.command ?? "").startsWith("stty size; echo")) return head;
-      }
-      return null;
-    }, 20_000);
+    const header = await waitFor(
+      "the command's recording",
+      async () => {
+        for (const row of await store.listByDeployment(deploymentId)) {
+          if (row.ended_at === null) continue;
+          const head = JSON.parse((await store.open(row.id))!.split("\n")[0]!);
+          if (String(head.command ?? "").startsWith("stty size; echo")) return head;
+        }
+        return null;
+      },
+      20_000,
+    );
     expect(header.width).toBe(1000);
     expect(header.height).toBe(1000);
     expect(header.env.TERM).toBe("xterm");
@@ -235,7 +270,11 @@ describe("credentials changes end the account's SSH connections (T3-13)", () => 
     owner = { ...owner, token: changed.body.access_token };
     await Promise.race([mine.closed, new Promise((_, reject) => setTimeout(() => reject(new Error("the SSH connection outlived the password change")), 8000))]);
     expect(mine.said()).toContain(MESSAGES.credentialsChanged);
-    expect(await new Promise<string>((resolve) => other.exec("echo still", (err, s) => (err ? resolve(String(err)) : (s.on("data", (d: Buffer) => resolve(String(d))), s.stderr.on("data", () => {})))))).toBe("still\n");
+    expect(
+      await new Promise<string>((resolve) =>
+        other.exec("echo still", (err, s) => (err ? resolve(String(err)) : (s.on("data", (d: Buffer) => resolve(String(d))), s.stderr.on("data", () => {})))),
+      ),
+    ).toBe("still\n");
     other.end();
   }, 30_000);
 

@@ -66,7 +66,14 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "faultline-gw-"));
   const owner = { deploymentId, userId: "user-1", challengeId: "gateway-test" };
   const network = await rt.createNetwork(owner);
-  c = await rt.createContainer({ owner, role: "target", image: BASE_IMAGE, hostname: "web01", network: network.name, expiresAt: new Date(Date.now() + 15 * 60_000) });
+  c = await rt.createContainer({
+    owner,
+    role: "target",
+    image: BASE_IMAGE,
+    hostname: "web01",
+    network: network.name,
+    expiresAt: new Date(Date.now() + 15 * 60_000),
+  });
   keys = {
     good: await makeKey(dir, "good"),
     wrong: await makeKey(dir, "wrong"),
@@ -89,7 +96,10 @@ describe("ssh gateway with OpenSSH", () => {
   let gw: Gateway;
   let port: number;
   const ssh = (key: ClientKey, command: string[], opts: { user?: string; extra?: string[]; input?: string; timeoutMs?: number } = {}) =>
-    runClient("ssh", [...clientOptions(key, opts.extra), "-p", String(port), `${opts.user ?? "root"}@${HOST}`, ...command], { input: opts.input, timeoutMs: opts.timeoutMs });
+    runClient("ssh", [...clientOptions(key, opts.extra), "-p", String(port), `${opts.user ?? "root"}@${HOST}`, ...command], {
+      input: opts.input,
+      timeoutMs: opts.timeoutMs,
+    });
 
   beforeAll(async () => {
     gw = gateway();
@@ -194,7 +204,9 @@ describe("ssh gateway with OpenSSH", () => {
 
   it("a fast command and a slow reader do not pile up in the gateway's memory", async () => {
     const bytes = 200_000_000;
-    const child = spawn("ssh", [...clientOptions(keys.good), "-p", String(port), `root@${HOST}`, `head -c ${bytes} /dev/zero`], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("ssh", [...clientOptions(keys.good), "-p", String(port), `root@${HOST}`, `head -c ${bytes} /dev/zero`], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const exited = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
     const before = process.memoryUsage().rss;
     let peak = before;
@@ -241,7 +253,10 @@ describe("ssh gateway with OpenSSH", () => {
   });
 
   it("kills what a connection started when the client is killed (kill -9), with and without a PTY", async () => {
-    for (const [flag, seconds] of [["-tt", 1001], ["-T", 1002]] as const) {
+    for (const [flag, seconds] of [
+      ["-tt", 1001],
+      ["-T", 1002],
+    ] as const) {
       const client = startClient("ssh", [flag, ...clientOptions(keys.good), "-p", String(port), `root@${HOST}`, `sleep ${seconds}`]);
       await waitFor(`sleep ${seconds} to run`, () => running(`^sleep ${seconds}$`));
       client.child.kill("SIGKILL");
@@ -302,7 +317,12 @@ describe("ssh gateway with OpenSSH", () => {
     };
     console.log(`[gateway] connection → shell prompt over ${prompt.length} runs: ${fmt(prompt)}`);
     console.log(`[gateway] ssh host true (whole command) over ${command.length} runs: ${fmt(command)}`);
-    expect(percentile([...prompt].sort((a, b) => a - b), 50)).toBeLessThan(3000);
+    expect(
+      percentile(
+        [...prompt].sort((a, b) => a - b),
+        50,
+      ),
+    ).toBeLessThan(3000);
   });
 });
 
@@ -452,7 +472,7 @@ describe("ssh gateway: protocol-level refusals (ssh2 client)", () => {
     forger.client.end();
     const line = await waitFor("its log line", () => logLines.slice(before).find((l) => l.startsWith('ssh: connection user="x')));
     expect(line).not.toContain("\n");
-    expect(line).toContain("user=\"x\\n2026-01-01 INFO ssh: forged\"");
+    expect(line).toContain('user="x\\n2026-01-01 INFO ssh: forged"');
     // Still serving.
     const ok = await connect({ privateKey: readFileSync(keys.good.path) });
     expect(ok.error).toBeUndefined();
@@ -535,7 +555,12 @@ describe("ssh gateway: bounded requests after authentication (ssh2 client)", () 
     const client = await connect();
     try {
       const env: Record<string, string> = {};
-      const name = (i: number) => `LC_${i.toString(26).split("").map((d) => String.fromCharCode(65 + parseInt(d, 26))).join("")}X`;
+      const name = (i: number) =>
+        `LC_${i
+          .toString(26)
+          .split("")
+          .map((d) => String.fromCharCode(65 + parseInt(d, 26)))
+          .join("")}X`;
       for (let i = 0; i < 1000; i++) env[name(i)] = "v".repeat(i < 10 ? 8 : 200);
       env[`LC_${"L".repeat(100)}`] = "long-name";
       const { done } = await exec(client, "env | grep -c '^LC_'; env | grep '^LC_' | wc -c; env | grep -c LLLLLLLL", { env });
@@ -625,8 +650,24 @@ describe("ssh gateway: host key, limits and time-outs", () => {
     const known = join(dir, "known_hosts");
     const strict = (p: number, mode: string) =>
       runClient("ssh", [
-        "-i", keys.good.path, "-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR",
-        "-o", `StrictHostKeyChecking=${mode}`, "-o", `UserKnownHostsFile=${known}`, "-p", String(p), `root@${HOST}`, "echo in",
+        "-i",
+        keys.good.path,
+        "-o",
+        "IdentitiesOnly=yes",
+        "-o",
+        "IdentityAgent=none",
+        "-o",
+        "BatchMode=yes",
+        "-o",
+        "LogLevel=ERROR",
+        "-o",
+        `StrictHostKeyChecking=${mode}`,
+        "-o",
+        `UserKnownHostsFile=${known}`,
+        "-p",
+        String(p),
+        `root@${HOST}`,
+        "echo in",
       ]);
     const first = gateway({ hostKeyPath: keyPath });
     const port = await first.listen();
@@ -711,8 +752,7 @@ describe("ssh gateway: host key, limits and time-outs", () => {
         socket.once("data", (d) => r(d.toString("latin1").split("\r\n")[0]!));
         socket.once("close", () => r("closed"));
       });
-    const sshFrom = (from: string, cmd: string) =>
-      runClient("ssh", [...clientOptions(keys.good, ["-b", from]), "-p", String(port), `root@${HOST}`, cmd]);
+    const sshFrom = (from: string, cmd: string) => runClient("ssh", [...clientOptions(keys.good, ["-b", from]), "-p", String(port), `root@${HOST}`, cmd]);
     try {
       // Three unauthenticated connections from 127.0.0.1: a fourth is closed at once, a real
       // client from there too; 127.0.0.2 is not affected.
@@ -766,7 +806,13 @@ describe("ssh gateway: host key, limits and time-outs", () => {
         expect(r.code).toBe(255);
         expect(r.stderr).toMatch(/no matching key exchange method/);
       }
-      const g16 = await runClient("ssh", [...clientOptions(keys.good, ["-o", "KexAlgorithms=diffie-hellman-group16-sha512"]), "-p", String(port), `root@${HOST}`, "echo g16"]);
+      const g16 = await runClient("ssh", [
+        ...clientOptions(keys.good, ["-o", "KexAlgorithms=diffie-hellman-group16-sha512"]),
+        "-p",
+        String(port),
+        `root@${HOST}`,
+        "echo g16",
+      ]);
       expect(g16.stdout).toBe("g16\n");
     } finally {
       await gw.close();

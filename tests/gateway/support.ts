@@ -36,14 +36,22 @@ export interface SshResult {
 export function clientOptions(key: ClientKey, extra: string[] = []) {
   return [
     ...extra,
-    "-i", key.path,
-    "-o", "IdentitiesOnly=yes",
-    "-o", "IdentityAgent=none",
-    "-o", "BatchMode=yes",
-    "-o", "StrictHostKeyChecking=no",
-    "-o", "UserKnownHostsFile=/dev/null",
-    "-o", "LogLevel=ERROR",
-    "-o", "ConnectTimeout=10",
+    "-i",
+    key.path,
+    "-o",
+    "IdentitiesOnly=yes",
+    "-o",
+    "IdentityAgent=none",
+    "-o",
+    "BatchMode=yes",
+    "-o",
+    "StrictHostKeyChecking=no",
+    "-o",
+    "UserKnownHostsFile=/dev/null",
+    "-o",
+    "LogLevel=ERROR",
+    "-o",
+    "ConnectTimeout=10",
   ];
 }
 
@@ -102,7 +110,12 @@ export function killClients() {
   children.clear();
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 10_000, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs = 10_000,
+  everyMs = 100,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -122,10 +135,15 @@ export function createTmux(socketName: string) {
   const tmux = (...args: string[]) => run("tmux", ["-L", socketName, "-f", "/dev/null", ...args]).then((r) => r.stdout);
   return {
     tmux,
-    start: (session: string, command: string, cols = 120, rows = 40) => tmux("new-session", "-d", "-s", session, "-x", String(cols), "-y", String(rows), command),
+    start: (session: string, command: string, cols = 120, rows = 40) =>
+      tmux("new-session", "-d", "-s", session, "-x", String(cols), "-y", String(rows), command),
     keys: (session: string, ...keys: string[]) => tmux("send-keys", "-t", session, ...keys),
     /** The pane's text (with the scroll-back), blank lines dropped. */
-    capture: async (session: string) => (await tmux("capture-pane", "-p", "-J", "-S", "-200", "-t", session)).split("\n").filter((l) => l.trim()).join("\n"),
+    capture: async (session: string) =>
+      (await tmux("capture-pane", "-p", "-J", "-S", "-200", "-t", session))
+        .split("\n")
+        .filter((l) => l.trim())
+        .join("\n"),
     resize: (session: string, cols: number, rows: number) => tmux("resize-window", "-t", session, "-x", String(cols), "-y", String(rows)),
     kill: () => tmux("kill-server").catch(() => ""),
   };

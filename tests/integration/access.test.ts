@@ -46,7 +46,8 @@ describe("access, operation by operation", () => {
   const operations = () => t.platform.api.routes().filter((r) => r.doc);
   // A path with each `:name` filled by a value of the right shape for no existing thing.
   const pathOf = (path: string) => path.replace(/:(\w+)/g, (_, k: string) => (k === "id" || k.endsWith("Id") ? "00000000-0000-4000-8000-000000000000" : "x"));
-  const call = (method: string, path: string, token?: string) => t.call(method, pathOf(path), { token, ...(method === "GET" || method === "DELETE" ? {} : { body: {} }) });
+  const call = (method: string, path: string, token?: string) =>
+    t.call(method, pathOf(path), { token, ...(method === "GET" || method === "DELETE" ? {} : { body: {} }) });
 
   it("declares an access for every operation, and every kind is used", () => {
     const kinds = new Set(operations().map((r) => r.doc!.access));

@@ -20,7 +20,10 @@ function linkToken(mail: MailMessage, path: string): string {
   if (!m) throw new Error(`no ${path} link in mail to ${mail.to}:\n${mail.text}`);
   return decodeURIComponent(m[1]!);
 }
-const rawHeaders = (mail: MailMessage) => readFileSync(mail.file, "utf8").split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, " ");
+const rawHeaders = (mail: MailMessage) =>
+  readFileSync(mail.file, "utf8")
+    .split(/\r?\n\r?\n/)[0]!
+    .replace(/\r?\n[ \t]+/g, " ");
 
 describe.each(DATABASES)("account basics on %s", (kind) => {
   let t: TestPlatform;
@@ -78,7 +81,12 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       expect(await t.platform.db.selectFrom("web_sessions").select("id_hash").where("user_id", "=", id).execute()).toHaveLength(0);
       expect((await t.call("POST", "/auth/login", { body: { username_or_email: u.username, password: u.password }, ip: freshIp() })).status).toBe(401);
       await t.login({ username: u.username, password: "a brand new password" });
-      const audit = await t.platform.db.selectFrom("audit_log").select("action").where("actor_id", "=", id).where("action", "=", "auth.password_reset").execute();
+      const audit = await t.platform.db
+        .selectFrom("audit_log")
+        .select("action")
+        .where("actor_id", "=", id)
+        .where("action", "=", "auth.password_reset")
+        .execute();
       expect(audit).toHaveLength(1);
     });
 
@@ -139,7 +147,11 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       const u = await t.registerVerified();
       const { access_token: token } = await t.login(u);
       const newEmail = `${unique("moved")}@example.test`;
-      expectError(await t.call("POST", "/users/me/email", { token, body: { new_email: newEmail, current_password: "wrong password" } }), 400, "Current password is incorrect");
+      expectError(
+        await t.call("POST", "/users/me/email", { token, body: { new_email: newEmail, current_password: "wrong password" } }),
+        400,
+        "Current password is incorrect",
+      );
       expectError(await t.call("POST", "/users/me/email", { token, body: { new_email: newEmail } }), 400);
       const asked = await t.call("POST", "/users/me/email", { token, body: { new_email: newEmail, current_password: u.password } });
       expect(asked.status).toBe(202);
@@ -167,9 +179,17 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       await t.platform.account.emailChange.settled();
       expect(t.mails(newEmail)).toHaveLength(1);
       // A factor turned on two days ago in another sign-in: its codes are a step-up (decision 017).
-      await t.platform.db.updateTable("users").set({ totp_enabled: 1, totp_secret: "JBSWY3DPEHPK3PXP", totp_enabled_at: Math.floor(Date.now() / 1000) - 2 * 86400 }).where("username", "=", u.username).execute();
+      await t.platform.db
+        .updateTable("users")
+        .set({ totp_enabled: 1, totp_secret: "JBSWY3DPEHPK3PXP", totp_enabled_at: Math.floor(Date.now() / 1000) - 2 * 86400 })
+        .where("username", "=", u.username)
+        .execute();
       expectError(await t.call("POST", "/users/me/email", { token, body: { new_email: `${unique("oauth")}@example.test` } }), 400, /Confirm with/);
-      expectError(await t.call("POST", "/users/me/email", { token, body: { new_email: `${unique("oauth")}@example.test`, code: "000000" } }), 400, "Invalid verification code");
+      expectError(
+        await t.call("POST", "/users/me/email", { token, body: { new_email: `${unique("oauth")}@example.test`, code: "000000" } }),
+        400,
+        "Invalid verification code",
+      );
     });
 
     it("an address another account uses gets the same answer and no link", async () => {
@@ -189,9 +209,42 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
     const { db } = t.platform;
     const now = nowSeconds();
     const deployment = crypto.randomUUID();
-    await db.insertInto("deployments").values({ id: deployment, user_id: userId, challenge_id: NGINX, status: "terminated", error_message: null, ssh_user: NGINX, container_id: null, scenario_values: '{"secret":"scenario-value"}', active_key: null, created_at: now - 600, ready_at: now - 590, expires_at: now + 600, ended_at: now, updated_at: now } as never).execute();
-    await db.insertInto("submissions").values({ id: crypto.randomUUID(), user_id: userId, challenge_id: NGINX, deployment_id: deployment, solution: "fixed the nginx config", is_correct: 1, feedback: "Correct!", created_at: now }).execute();
-    await db.insertInto("solves").values({ user_id: userId, challenge_id: NGINX, deployment_id: deployment, points: 100, solve_seconds: 600, solved_at: now }).execute();
+    await db
+      .insertInto("deployments")
+      .values({
+        id: deployment,
+        user_id: userId,
+        challenge_id: NGINX,
+        status: "terminated",
+        error_message: null,
+        ssh_user: NGINX,
+        container_id: null,
+        scenario_values: '{"secret":"scenario-value"}',
+        active_key: null,
+        created_at: now - 600,
+        ready_at: now - 590,
+        expires_at: now + 600,
+        ended_at: now,
+        updated_at: now,
+      } as never)
+      .execute();
+    await db
+      .insertInto("submissions")
+      .values({
+        id: crypto.randomUUID(),
+        user_id: userId,
+        challenge_id: NGINX,
+        deployment_id: deployment,
+        solution: "fixed the nginx config",
+        is_correct: 1,
+        feedback: "Correct!",
+        created_at: now,
+      })
+      .execute();
+    await db
+      .insertInto("solves")
+      .values({ user_id: userId, challenge_id: NGINX, deployment_id: deployment, points: 100, solve_seconds: 600, solved_at: now })
+      .execute();
   }
   const onBoard = async (username: string) => {
     const board = await t.call("GET", `/leaderboard?search=${encodeURIComponent(username)}&limit=100`);
@@ -215,7 +268,14 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       const { db } = t.platform;
       for (const table of ["users", "deployments", "submissions", "solves", "refresh_tokens", "web_sessions", "verifications"] as const) {
         const col = table === "users" ? "id" : "user_id";
-        expect(await db.selectFrom(table).selectAll().where(col as never, "=", id as never).execute(), table).toHaveLength(0);
+        expect(
+          await db
+            .selectFrom(table)
+            .selectAll()
+            .where(col as never, "=", id as never)
+            .execute(),
+          table,
+        ).toHaveLength(0);
       }
       // The audit log keeps what happened, not who: no address, and no name (names are joined by
       // id when the log is read, and the account is gone).
@@ -254,18 +314,36 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       expect(res.status).toBe(200);
       expect(res.headers.get("content-disposition")).toBe(`attachment; filename="faultline-${u.username}.json"`);
       const data = res.body;
-      expect(Object.keys(data).sort()).toEqual(["achievements", "audit_entries", "connected_accounts", "deployments", "exported_at", "format", "profile", "recordings", "settings", "solves", "ssh_keys", "submissions", "version"]);
+      expect(Object.keys(data).sort()).toEqual([
+        "achievements",
+        "audit_entries",
+        "connected_accounts",
+        "deployments",
+        "exported_at",
+        "format",
+        "profile",
+        "recordings",
+        "settings",
+        "solves",
+        "ssh_keys",
+        "submissions",
+        "version",
+      ]);
       expect(data.profile).toMatchObject({ id, username: u.username, email: u.email, is_verified: true, has_password: true });
       expect(data.settings.notifications).toEqual({ newChallenges: true, solutionFeedback: true, leaderboardUpdates: false, marketingEmails: false });
       expect(data.submissions).toHaveLength(1);
       expect(data.submissions[0]).toMatchObject({ challenge_id: NGINX, solution: "fixed the nginx config", is_correct: true });
       expect(data.solves).toHaveLength(1);
       expect(data.deployments).toHaveLength(1);
-      expect(data.achievements.find((a: { id: string }) => a.id === "first_blood")?.unlocked ?? data.achievements.some((a: { unlocked: boolean }) => a.unlocked)).toBe(true);
+      expect(
+        data.achievements.find((a: { id: string }) => a.id === "first_blood")?.unlocked ?? data.achievements.some((a: { unlocked: boolean }) => a.unlocked),
+      ).toBe(true);
       expect(data.audit_entries.map((e: { action: string }) => e.action)).toContain("auth.login");
       // What another did to them is there, without the other's address.
       const otherId = await idOf(other);
-      await withRequest({ clientIp: "192.0.2.77" }, () => t.platform.audit.record({ action: "admin.user_verify", actorId: otherId, target: { type: "user", id } }));
+      await withRequest({ clientIp: "192.0.2.77" }, () =>
+        t.platform.audit.record({ action: "admin.user_verify", actorId: otherId, target: { type: "user", id } }),
+      );
       const again = (await t.call("GET", "/users/me/export", { token })).body;
       const byOther = again.audit_entries.find((e: { action: string }) => e.action === "admin.user_verify");
       expect(byOther).toMatchObject({ target_type: "user", target_id: id, ip: null });
@@ -291,7 +369,13 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
 
   describe("notification mails", () => {
     const graded = (userId: string) =>
-      t.platform.account.notifications.submissionGraded(userId, { challengeTitle: "Nginx Broken Config", isCorrect: false, feedback: "nginx -t still fails", pointsAwarded: 0, alreadySolved: false });
+      t.platform.account.notifications.submissionGraded(userId, {
+        challengeTitle: "Nginx Broken Config",
+        isCorrect: false,
+        feedback: "nginx -t still fails",
+        pointsAwarded: 0,
+        alreadySolved: false,
+      });
 
     it("solution feedback goes out when on, with the result and an RFC 8058 unsubscribe; none when off", async () => {
       const u = await t.registerVerified();
@@ -315,8 +399,15 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       const id = await idOf(u);
       await graded(id);
       const token = linkToken(t.mail(u.email), "/unsubscribe");
-      expect((await t.call("GET", `/notifications/unsubscribe?token=${encodeURIComponent(token)}`)).body).toEqual({ setting: "solution_feedback", label: "solution feedback", subscribed: true });
-      const res = await t.call("POST", `/notifications/unsubscribe?token=${encodeURIComponent(token)}`, { body: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } });
+      expect((await t.call("GET", `/notifications/unsubscribe?token=${encodeURIComponent(token)}`)).body).toEqual({
+        setting: "solution_feedback",
+        label: "solution feedback",
+        subscribed: true,
+      });
+      const res = await t.call("POST", `/notifications/unsubscribe?token=${encodeURIComponent(token)}`, {
+        body: "List-Unsubscribe=One-Click",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
       expect(res.status).toBe(200);
       const me = await t.call("GET", "/users/me", { token: (await t.login(u)).access_token });
       expect(me.body.notifications).toMatchObject({ solutionFeedback: false, newChallenges: true });
@@ -336,7 +427,11 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       const { db } = t.platform;
       const userCreated = (await db.selectFrom("users").select("created_at").where("username", "=", u.username).executeTakeFirstOrThrow()).created_at;
       // A challenge published after they joined (as a catalogue sync would add it).
-      await db.updateTable("challenges").set({ created_at: userCreated + 10 }).where("id", "=", NGINX).execute();
+      await db
+        .updateTable("challenges")
+        .set({ created_at: userCreated + 10 })
+        .where("id", "=", NGINX)
+        .execute();
       const { notifications } = t.platform.account;
       const now = userCreated + 60;
       await notifications.sendDigests(now);
@@ -346,7 +441,11 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       expect(t.mails(off.email).filter((m) => m.subject.includes("faultline:") || m.subject.includes("new challenges"))).toHaveLength(0);
       // Another new challenge within the day: no second digest until a day has passed.
       const other = (await db.selectFrom("challenges").select("id").where("id", "!=", NGINX).executeTakeFirstOrThrow()).id;
-      await db.updateTable("challenges").set({ created_at: now + 100 }).where("id", "=", other).execute();
+      await db
+        .updateTable("challenges")
+        .set({ created_at: now + 100 })
+        .where("id", "=", other)
+        .execute();
       await notifications.sendDigests(now + 200);
       await notifications.sendDigests(now + 23 * 3600);
       const again = () => t.mails(u.email).filter((m) => m.subject.startsWith("New on faultline") || m.subject.includes("new challenges"));
@@ -357,7 +456,9 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       // Its link turns the digest off.
       const token = linkToken(again()[1]!, "/unsubscribe");
       expect((await t.call("POST", `/notifications/unsubscribe?token=${encodeURIComponent(token)}`)).status).toBe(200);
-      expect((await db.selectFrom("users").select("notify_new_challenges").where("username", "=", u.username).executeTakeFirstOrThrow()).notify_new_challenges).toBe(0);
+      expect(
+        (await db.selectFrom("users").select("notify_new_challenges").where("username", "=", u.username).executeTakeFirstOrThrow()).notify_new_challenges,
+      ).toBe(0);
     });
   });
 

@@ -32,8 +32,7 @@ describe.each(DATABASES)("admin console API on %s", (kind) => {
     await t?.close();
   });
 
-  const idOf = async (username: string) =>
-    (await t.platform.db.selectFrom("users").select("id").where("username", "=", username).executeTakeFirstOrThrow()).id;
+  const idOf = async (username: string) => (await t.platform.db.selectFrom("users").select("id").where("username", "=", username).executeTakeFirstOrThrow()).id;
   /** A verified user with an SSH key: a start passes the built-in checks and meets ours. */
   const starter = async () => {
     const u = await t.registerVerified();
@@ -79,12 +78,21 @@ describe.each(DATABASES)("admin console API on %s", (kind) => {
   });
 
   it("Add User creates an unverified account, mails the link, and is audited", async () => {
-    const res = await t.call("POST", "/admin/users", { token: admin, body: { username: "made_by_admin_" + kind, email: `made-${kind}@example.test`, password: "a long password" } });
+    const res = await t.call("POST", "/admin/users", {
+      token: admin,
+      body: { username: "made_by_admin_" + kind, email: `made-${kind}@example.test`, password: "a long password" },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({ username: `made_by_admin_${kind}`, is_verified: false, is_admin: false, disabled: false });
     expect(t.mail(`made-${kind}@example.test`).text).toMatch(/\/verify-email\?token=/);
     expect(await lastAudit("admin.user_create")).toMatchObject({ actor: adminName, target: `made_by_admin_${kind}` });
-    expectError(await t.call("POST", "/admin/users", { token: admin, body: { username: `made_by_admin_${kind}`, email: "other@example.test", password: "a long password" } }), 409);
+    expectError(
+      await t.call("POST", "/admin/users", {
+        token: admin,
+        body: { username: `made_by_admin_${kind}`, email: "other@example.test", password: "a long password" },
+      }),
+      409,
+    );
     expectError(await t.call("POST", "/admin/users", { token: admin, body: { username: "x", email: "nope", password: "short" } }), 400);
   });
 
@@ -104,7 +112,11 @@ describe.each(DATABASES)("admin console API on %s", (kind) => {
     const found = await t.call("GET", `/admin/users?search=${u.username.slice(2)}`, { token: admin });
     expect(found.body.users.map((x: any) => x.username)).toContain(u.username);
     expect((await t.call("GET", "/admin/users?limit=1&page=2", { token: admin })).body).toMatchObject({ page: 2 });
-    expectError(await t.call("PUT", `/admin/users/${await idOf(adminName)}/admin`, { token: admin, body: { is_admin: false } }), 400, "You cannot revoke your own admin rights.");
+    expectError(
+      await t.call("PUT", `/admin/users/${await idOf(adminName)}/admin`, { token: admin, body: { is_admin: false } }),
+      400,
+      "You cannot revoke your own admin rights.",
+    );
   });
 
   it("disabling signs the user out everywhere and blocks sign-in and tokens; enabling lets them back", async () => {
@@ -137,9 +149,17 @@ describe.each(DATABASES)("admin console API on %s", (kind) => {
     const challenge = (await t.platform.db.selectFrom("challenges").select("id").executeTakeFirstOrThrow()).id;
     await t.platform.db
       .insertInto("solves")
-      .values({ user_id: id, challenge_id: challenge, deployment_id: `d-${u.username}`, points: 100, solve_seconds: 600, solved_at: Math.floor(Date.now() / 1000) })
+      .values({
+        user_id: id,
+        challenge_id: challenge,
+        deployment_id: `d-${u.username}`,
+        points: 100,
+        solve_seconds: 600,
+        solved_at: Math.floor(Date.now() / 1000),
+      })
       .execute();
-    const listed = async () => ((await t.call("GET", `/leaderboard?limit=100&search=${u.username}`)).body.entries as { username: string }[]).map((e) => e.username);
+    const listed = async () =>
+      ((await t.call("GET", `/leaderboard?limit=100&search=${u.username}`)).body.entries as { username: string }[]).map((e) => e.username);
     expect(await listed()).toEqual([u.username]);
     expect((await t.call("POST", `/admin/users/${id}/disable`, { token: admin })).status).toBe(200);
     expect(await listed()).toEqual([]);
@@ -214,7 +234,10 @@ describe.each(DATABASES)("admin console API on %s", (kind) => {
       { clientIp: "203.0.113.1" },
     );
     expect(res.headers.get("content-type")).toContain("application/x-ndjson");
-    const lines = (await res.text()).trim().split("\n").map((l) => JSON.parse(l));
+    const lines = (await res.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.every((l) => l.action === "admin.settings")).toBe(true);
   });

@@ -40,22 +40,34 @@ describe.each(DATABASES)("the audit log keyed by id on %s", (kind) => {
   });
 
   const idOf = async (username: string) => (await t.platform.db.selectFrom("users").select("id").where("username", "=", username).executeTakeFirstOrThrow()).id;
-  const register = (username: string) => t.call("POST", "/auth/register", { body: { username, email: `${username.toLowerCase()}-${kind}@example.test`, password: "a long password here" }, ip: freshIp() });
+  const register = (username: string) =>
+    t.call("POST", "/auth/register", {
+      body: { username, email: `${username.toLowerCase()}-${kind}@example.test`, password: "a long password here" },
+      ip: freshIp(),
+    });
   const entries = async (query: string) => {
     const res = await t.call("GET", `/admin/audit?${query}`, { token: admin });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.entries as any[];
   };
   const exported = async (query: string) => {
-    const res = await t.platform.api.handle(new Request(`http://test/api/v1/admin/audit/export?${query}`, { headers: { authorization: `Bearer ${admin}` } }), { clientIp: "203.0.113.1" });
+    const res = await t.platform.api.handle(new Request(`http://test/api/v1/admin/audit/export?${query}`, { headers: { authorization: `Bearer ${admin}` } }), {
+      clientIp: "203.0.113.1",
+    });
     expect(res.status).toBe(200);
     return res.text();
   };
 
   it("a username equal to a challenge id or a staff word is refused, in any case, at registration and Add User (T3-09)", async () => {
     for (const name of [NGINX, NGINX.toUpperCase(), "admin", "Root", "SUPPORT", "settings"]) expectError(await register(name), 409, TAKEN);
-    expectError(await t.call("POST", "/admin/users", { token: admin, body: { username: NGINX, email: `made-${kind}@example.test`, password: "a long password" } }), 409, TAKEN);
-    expect(await t.platform.db.selectFrom("users").select("id").where("username", "in", [NGINX, NGINX.toUpperCase(), "admin", "Root", "SUPPORT"]).execute()).toEqual([]);
+    expectError(
+      await t.call("POST", "/admin/users", { token: admin, body: { username: NGINX, email: `made-${kind}@example.test`, password: "a long password" } }),
+      409,
+      TAKEN,
+    );
+    expect(
+      await t.platform.db.selectFrom("users").select("id").where("username", "in", [NGINX, NGINX.toUpperCase(), "admin", "Root", "SUPPORT"]).execute(),
+    ).toEqual([]);
     // Near names are fine.
     expect((await register(`${NGINX.slice(0, 20)}-fan`)).status).toBe(201);
   });
@@ -70,7 +82,8 @@ describe.each(DATABASES)("the audit log keyed by id on %s", (kind) => {
 
   it("an account named after a challenge (made before the rule) exports none of the entries about it, and its deletion blanks none (T3-09)", async () => {
     // Entries about the challenge, by someone else: an admin hides and shows it.
-    for (const hidden of [true, false]) expect((await t.call("PUT", `/admin/challenges/${NGINX}/visibility`, { token: admin, body: { hidden } })).status).toBe(200);
+    for (const hidden of [true, false])
+      expect((await t.call("PUT", `/admin/challenges/${NGINX}/visibility`, { token: admin, body: { hidden } })).status).toBe(200);
     const u: TestUser = await t.registerVerified();
     await t.platform.db.updateTable("users").set({ username: NGINX }).where("username", "=", u.username).execute();
     const { access_token: token } = await t.login({ username: NGINX, password: u.password });
@@ -86,10 +99,21 @@ describe.each(DATABASES)("the audit log keyed by id on %s", (kind) => {
   it("a failed sign-in keeps the account it named, or a keyed hash of what was typed, never the text (T3-16)", async () => {
     const typed = "Tr0ub4dor&3-typed-in-the-name-field";
     for (const attempt of [typed, `  ${typed.toUpperCase()} `, "someone-else-entirely"]) {
-      expectError(await t.call("POST", "/auth/login", { body: { username_or_email: attempt, password: "whatever it was" }, ip: freshIp() }), 401, "Incorrect username or password");
+      expectError(
+        await t.call("POST", "/auth/login", { body: { username_or_email: attempt, password: "whatever it was" }, ip: freshIp() }),
+        401,
+        "Incorrect username or password",
+      );
     }
     const failed = (await entries("action=auth.login_failed")).slice(0, 3);
-    for (const e of failed) expect(e).toMatchObject({ actor: null, actor_id: null, target_type: null, target: null, detail: { reason: "password", typed_hash: expect.stringMatching(/^[0-9a-f]{32}$/) } });
+    for (const e of failed)
+      expect(e).toMatchObject({
+        actor: null,
+        actor_id: null,
+        target_type: null,
+        target: null,
+        detail: { reason: "password", typed_hash: expect.stringMatching(/^[0-9a-f]{32}$/) },
+      });
     // The same text (any case, any spaces around it) hashes alike; another does not.
     const counts = new Map<string, number>();
     for (const e of failed) counts.set(e.detail.typed_hash, (counts.get(e.detail.typed_hash) ?? 0) + 1);
@@ -155,8 +179,20 @@ describe.each(DATABASES)("migration 0018 on %s", (kind) => {
   it("types the old rows from their action, resolves usernames to ids, and drops the names and typed text (T3-09, T3-16)", async () => {
     await migrateTo("0018");
     const user = (id: string, username: string) => ({ id, username, email: `${username}@example.test`, created_at: 1, updated_at: 1 });
-    await db.insertInto("users").values([user("11111111-1111-4111-8111-111111111111", "Alice"), user("22222222-2222-4222-8222-222222222222", "bob")]).execute();
-    const row = (id: string, action: string, actor_id: string | null, actor_name: string | null, target: string | null) => ({ id, at: 1, actor_id, actor_name, action, target, ip: "192.0.2.1", detail: null });
+    await db
+      .insertInto("users")
+      .values([user("11111111-1111-4111-8111-111111111111", "Alice"), user("22222222-2222-4222-8222-222222222222", "bob")])
+      .execute();
+    const row = (id: string, action: string, actor_id: string | null, actor_name: string | null, target: string | null) => ({
+      id,
+      at: 1,
+      actor_id,
+      actor_name,
+      action,
+      target,
+      ip: "192.0.2.1",
+      detail: null,
+    });
     await db
       .insertInto("audit_log")
       .values([
@@ -184,8 +220,17 @@ describe.each(DATABASES)("migration 0018 on %s", (kind) => {
     }
     expect(JSON.stringify(rows)).not.toContain("hunter2");
     // The checkouts table and its one-open-per-user rule.
-    const checkout = (session_id: string, status: string) => ({ session_id, user_id: "22222222-2222-4222-8222-222222222222", status, created_at: 1, expires_at: 2 });
-    await db.insertInto("billing_checkouts").values([checkout("cs_1", "open"), checkout("cs_2", "expired"), checkout("cs_3", "expired")]).execute();
+    const checkout = (session_id: string, status: string) => ({
+      session_id,
+      user_id: "22222222-2222-4222-8222-222222222222",
+      status,
+      created_at: 1,
+      expires_at: 2,
+    });
+    await db
+      .insertInto("billing_checkouts")
+      .values([checkout("cs_1", "open"), checkout("cs_2", "expired"), checkout("cs_3", "expired")])
+      .execute();
     await expect(db.insertInto("billing_checkouts").values(checkout("cs_4", "open")).execute()).rejects.toThrow(/unique|duplicate/i);
   });
 });

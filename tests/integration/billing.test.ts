@@ -208,7 +208,10 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
     // The subscription's news comes first: it records the new period, it pays for nothing.
     await deliver(updated);
     expect((await plan(c.token)).plan_until).toBe(iso(end));
-    expect((await t.call("GET", "/billing", { token: c.token })).body.subscription).toMatchObject({ status: "active", current_period_end: iso(end + 30 * DAY) });
+    expect((await t.call("GET", "/billing", { token: c.token })).body.subscription).toMatchObject({
+      status: "active",
+      current_period_end: iso(end + 30 * DAY),
+    });
     await deliver(paid);
     expect(paid.type).toBe("invoice.paid");
     expect((await plan(c.token)).plan_until).toBe(iso(end + 30 * DAY));
@@ -240,7 +243,9 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
     expect(await plan(c.token)).toMatchObject({ plan: "pro", plan_until: iso(end) });
     await deliver(completed);
     expect(await plan(c.token)).toMatchObject({ plan: "pro", plan_until: iso(end) });
-    expect(await t.platform.db.selectFrom("billing_checkouts").select("status").where("session_id", "=", session.id).executeTakeFirst()).toEqual({ status: "complete" });
+    expect(await t.platform.db.selectFrom("billing_checkouts").select("status").where("session_id", "=", session.id).executeTakeFirst()).toEqual({
+      status: "complete",
+    });
   });
 
   it("another product, even bought through a Payment Link naming the user, gives nothing (T3-07)", async () => {
@@ -301,7 +306,11 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
     const c = await customer();
     stripe.down = true;
     try {
-      expectError(await t.call("POST", "/billing/checkout", { token: c.token }), 502, "The payment provider could not be reached. Please try again in a minute.");
+      expectError(
+        await t.call("POST", "/billing/checkout", { token: c.token }),
+        502,
+        "The payment provider could not be reached. Please try again in a minute.",
+      );
     } finally {
       stripe.down = false;
     }
@@ -339,7 +348,11 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
     await deliver(completed);
     stripe.down = true;
     try {
-      expectError(await t.call("DELETE", "/users/me", { token: c.token, body: { current_password: c.password } }), 502, "The payment provider could not be reached. Please try again in a minute.");
+      expectError(
+        await t.call("DELETE", "/users/me", { token: c.token, body: { current_password: c.password } }),
+        502,
+        "The payment provider could not be reached. Please try again in a minute.",
+      );
     } finally {
       stripe.down = false;
     }
@@ -368,7 +381,11 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
 
   it("bad input: a cancel body that is not a boolean, no subscription, events for nobody here", async () => {
     const c = await customer();
-    expectError(await t.call("POST", "/billing/cancel", { token: c.token, body: { cancel_at_period_end: "yes" } }), 400, "cancel_at_period_end: must be true or false");
+    expectError(
+      await t.call("POST", "/billing/cancel", { token: c.token, body: { cancel_at_period_end: "yes" } }),
+      400,
+      "cancel_at_period_end: must be true or false",
+    );
     expectError(await t.call("POST", "/billing/cancel", { token: c.token, body: { cancel_at_period_end: true } }), 404, "You have no running subscription.");
     // A subscription of another installation's customer: acknowledged (so Stripe stops retrying), ignored.
     const stranger = stripe.event("customer.subscription.updated", {
@@ -381,15 +398,27 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
       items: { object: "list", data: [{ id: "si_x", current_period_end: nowSeconds() + DAY }] },
     });
     expect((await deliver(stranger)).body).toEqual({ received: true });
-    expect(await t.platform.db.selectFrom("billing_subscriptions").select("user_id").where("subscription_id", "=", "sub_elsewhere").executeTakeFirst()).toBeUndefined();
+    expect(
+      await t.platform.db.selectFrom("billing_subscriptions").select("user_id").where("subscription_id", "=", "sub_elsewhere").executeTakeFirst(),
+    ).toBeUndefined();
     // Signed, but not JSON at all.
     const header = signer.webhooks.generateTestHeaderString({ payload: "not json", secret: WEBHOOK_SECRET });
-    expectError(await t.call("POST", "/billing/webhook", { body: "not json", headers: { "stripe-signature": header } }), 400, "The webhook body is not a Stripe event");
+    expectError(
+      await t.call("POST", "/billing/webhook", { body: "not json", headers: { "stripe-signature": header } }),
+      400,
+      "The webhook body is not a Stripe event",
+    );
   });
 
   it("the provider being down is a 502 the user can read", async () => {
     const down = await createTestPlatform(kind, {
-      env: { RUNTIME: "none", STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_PRICE_ID: PRICE, STRIPE_API_URL: "http://127.0.0.1:1" },
+      env: {
+        RUNTIME: "none",
+        STRIPE_SECRET_KEY: SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_PRICE_ID: PRICE,
+        STRIPE_API_URL: "http://127.0.0.1:1",
+      },
     });
     try {
       const u = await down.registerVerified();

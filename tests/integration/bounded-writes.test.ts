@@ -32,7 +32,10 @@ describe.each(DATABASES)("bounded writes on %s", (kind) => {
     return { ...u, id };
   }
   const solve = (userId: string, deploymentId: string) =>
-    db().insertInto("solves").values({ user_id: userId, challenge_id: CHALLENGE, deployment_id: deploymentId, points: 200, solve_seconds: 60, solved_at: nowSeconds() }).execute();
+    db()
+      .insertInto("solves")
+      .values({ user_id: userId, challenge_id: CHALLENGE, deployment_id: deploymentId, points: 200, solve_seconds: 60, solved_at: nowSeconds() })
+      .execute();
 
   it("recording stops, the shell's recording marked, when free space falls below the floor", async () => {
     const p = await player();
@@ -41,7 +44,14 @@ describe.each(DATABASES)("bounded writes on %s", (kind) => {
     // The platform's parts, but a disk whose free space the test says (the system call's answer).
     const store = t.platform.recordingStore;
     const limits = { perUser: { files: 9, bytes: 9 * MIB }, perDeployment: { files: 9, bytes: 9 * MIB }, perMinute: 9 };
-    const recorder = createRecorder({ db: db(), store, log: { warn: () => {} }, limiter: createRateLimiter(), quota: createRecordingQuota({ db: db(), store, limits, fileBytes: MIB }), disk });
+    const recorder = createRecorder({
+      db: db(),
+      store,
+      log: { warn: () => {} },
+      limiter: createRateLimiter(),
+      quota: createRecordingQuota({ db: db(), store, limits, fileBytes: MIB }),
+      disk,
+    });
     const rec = (await recorder.begin({ userId: p.id, deploymentId: randomUUID(), challengeId: CHALLENGE, source: "ssh", cols: 80, rows: 24 }))!;
     rec.input("before\r");
     free = MIB;
@@ -58,14 +68,24 @@ describe.each(DATABASES)("bounded writes on %s", (kind) => {
     expect(await recorder.begin({ userId: p.id, deploymentId: randomUUID(), challengeId: CHALLENGE, source: "ssh", cols: 80, rows: 24 })).toBeNull();
   });
 
-
   it("a player's stored answers: the newest SUBMISSIONS_KEPT are kept, solves stay", async () => {
     const p = await player();
     const dep = randomUUID();
     const base = nowSeconds() - 10_000;
     await db()
       .insertInto("submissions")
-      .values(Array.from({ length: SUBMISSIONS_KEPT + 20 }, (_, i) => ({ id: randomUUID(), user_id: p.id, challenge_id: CHALLENGE, deployment_id: dep, solution: `answer ${i}`, is_correct: 0, feedback: "no", created_at: base + i })))
+      .values(
+        Array.from({ length: SUBMISSIONS_KEPT + 20 }, (_, i) => ({
+          id: randomUUID(),
+          user_id: p.id,
+          challenge_id: CHALLENGE,
+          deployment_id: dep,
+          solution: `answer ${i}`,
+          is_correct: 0,
+          feedback: "no",
+          created_at: base + i,
+        })),
+      )
       .execute();
     await solve(p.id, dep);
     await pruneSubmissions(db(), p.id);

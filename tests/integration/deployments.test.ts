@@ -91,8 +91,16 @@ describe.each(DATABASES)("deployments API on %s", (kind) => {
   });
 
   it("extend and terminate without a deployment say so", async () => {
-    expectError(await t.call("POST", `/challenges/${NGINX}/session/extend`, { token: verified }), 404, "No active deployment found. Please start the challenge first.");
-    expectError(await t.call("POST", `/challenges/${NGINX}/session/terminate`, { token: verified }), 404, "No active deployment found. Please start the challenge first.");
+    expectError(
+      await t.call("POST", `/challenges/${NGINX}/session/extend`, { token: verified }),
+      404,
+      "No active deployment found. Please start the challenge first.",
+    );
+    expectError(
+      await t.call("POST", `/challenges/${NGINX}/session/terminate`, { token: verified }),
+      404,
+      "No active deployment found. Please start the challenge first.",
+    );
   });
 
   it("submitting: the body is validated, no deployment is the spec's message, and submissions are rate-limited per user", async () => {
@@ -101,7 +109,11 @@ describe.each(DATABASES)("deployments API on %s", (kind) => {
     expectError(await t.call("POST", `/challenges/${NGINX}/submit`, { token, body: {} }), 400, "solution: is required");
     expectError(await t.call("POST", `/challenges/${NGINX}/submit`, { token, body: { solution: "x".repeat(16_385) } }), 400, /at most 16384/);
     for (let i = 0; i < 6; i++) {
-      expectError(await t.call("POST", `/challenges/${NGINX}/submit`, { token, body: { solution: "fixed" } }), 400, "No active deployment found. Please start the challenge first.");
+      expectError(
+        await t.call("POST", `/challenges/${NGINX}/submit`, { token, body: { solution: "fixed" } }),
+        400,
+        "No active deployment found. Please start the challenge first.",
+      );
     }
     const limited = await t.call("POST", `/challenges/${NGINX}/submit`, { token, body: { solution: "fixed" } });
     expectError(limited, 429, /Too many attempts/);

@@ -35,14 +35,51 @@ const ODD_STRINGS = [
 const BAD_VALUES: unknown[] = [null, 0, -1, -1.5, 2 ** 53 + 1, 1e308, -1e308, true, [], ["a"], [null], {}, { $gt: "" }, deep(2_000), ...ODD_STRINGS];
 
 /** Raw bodies, each sent with a JSON content type and some with other types. */
-const RAW_BODIES = ["{", "not json", "<xml/>", "null", "[]", "[{}]", '"text"', "42", "true", "{}", "[".repeat(5_000), "{\"a\":".repeat(3_000), "\u0000", '{"__proto__":{"is_admin":true}}', '{"constructor":{"prototype":{}}}', `${'{"a":'.repeat(20_000)}"x"${"}".repeat(20_000)}`, `${"[".repeat(20_000)}${"]".repeat(20_000)}`];
+const RAW_BODIES = [
+  "{",
+  "not json",
+  "<xml/>",
+  "null",
+  "[]",
+  "[{}]",
+  '"text"',
+  "42",
+  "true",
+  "{}",
+  "[".repeat(5_000),
+  '{"a":'.repeat(3_000),
+  "\u0000",
+  '{"__proto__":{"is_admin":true}}',
+  '{"constructor":{"prototype":{}}}',
+  `${'{"a":'.repeat(20_000)}"x"${"}".repeat(20_000)}`,
+  `${"[".repeat(20_000)}${"]".repeat(20_000)}`,
+];
 const OTHER_CONTENT_TYPES = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=utf-16"];
 
 /** Query values, as they arrive: text. */
 const QUERY_VALUES = ["", "x".repeat(5_000), "-1", "0", "1.5", "1e400", "NaN", "99999999999999999999", "🙂", "\u0000", "%", "true", "[]"];
 
 /** Path parameter values, already encoded as they would appear in the URL. */
-const PATH_VALUES = ["x", "%00", "%E0%A4%A", "%ZZ", "%2e%2e%2f%2e%2e", "..", "%F0%9F%99%82", "a".repeat(3_000), "-1", "9".repeat(30), "me", "%20", "%25", "00000000-0000-0000-0000-000000000000", "nginx-broken-config", "github", "%C0%AF", "%EF%BF%BF"];
+const PATH_VALUES = [
+  "x",
+  "%00",
+  "%E0%A4%A",
+  "%ZZ",
+  "%2e%2e%2f%2e%2e",
+  "..",
+  "%F0%9F%99%82",
+  "a".repeat(3_000),
+  "-1",
+  "9".repeat(30),
+  "me",
+  "%20",
+  "%25",
+  "00000000-0000-0000-0000-000000000000",
+  "nginx-broken-config",
+  "github",
+  "%C0%AF",
+  "%EF%BF%BF",
+];
 
 interface Probe {
   method: string;
@@ -61,7 +98,11 @@ function probes(path: string, method: string, op: OpenApiOperation, defaults: Re
   const base = fill();
   for (const q of op.parameters.filter((p) => p.in === "query")) {
     for (const v of QUERY_VALUES) out.push({ method: M, path: `${base}?${q.name}=${encodeURIComponent(v)}` });
-    out.push({ method: M, path: `${base}?${q.name}=1&${q.name}=2` }, { method: M, path: `${base}?${q.name}[]=1` }, { method: M, path: `${base}?${q.name}=%ZZ` });
+    out.push(
+      { method: M, path: `${base}?${q.name}=1&${q.name}=2` },
+      { method: M, path: `${base}?${q.name}[]=1` },
+      { method: M, path: `${base}?${q.name}=%ZZ` },
+    );
   }
   if (M !== "GET") {
     for (const raw of RAW_BODIES) out.push({ method: M, path: base, body: raw, contentType: "application/json" });
@@ -123,7 +164,9 @@ describe.each(DATABASES)("fuzzing every documented operation on %s", (kind) => {
             const headers: Record<string, string> = { accept: "application/json" };
             if (p.contentType) headers["content-type"] = p.contentType;
             if (token) headers.authorization = `Bearer ${token}`;
-            const res = await t.platform.api.handle(new Request(`http://test/api/v1${p.path}`, { method: p.method, headers, body: p.body }), { clientIp: `198.18.${sent % 250}.${(sent >> 8) % 250}` });
+            const res = await t.platform.api.handle(new Request(`http://test/api/v1${p.path}`, { method: p.method, headers, body: p.body }), {
+              clientIp: `198.18.${sent % 250}.${(sent >> 8) % 250}`,
+            });
             sent += 1;
             const text = await res.text();
             const what = `${p.method} ${p.path.slice(0, 120)} as ${who}${p.body !== undefined ? ` body ${p.body.slice(0, 80)}` : ""} → ${res.status} ${text.slice(0, 200)}`;

@@ -128,9 +128,7 @@ describe.each(DATABASES)("HTTP front on %s", (kind) => {
       expect(JSON.parse(res.body)).toEqual({ detail: BODY_TOO_LARGE });
       // The server and this client share the process: 64 MB buffered (and its text copy) would
       // show in the heap; the cap keeps the server's part to one chunk past 160 KiB.
-      expect(after.heapUsed + after.external + after.arrayBuffers - (before.heapUsed + before.external + before.arrayBuffers)).toBeLessThan(
-        32 * 1024 * 1024,
-      );
+      expect(after.heapUsed + after.external + after.arrayBuffers - (before.heapUsed + before.external + before.arrayBuffers)).toBeLessThan(32 * 1024 * 1024);
       // The server is still fine.
       const ok = await fetch(`${s.base}/api/v1/auth/oauth/providers`);
       expect(ok.status).toBe(200);

@@ -169,7 +169,11 @@ describe.each(DATABASES)("live channel authentication on %s", (kind) => {
   it("a session that ends without notice (row deleted, expired) is noticed by the periodic re-check (L6)", async () => {
     const p = await player();
     const s = await accepted(p.deploymentId, { cookie: p.cookie, origin: ORIGIN });
-    await t.platform.db.updateTable("web_sessions").set({ expires_at: nowSeconds() - 1 }).where("id_hash", "=", t.platform.webSessions.keyOf(p.sessionId)).execute();
+    await t.platform.db
+      .updateTable("web_sessions")
+      .set({ expires_at: nowSeconds() - 1 })
+      .where("id_hash", "=", t.platform.webSessions.keyOf(p.sessionId))
+      .execute();
     expect(await s.closed).toEqual(AUTH_REQUIRED);
   });
 });

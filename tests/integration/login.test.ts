@@ -25,8 +25,7 @@ describe.each(DATABASES)("login and tokens on %s", (kind) => {
     vi.useRealTimers();
   });
 
-  const login = (username_or_email: string, password: string, ip = freshIp()) =>
-    t.call("POST", "/auth/login", { body: { username_or_email, password }, ip });
+  const login = (username_or_email: string, password: string, ip = freshIp()) => t.call("POST", "/auth/login", { body: { username_or_email, password }, ip });
   const refresh = (refresh_token: string) => t.call("POST", "/auth/refresh", { body: { refresh_token } });
   const validate = (token: string) => t.call("GET", "/auth/validate", { token });
 

@@ -44,7 +44,9 @@ describe.each(DATABASES)("mailed links die with the password and the address on 
     const link = await resetLink(u);
     expect(await checkReset(link)).toEqual({ valid: true });
     const { access_token: token } = await t.login(u);
-    expect((await t.call("PUT", "/users/me/password", { token, body: { current_password: u.password, new_password: "the owner's new password" } })).status).toBe(200);
+    expect(
+      (await t.call("PUT", "/users/me/password", { token, body: { current_password: u.password, new_password: "the owner's new password" } })).status,
+    ).toBe(200);
     expect(await checkReset(link)).toEqual({ valid: false });
     expectError(await t.call("POST", "/auth/password-reset", { body: { token: link, new_password: "the thief's password" } }), 400, RESET_LINK_INVALID);
     await t.login({ username: u.username, password: "the owner's new password" });
@@ -73,12 +75,16 @@ describe.each(DATABASES)("mailed links die with the password and the address on 
       await t.platform.account.emailChange.settled();
       const confirm = linkToken(t.mail(newEmail), "/confirm-email");
       if (how === "settings") {
-        expect((await t.call("PUT", "/users/me/password", { token, body: { current_password: u.password, new_password: "another new password" } })).status).toBe(200);
+        expect(
+          (await t.call("PUT", "/users/me/password", { token, body: { current_password: u.password, new_password: "another new password" } })).status,
+        ).toBe(200);
       } else {
         expect((await t.call("POST", "/auth/password-reset", { body: { token: await resetLink(u), new_password: "another new password" } })).status).toBe(200);
       }
       expectError(await t.call("POST", "/users/me/email/confirm", { body: { token: confirm } }), 400, EMAIL_CHANGE_INVALID);
-      expect((await t.call("GET", "/users/me", { token: (await t.login({ username: u.username, password: "another new password" })).access_token })).body.email).toBe(u.email);
+      expect(
+        (await t.call("GET", "/users/me", { token: (await t.login({ username: u.username, password: "another new password" })).access_token })).body.email,
+      ).toBe(u.email);
     }
   });
 });
@@ -167,7 +173,11 @@ describe.each(DATABASES)("mail after the answer on %s", (kind) => {
     smtp.releaseAll();
     await t.platform.account.emailChange.settled();
     expect(mails).toEqual(
-      [`${freeEmail}: Confirm your new faultline e-mail address`, `${owner.email}: Your faultline e-mail address is being changed`, `${owner.email}: Your faultline e-mail address is being changed`].sort(),
+      [
+        `${freeEmail}: Confirm your new faultline e-mail address`,
+        `${owner.email}: Your faultline e-mail address is being changed`,
+        `${owner.email}: Your faultline e-mail address is being changed`,
+      ].sort(),
     );
   });
 
@@ -176,13 +186,22 @@ describe.each(DATABASES)("mail after the answer on %s", (kind) => {
     smtp.releaseAll();
     smtp.gate.hold = true;
     const name = unique("new");
-    const fresh = await t.call("POST", "/auth/register", { body: { username: name, email: `${name}@example.test`, password: `pw-${name}-long enough` }, ip: freshIp() });
+    const fresh = await t.call("POST", "/auth/register", {
+      body: { username: name, email: `${name}@example.test`, password: `pw-${name}-long enough` },
+      ip: freshIp(),
+    });
     expect(fresh.status).toBe(201);
-    const again = await t.call("POST", "/auth/register", { body: { username: unique("dup"), email: owner.email, password: "pw-dup-long enough" }, ip: freshIp() });
+    const again = await t.call("POST", "/auth/register", {
+      body: { username: unique("dup"), email: owner.email, password: "pw-dup-long enough" },
+      ip: freshIp(),
+    });
     expect(again.status).toBe(201);
     // Both answered with their mails (a verification link, a notice to the owner) still held.
     await smtp.holding(2);
-    expect(smtp.held.map((m) => m.subject).sort()).toEqual(["Someone tried to sign up to faultline with your e-mail address", "Verify your faultline e-mail address"]);
+    expect(smtp.held.map((m) => m.subject).sort()).toEqual([
+      "Someone tried to sign up to faultline with your e-mail address",
+      "Verify your faultline e-mail address",
+    ]);
     smtp.releaseAll();
     await t.platform.accounts.mailsSettled();
   });

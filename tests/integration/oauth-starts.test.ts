@@ -17,7 +17,15 @@ describe.each(DATABASES)("OAuth starts on %s", (kind) => {
     await provider?.close();
   });
 
-  const states = async () => Number((await t.platform.db.selectFrom("oauth_states").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  const states = async () =>
+    Number(
+      (
+        await t.platform.db
+          .selectFrom("oauth_states")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it("a burst of anonymous starts from one address stops writing rows at the limit", async () => {
     const ip = freshIp();

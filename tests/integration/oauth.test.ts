@@ -190,10 +190,7 @@ describe.each(DATABASES)("OAuth sign-in on %s", (kind) => {
       expect(res.status).toBe(200);
       expect(res.body.user).toMatchObject({ id: squatter.user.id, is_verified: true, has_password: false, oauth_provider: "google" });
       expectError(await t.call("POST", "/auth/refresh", { body: { refresh_token: old.refresh_token } }), 401);
-      expectError(
-        await t.call("POST", "/auth/login", { body: { username_or_email: squatter.username, password: squatter.password }, ip: freshIp() }),
-        401,
-      );
+      expectError(await t.call("POST", "/auth/login", { body: { username_or_email: squatter.username, password: squatter.password }, ip: freshIp() }), 401);
     });
 
     it("ends every credential an unproven party set on the account it takes over", async () => {
@@ -225,10 +222,7 @@ describe.each(DATABASES)("OAuth sign-in on %s", (kind) => {
         connected_accounts: ["github"],
       });
       // The squatter's password no longer opens the account, nor does their refresh token.
-      expectError(
-        await t.call("POST", "/auth/login", { body: { username_or_email: squatter.username, password: squatter.password }, ip: freshIp() }),
-        401,
-      );
+      expectError(await t.call("POST", "/auth/login", { body: { username_or_email: squatter.username, password: squatter.password }, ip: freshIp() }), 401);
       expectError(await t.call("POST", "/auth/refresh", { body: { refresh_token: squat.res.body.refresh_token } }), 401);
     });
 
@@ -274,7 +268,10 @@ describe.each(DATABASES)("OAuth sign-in on %s", (kind) => {
       provider.setNextProfile("github", {});
       const { auth_url } = await start("github");
       const { code, state } = await provider.authorize(auth_url);
-      await t.platform.db.updateTable("oauth_states").set({ expires_at: Math.floor(Date.now() / 1000) - 1 }).execute();
+      await t.platform.db
+        .updateTable("oauth_states")
+        .set({ expires_at: Math.floor(Date.now() / 1000) - 1 })
+        .execute();
       expectError(await callback("github", { code, state }), 400, INVALID_STATE);
     });
 

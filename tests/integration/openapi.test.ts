@@ -12,7 +12,10 @@ import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
 function undocumented(routes: readonly RouteEntry[]): string[] {
   return routes
     .filter((r) => !r.doc)
-    .map((r) => `${r.method} ${r.path} is registered without a RouteDoc: register it as r.${r.method.toLowerCase()}("${r.path}", { summary, tags, access, params?, query?, body? }, handler) (server/api/router.ts)`);
+    .map(
+      (r) =>
+        `${r.method} ${r.path} is registered without a RouteDoc: register it as r.${r.method.toLowerCase()}("${r.path}", { summary, tags, access, params?, query?, body? }, handler) (server/api/router.ts)`,
+    );
 }
 
 /** Problems that make `doc` invalid OpenAPI 3.1 (the fields and rules this document uses). */
@@ -26,7 +29,11 @@ function structuralProblems(doc: OpenApiDocument): string[] {
   const tagNames = new Set((d.tags ?? []).map((t: { name: string }) => t.name));
   const schemes = new Set(Object.keys(d.components?.securitySchemes ?? {}));
   const ids = new Set<string>();
-  const resolve = (ref: string) => ref.replace(/^#\//, "").split("/").reduce<any>((o, k) => o?.[k], d);
+  const resolve = (ref: string) =>
+    ref
+      .replace(/^#\//, "")
+      .split("/")
+      .reduce<any>((o, k) => o?.[k], d);
   (function refs(v: unknown, at: string) {
     if (Array.isArray(v)) v.forEach((x, i) => refs(x, `${at}/${i}`));
     else if (v && typeof v === "object") {
@@ -60,7 +67,10 @@ function structuralProblems(doc: OpenApiDocument): string[] {
         if (p.in === "path" && p.required !== true) out.push(`${where}: path parameter ${p.name} must be required`);
         if (!p.schema || typeof p.schema !== "object") out.push(`${where}: parameter ${p.name} needs a schema`);
       }
-      const pathParams = params.filter((p) => p.in === "path").map((p) => p.name).sort();
+      const pathParams = params
+        .filter((p) => p.in === "path")
+        .map((p) => p.name)
+        .sort();
       if (JSON.stringify(pathParams) !== JSON.stringify([...templated].sort())) {
         out.push(`${where}: path parameters ${pathParams} do not match the template's ${templated}`);
       }
@@ -87,11 +97,15 @@ describe("the OpenAPI document", () => {
 
   it("every registered route is in the document, and every documented operation is registered", () => {
     const registered = new Set(t.platform.api.routes().map((r) => `${r.method.toLowerCase()} ${openApiPath(r.path)}`));
-    const documented = new Set(
-      Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`)),
-    );
-    expect([...registered].filter((k) => !documented.has(k)), "registered but not documented").toEqual([]);
-    expect([...documented].filter((k) => !registered.has(k)), "documented but not registered").toEqual([]);
+    const documented = new Set(Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`)));
+    expect(
+      [...registered].filter((k) => !documented.has(k)),
+      "registered but not documented",
+    ).toEqual([]);
+    expect(
+      [...documented].filter((k) => !registered.has(k)),
+      "documented but not registered",
+    ).toEqual([]);
   });
 
   it("is structurally valid OpenAPI 3.1", () => {

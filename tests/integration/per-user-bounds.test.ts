@@ -67,7 +67,10 @@ describe.each(DATABASES)("recording bounds on %s", (kind) => {
   };
   const fileOf = (path: string) => join(t.dataDir, "recordings", path);
   const solve = (userId: string, deploymentId: string) =>
-    db().insertInto("solves").values({ user_id: userId, challenge_id: CHALLENGE, deployment_id: deploymentId, points: 200, solve_seconds: 60, solved_at: nowSeconds() }).execute();
+    db()
+      .insertInto("solves")
+      .values({ user_id: userId, challenge_id: CHALLENGE, deployment_id: deploymentId, points: 200, solve_seconds: 60, solved_at: nowSeconds() })
+      .execute();
 
   it("a deployment keeps at most its quota of files: the oldest private ones make room, their files go too", async () => {
     const p = await player();
@@ -76,7 +79,12 @@ describe.each(DATABASES)("recording bounds on %s", (kind) => {
     for (let i = 0; i < 5; i++) ids.push((await shell(p.id, dep, `echo ${i}\r`))!);
     const kept = await rows({ deployment: dep });
     expect(kept.map((r) => r.id)).toEqual(ids.slice(2));
-    expect(readdirSync(join(t.dataDir, "recordings", p.id)).sort()).toEqual(ids.slice(2).map((id) => `${id}.cast`).sort());
+    expect(readdirSync(join(t.dataDir, "recordings", p.id)).sort()).toEqual(
+      ids
+        .slice(2)
+        .map((id) => `${id}.cast`)
+        .sort(),
+    );
     expect(kept.map((r) => JSON.parse(r.commands!))).toEqual([["echo 2"], ["echo 3"], ["echo 4"]]);
   });
 
@@ -134,9 +142,16 @@ describe.each(DATABASES)("recording bounds on %s", (kind) => {
     const row = (await rows({ deployment: dep }))[0]!;
     expect(JSON.parse(row.commands!)).toEqual(["df -h", "du -sh /var"]);
     await solve(p.id, dep);
-    expect((await t.call("GET", `/challenges/${CHALLENGE}/debrief`, { token: p.token })).body).toMatchObject({ commands: ["df -h", "du -sh /var"], commands_cut: false });
+    expect((await t.call("GET", `/challenges/${CHALLENGE}/debrief`, { token: p.token })).body).toMatchObject({
+      commands: ["df -h", "du -sh /var"],
+      commands_cut: false,
+    });
     // What the debrief shows is the stored list, not the file read again.
-    await db().updateTable("recordings").set({ commands: JSON.stringify(["stored list"]) }).where("id", "=", id).execute();
+    await db()
+      .updateTable("recordings")
+      .set({ commands: JSON.stringify(["stored list"]) })
+      .where("id", "=", id)
+      .execute();
     expect((await t.call("GET", `/challenges/${CHALLENGE}/debrief`, { token: p.token })).body.commands).toEqual(["stored list"]);
   });
 
@@ -148,7 +163,18 @@ describe.each(DATABASES)("recording bounds on %s", (kind) => {
     writeFileSync(fileOf(join(p.id, `${id}.cast`)), ['{"version":2}', JSON.stringify([0.1, "i", "uptime\r"])].join("\n") + "\n");
     await db()
       .insertInto("recordings")
-      .values({ id, user_id: p.id, deployment_id: dep, challenge_id: CHALLENGE, source: "ssh", started_at: nowSeconds() - 60, ended_at: nowSeconds(), bytes: 40, truncated: 0, path: join(p.id, `${id}.cast`) })
+      .values({
+        id,
+        user_id: p.id,
+        deployment_id: dep,
+        challenge_id: CHALLENGE,
+        source: "ssh",
+        started_at: nowSeconds() - 60,
+        ended_at: nowSeconds(),
+        bytes: 40,
+        truncated: 0,
+        path: join(p.id, `${id}.cast`),
+      })
       .execute();
     await solve(p.id, dep);
     expect((await t.call("GET", `/challenges/${CHALLENGE}/debrief`, { token: p.token })).body.commands).toEqual(["uptime"]);
@@ -178,7 +204,19 @@ describe.each(DATABASES)("recording bounds on %s", (kind) => {
       const id = randomUUID();
       await db()
         .insertInto("recordings")
-        .values({ id, user_id: p.id, deployment_id: dep, challenge_id: CHALLENGE, source: "ssh", started_at: nowSeconds() - 60 + i, ended_at: nowSeconds(), bytes: 1, truncated: 0, path: join(p.id, `${id}.cast`), commands: JSON.stringify(list) })
+        .values({
+          id,
+          user_id: p.id,
+          deployment_id: dep,
+          challenge_id: CHALLENGE,
+          source: "ssh",
+          started_at: nowSeconds() - 60 + i,
+          ended_at: nowSeconds(),
+          bytes: 1,
+          truncated: 0,
+          path: join(p.id, `${id}.cast`),
+          commands: JSON.stringify(list),
+        })
         .execute();
     }
     await solve(p.id, dep);
@@ -189,7 +227,10 @@ describe.each(DATABASES)("recording bounds on %s", (kind) => {
   });
 
   it("/metrics says the bytes and files recordings use, kept by the database", async () => {
-    const usage = await db().selectFrom("recordings").select([sql<number>`coalesce(sum(bytes), 0)`.as("bytes"), sql<number>`count(*)`.as("files")]).executeTakeFirstOrThrow();
+    const usage = await db()
+      .selectFrom("recordings")
+      .select([sql<number>`coalesce(sum(bytes), 0)`.as("bytes"), sql<number>`count(*)`.as("files")])
+      .executeTakeFirstOrThrow();
     const text = await t.platform.metrics.render();
     expect(Number(usage.files)).toBeGreaterThan(0);
     expect(text).toContain(`faultline_disk_used_bytes{what="recordings"} ${Number(usage.bytes)}`);
@@ -201,7 +242,10 @@ describe.each(DATABASES)("recording bounds on %s", (kind) => {
   it("the 'someone tried to sign up with your address' notice: at most 3 a day per address, the answer unchanged", async () => {
     const owner = await t.registerVerified();
     for (let i = 0; i < 6; i++) {
-      const res = await t.call("POST", "/auth/register", { body: { username: `again${i}${randomUUID().slice(0, 6)}`, email: owner.email.toUpperCase(), password: "another long password" }, ip: freshIp() });
+      const res = await t.call("POST", "/auth/register", {
+        body: { username: `again${i}${randomUUID().slice(0, 6)}`, email: owner.email.toUpperCase(), password: "another long password" },
+        ip: freshIp(),
+      });
       expect(res.status).toBe(201);
     }
     expect(t.mails(owner.email).filter((m) => /tried to sign up/.test(m.subject))).toHaveLength(3);
@@ -226,7 +270,18 @@ describe.each(DATABASES)("migration 0016 on %s", (kind) => {
       await db.insertInto("users").values({ id: "u1", username: "old", email: "old@example.test", created_at: 0, updated_at: 0 }).execute();
       await db
         .insertInto("recordings")
-        .values({ id: "r1", user_id: "u1", deployment_id: "d1", challenge_id: CHALLENGE, source: "ssh", started_at: 1, ended_at: 2, bytes: 100, truncated: 0, path: "recordings/u1/r1.cast" })
+        .values({
+          id: "r1",
+          user_id: "u1",
+          deployment_id: "d1",
+          challenge_id: CHALLENGE,
+          source: "ssh",
+          started_at: 1,
+          ended_at: 2,
+          bytes: 100,
+          truncated: 0,
+          path: "recordings/u1/r1.cast",
+        })
         .execute();
       expect((await migrator.migrateToLatest()).error).toBeUndefined();
       const row = await db.selectFrom("recordings").selectAll().where("id", "=", "r1").executeTakeFirstOrThrow();
@@ -238,7 +293,18 @@ describe.each(DATABASES)("migration 0016 on %s", (kind) => {
       expect(await usage()).toEqual({ bytes: 100, files: 1 });
       await db
         .insertInto("recordings")
-        .values({ id: "r2", user_id: "u1", deployment_id: "d1", challenge_id: CHALLENGE, source: "web", started_at: 3, ended_at: null, bytes: 10, truncated: 0, path: "u1/r2.cast" })
+        .values({
+          id: "r2",
+          user_id: "u1",
+          deployment_id: "d1",
+          challenge_id: CHALLENGE,
+          source: "web",
+          started_at: 3,
+          ended_at: null,
+          bytes: 10,
+          truncated: 0,
+          path: "u1/r2.cast",
+        })
         .execute();
       await db.updateTable("recordings").set({ bytes: 500 }).where("id", "=", "r2").execute();
       expect(await usage()).toEqual({ bytes: 600, files: 2 });

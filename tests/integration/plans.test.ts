@@ -127,7 +127,9 @@ describe.each(DATABASES)("plans on %s", (kind) => {
     for (const id of MEDIUM.slice(0, 3)) await ranBefore(p.id, id);
     const refused = await start(p.token, MEDIUM[3]!);
     expectError(refused, 403, mediumLock("free", 3, next)!);
-    expect(refused.body.detail).toMatch(/^The free plan includes 3 medium challenges a month and you have started 3 this month; the next month starts on \w+ 1 \(UTC\)\. Pro has no monthly limit\.$/);
+    expect(refused.body.detail).toMatch(
+      /^The free plan includes 3 medium challenges a month and you have started 3 this month; the next month starts on \w+ 1 \(UTC\)\. Pro has no monthly limit\.$/,
+    );
     const status = (await t.call("GET", "/users/me/plan", { token: p.token })).body;
     expect(status).toMatchObject({
       plan: "free",
@@ -158,7 +160,9 @@ describe.each(DATABASES)("plans on %s", (kind) => {
     const free = await player();
     await ranBefore(free.id, EASY, { status: "ready" });
     expectError(await start(free.token, EASY2), 403, concurrencyRefusal("free", [TITLES[EASY]!]));
-    expect(concurrencyRefusal("free", ["X"])).toBe('The free plan runs one deployment at a time: terminate your deployment of "X" first. Pro runs up to 3 at once.');
+    expect(concurrencyRefusal("free", ["X"])).toBe(
+      'The free plan runs one deployment at a time: terminate your deployment of "X" first. Pro runs up to 3 at once.',
+    );
 
     const pro = await player();
     expect(await setPlan(pro.id, "pro", null)).toEqual({ plan: "pro", plan_until: null });
@@ -187,7 +191,11 @@ describe.each(DATABASES)("plans on %s", (kind) => {
       limits: { concurrent_deployments: 3, medium_per_month: null, difficulties: ["easy", "medium", "hard", "expert"] },
     });
     // The end passes: free again.
-    await t.platform.db.updateTable("users").set({ plan_until: nowSeconds() - 1 }).where("id", "=", p.id).execute();
+    await t.platform.db
+      .updateTable("users")
+      .set({ plan_until: nowSeconds() - 1 })
+      .where("id", "=", p.id)
+      .execute();
     expectError(await start(p.token, HARD), 403, difficultyLock("free", "hard")!);
     expect((await t.call("GET", "/users/me", { token: p.token })).body).toMatchObject({ plan: "free", plan_until: null });
   });

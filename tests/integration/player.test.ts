@@ -14,8 +14,7 @@ import { expectError } from "./assertions.ts";
 // The catalogue these tests count: two known challenges, whatever else challenges/ holds.
 const CONTENT = challengesFixture(["nginx-broken-config", "disk-full-deleted-log"]);
 
-const LONG =
-  "A very long description of a broken thing that keeps going well past one hundred characters so the fallback cuts it somewhere.";
+const LONG = "A very long description of a broken thing that keeps going well past one hundred characters so the fallback cuts it somewhere.";
 
 describe.each(DATABASES)("player reads on %s", (kind) => {
   let t: TestPlatform;
@@ -142,8 +141,7 @@ describe.each(DATABASES)("player reads on %s", (kind) => {
     });
 
     it("searches title, description and tags case-insensitively, with % and _ taken literally", async () => {
-      const ids = async (q: string) =>
-        ((await t.call("GET", `/challenges/?${q}`)).body.challenges as any[]).map((c) => c.uid).sort();
+      const ids = async (q: string) => ((await t.call("GET", `/challenges/?${q}`)).body.challenges as any[]).map((c) => c.uid).sort();
       expect(await ids("search=NGINX")).toEqual(["nginx-broken-config"]);
       expect(await ids("search=Midnight")).toEqual(["zz-timed"]); // description
       expect(await ids("search=lsof")).toEqual(["disk-full-deleted-log"]); // tag
@@ -165,9 +163,12 @@ describe.each(DATABASES)("player reads on %s", (kind) => {
       expect((await list("category=kubernetes")).length).toBe(0);
       expect((await list("order_by=points")).map((c) => c.points)).toEqual([900, 300, 200, 100]);
       expect((await list("order_by=difficulty")).map((c) => c.difficulty_level)).toEqual(["easy", "medium", "hard", "expert"]);
-      expect((await list("order_by=title")).map((c) => c.title)).toEqual(
-        ["Fallback 50%_off", "No space left on device, but the disk is empty", "The shop is down: nginx will not start", "Timed one"],
-      );
+      expect((await list("order_by=title")).map((c) => c.title)).toEqual([
+        "Fallback 50%_off",
+        "No space left on device, but the disk is empty",
+        "The shop is down: nginx will not start",
+        "Timed one",
+      ]);
       expect(await list("limit=3")).toHaveLength(3);
     });
 
@@ -184,9 +185,7 @@ describe.each(DATABASES)("player reads on %s", (kind) => {
         expect(retired).toContain("disk-full-deleted-log");
         const one = await t.call("GET", "/challenges/disk-full-deleted-log");
         expect(one.body).toMatchObject({ is_approved: false, solves: 1 });
-        expect((await t.call("GET", `/users/${u.username}/challenges/`)).body.challenges[0].title).toBe(
-          "No space left on device, but the disk is empty",
-        );
+        expect((await t.call("GET", `/users/${u.username}/challenges/`)).body.challenges[0].title).toBe("No space left on device, but the disk is empty");
       } finally {
         await createCatalogue({ db: db(), challenges: all }).sync();
       }
@@ -255,9 +254,7 @@ describe.each(DATABASES)("player reads on %s", (kind) => {
       expect(p1.entries[0]).toEqual({ rank: 1, username: board[0]!.username, points: 2000, challenges_completed: 1, average_time: 1 });
       expect(p1.entries.map((e: any) => e.rank)).toEqual(board.slice(0, 15).map((b) => b.rank));
       const p2 = await get("page=2&limit=15");
-      expect(p2.entries.map((e: any) => [e.username, e.rank, e.points])).toEqual(
-        board.slice(15).map((b) => [b.username, b.rank, b.points]),
-      );
+      expect(p2.entries.map((e: any) => [e.username, e.rank, e.points])).toEqual(board.slice(15).map((b) => [b.username, b.rank, b.points]));
       expect(p2.entries[0].rank).toBe(8); // not 1: the page does not restart the ranks
       expect((await get("page=3&limit=15")).entries).toEqual([]);
       // Default page size is the spec's 15.
@@ -268,9 +265,7 @@ describe.each(DATABASES)("player reads on %s", (kind) => {
       const target = board[13]!;
       const res = await get(`search=${target.username.toUpperCase()}`);
       expect(res.total).toBe(1);
-      expect(res.entries).toEqual([
-        { rank: target.rank, username: target.username, points: target.points, challenges_completed: 1, average_time: 14 },
-      ]);
+      expect(res.entries).toEqual([{ rank: target.rank, username: target.username, points: target.points, challenges_completed: 1, average_time: 14 }]);
       const some = await get(`search=${prefix}_1&limit=5`);
       expect(some.total).toBe(10); // _10 ... _19
       expect(some.entries.map((e: any) => e.rank)).toEqual([6, 6, 7, 7, 8]);
@@ -361,14 +356,20 @@ describe.each(DATABASES)("player reads on %s", (kind) => {
         const meRow = await p.platform.db.selectFrom("users").select("id").where("username", "=", signed.username).executeTakeFirstOrThrow();
         const other = async (points: number) => {
           const { id } = await user(unique("r"), 1, p.platform.db);
-          await p.platform.db.insertInto("solves").values({ user_id: id, challenge_id: "nginx-broken-config", deployment_id: randomUUID(), points, solve_seconds: 100, solved_at: 100 }).execute();
+          await p.platform.db
+            .insertInto("solves")
+            .values({ user_id: id, challenge_id: "nginx-broken-config", deployment_id: randomUUID(), points, solve_seconds: 100, solved_at: 100 })
+            .execute();
         };
         await other(500);
         await other(500);
         await other(300);
         const own = async () => (await p.call("GET", "/users/me", { token: access_token })).body;
         expect(await own()).toMatchObject({ rank: null, ranked_users: 3, total_points: 0 });
-        await p.platform.db.insertInto("solves").values({ user_id: meRow.id, challenge_id: "nginx-broken-config", deployment_id: randomUUID(), points: 300, solve_seconds: 100, solved_at: 200 }).execute();
+        await p.platform.db
+          .insertInto("solves")
+          .values({ user_id: meRow.id, challenge_id: "nginx-broken-config", deployment_id: randomUUID(), points: 300, solve_seconds: 100, solved_at: 200 })
+          .execute();
         expect(await own()).toMatchObject({ rank: 2, ranked_users: 4, total_points: 300, level: 0 });
         expect((await p.call("GET", "/auth/validate", { token: access_token })).body).toMatchObject({ rank: 2, total_points: 300 });
         expect((await p.call("GET", `/users/${signed.username}`)).body).toMatchObject({ rank: 2, ranked_users: 4, challenges_completed: 1 });
@@ -425,7 +426,10 @@ describe.each(DATABASES)("player reads on %s", (kind) => {
       await p.register();
       const u = await p.register();
       const row = await p.platform.db.selectFrom("users").select("id").where("username", "=", u.username).executeTakeFirstOrThrow();
-      await p.platform.db.insertInto("solves").values({ user_id: row.id, challenge_id: "nginx-broken-config", deployment_id: randomUUID(), points: 100, solve_seconds: 60, solved_at: 1 }).execute();
+      await p.platform.db
+        .insertInto("solves")
+        .values({ user_id: row.id, challenge_id: "nginx-broken-config", deployment_id: randomUUID(), points: 100, solve_seconds: 60, solved_at: 1 })
+        .execute();
       expect((await p.call("GET", "/stats")).body).toEqual({ challenges: 2, solutions: 1, users: 2 });
     } finally {
       await p.close();

@@ -74,7 +74,11 @@ describe.each(DATABASES)("query plans on %s", (kind: DbKind) => {
     if (kind === "sqlite") {
       const conn = new SQLite(join(dir, "plans.db"));
       db = new Kysely<Database>({ dialect: new SqliteDialect({ database: conn }), log });
-      explain = async (q) => conn.prepare(`explain query plan ${q.sql}`).all(...(q.parameters as unknown[])).map((r) => (r as { detail: string }).detail);
+      explain = async (q) =>
+        conn
+          .prepare(`explain query plan ${q.sql}`)
+          .all(...(q.parameters as unknown[]))
+          .map((r) => (r as { detail: string }).detail);
       close = async () => void conn.close();
     } else {
       const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -95,7 +99,13 @@ describe.each(DATABASES)("query plans on %s", (kind: DbKind) => {
     const catalogue = createCatalogue({ db, challenges });
     const cache = createPublicCache({ db, freshSeconds: 300 });
     await catalogue.sync();
-    const someone = await db.selectFrom("score_buckets").select("user_id").where("period", "=", "all_time").orderBy("points", "desc").limit(1).executeTakeFirstOrThrow();
+    const someone = await db
+      .selectFrom("score_buckets")
+      .select("user_id")
+      .where("period", "=", "all_time")
+      .orderBy("points", "desc")
+      .limit(1)
+      .executeTakeFirstOrThrow();
     // A player's own name, in another case, and part of it: each matches a name or a few.
     const named = (await scoring.leaderboard({ period: "today" })).entries[0]!.username;
     const nameSearches = [named.toUpperCase(), named.slice(-6)];
@@ -121,7 +131,10 @@ describe.each(DATABASES)("query plans on %s", (kind: DbKind) => {
         const before = captured.length;
         const found = await scoring.leaderboard({ period, search });
         // Today's leader is on every board, found by either route.
-        expect(found.entries.map((e) => e.username.toLowerCase()), `${period} ${search}`).toContain(named.toLowerCase());
+        expect(
+          found.entries.map((e) => e.username.toLowerCase()),
+          `${period} ${search}`,
+        ).toContain(named.toLowerCase());
         const sent = captured.slice(before);
         const reads = sent.filter((q) => /score_buckets/.test(q.sql));
         // On a large board, one read of the bucket: the page with its count beside each row.

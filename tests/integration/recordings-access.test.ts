@@ -18,7 +18,10 @@ describe.each(DATABASES)("recordings access on %s", (kind) => {
   beforeAll(async () => {
     t = await createTestPlatform(kind, { challengesDir: challengesFixture([CHALLENGE]), env: { RUNTIME: "none" } });
     admin = await player();
-    await t.platform.accounts.setAdmin((await t.platform.db.selectFrom("users").select("username").where("id", "=", admin.id).executeTakeFirstOrThrow()).username, true);
+    await t.platform.accounts.setAdmin(
+      (await t.platform.db.selectFrom("users").select("username").where("id", "=", admin.id).executeTakeFirstOrThrow()).username,
+      true,
+    );
   });
   afterAll(async () => {
     await t?.close();
@@ -40,7 +43,18 @@ describe.each(DATABASES)("recordings access on %s", (kind) => {
     writeFileSync(join(t.dataDir, "recordings", path), cast);
     await t.platform.db
       .insertInto("recordings")
-      .values({ id, user_id: userId, deployment_id: deploymentId, challenge_id: CHALLENGE, source: "ssh", started_at: nowSeconds() - 60, ended_at: nowSeconds(), bytes: cast.length, truncated: 0, path })
+      .values({
+        id,
+        user_id: userId,
+        deployment_id: deploymentId,
+        challenge_id: CHALLENGE,
+        source: "ssh",
+        started_at: nowSeconds() - 60,
+        ended_at: nowSeconds(),
+        bytes: cast.length,
+        truncated: 0,
+        path,
+      })
       .execute();
     return { id, deploymentId };
   }
@@ -88,7 +102,15 @@ describe.each(DATABASES)("recordings access on %s", (kind) => {
     const res = await t.call("GET", `/challenges/${CHALLENGE}/debrief`, { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.body.recordings.map((x: { id: string }) => x.id)).toEqual([r.id]);
-    expect(res.body.commands).toEqual(["df -h /srv", "du -sh /srv", "lsof +L1", "less /var/log/x", ": > /proc/123/fd/4", "service ledgerd restart", "service ledgerd restart"]);
+    expect(res.body.commands).toEqual([
+      "df -h /srv",
+      "du -sh /srv",
+      "lsof +L1",
+      "less /var/log/x",
+      ": > /proc/123/fd/4",
+      "service ledgerd restart",
+      "service ledgerd restart",
+    ]);
   });
 
   it("publishing: only a solved challenge's session, private by default, then anyone may replay it", async () => {
@@ -144,7 +166,13 @@ describe.each(DATABASES)("recordings access on %s", (kind) => {
     const r = await recording(owner.id);
     await solve(owner.id, r.deploymentId);
     expect((await t.call("PUT", `/recordings/${r.id}/published`, { token: owner.token, body: { published: true } })).status).toBe(200);
-    const paths = [`/users/${owner.username}`, `/users/${owner.username}/challenges/`, `/users/${owner.username}/activity`, `/users/${owner.username}/solutions`, `/recordings/${r.id}/cast`];
+    const paths = [
+      `/users/${owner.username}`,
+      `/users/${owner.username}/challenges/`,
+      `/users/${owner.username}/activity`,
+      `/users/${owner.username}/solutions`,
+      `/recordings/${r.id}/cast`,
+    ];
     const statuses = async (token?: string) => Promise.all(paths.map(async (path) => (await t.call("GET", path, { token })).status));
     expect(await statuses()).toEqual([200, 200, 200, 200, 200]);
     expect((await t.call("POST", `/admin/users/${owner.id}/disable`, { token: admin.token })).status).toBe(200);

@@ -1,14 +1,6 @@
 // Sign-up and e-mail proof: POST /auth/register, /auth/verify-email, /auth/resend-verification.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createTestPlatform,
-  DATABASES,
-  freshIp,
-  PUBLIC_URL,
-  type TestPlatform,
-  unique,
-  verificationToken,
-} from "../support/platform.ts";
+import { createTestPlatform, DATABASES, freshIp, PUBLIC_URL, type TestPlatform, unique, verificationToken } from "../support/platform.ts";
 import { expectError, expectNoSecrets } from "./assertions.ts";
 
 describe.each(DATABASES)("registration and e-mail verification on %s", (kind) => {
@@ -160,22 +152,14 @@ describe.each(DATABASES)("registration and e-mail verification on %s", (kind) =>
       expect((await t.call("GET", "/users/me", { token: access_token })).body.is_verified).toBe(true);
       expect((await t.call("GET", `/users/${u.username}`)).body.is_verified).toBe(true);
 
-      expectError(
-        await t.call("POST", "/auth/verify-email", { body: { token } }),
-        400,
-        "The verification link is invalid or has expired.",
-      );
+      expectError(await t.call("POST", "/auth/verify-email", { body: { token } }), 400, "The verification link is invalid or has expired.");
     });
 
     it("refuses a wrong, empty or missing token", async () => {
       const u = await t.register();
       const token = verificationToken(t.mail(u.email));
       for (const bad of [token.slice(0, -1) + (token.endsWith("A") ? "B" : "A"), "nonsense", "x".repeat(64)]) {
-        expectError(
-          await t.call("POST", "/auth/verify-email", { body: { token: bad } }),
-          400,
-          "The verification link is invalid or has expired.",
-        );
+        expectError(await t.call("POST", "/auth/verify-email", { body: { token: bad } }), 400, "The verification link is invalid or has expired.");
       }
       expectError(await t.call("POST", "/auth/verify-email", { body: { token: "" } }), 400);
       expectError(await t.call("POST", "/auth/verify-email", { body: {} }), 400, /token/);
@@ -195,11 +179,7 @@ describe.each(DATABASES)("registration and e-mail verification on %s", (kind) =>
         .where("purpose", "=", "email")
         .executeTakeFirst();
       expect(Number(updated.numUpdatedRows)).toBe(1);
-      expectError(
-        await t.call("POST", "/auth/verify-email", { body: { token } }),
-        400,
-        "The verification link is invalid or has expired.",
-      );
+      expectError(await t.call("POST", "/auth/verify-email", { body: { token } }), 400, "The verification link is invalid or has expired.");
       const { access_token } = await t.login(u);
       expect((await t.call("GET", "/users/me", { token: access_token })).body.is_verified).toBe(false);
     });

@@ -36,7 +36,13 @@ describe.each(DATABASES)("scores on %s", (kind) => {
   async function oracle(period: Period, now: number, search = "") {
     const since = periodStart(period, now);
     const filter = search ? sql`where lower(r.username) like ${likePattern(search)} escape '\\'` : sql``;
-    const { rows } = await sql<{ username: string; points: number | string; completed: number | string; avg_seconds: number | string | null; rank: number | string }>`
+    const { rows } = await sql<{
+      username: string;
+      points: number | string;
+      completed: number | string;
+      avg_seconds: number | string | null;
+      rank: number | string;
+    }>`
       with board as (
         select s.user_id, sum(s.points) as points, count(*) as completed, avg(s.solve_seconds) as avg_seconds, max(s.solved_at) as last_at
         from solves s where s.solved_at >= ${since} and not exists (select 1 from disabled_users x where x.user_id = s.user_id)
@@ -91,12 +97,25 @@ describe.each(DATABASES)("scores on %s", (kind) => {
       const stats = await scoring.userStats(u.id);
       expect({ rank: stats.rank, ranked_users: stats.ranked_users }).toEqual(await oracleRank(stats.total_points));
     }
-    const counts = await db().selectFrom("solves").select(["challenge_id"]).select((eb) => eb.fn.countAll<number>().as("n")).groupBy("challenge_id").execute();
+    const counts = await db()
+      .selectFrom("solves")
+      .select(["challenge_id"])
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .groupBy("challenge_id")
+      .execute();
     const kept = await db().selectFrom("challenge_solves").select(["challenge_id", "solves"]).where("solves", ">", 0).execute();
-    expect(Object.fromEntries(kept.map((k) => [k.challenge_id, Number(k.solves)]))).toEqual(Object.fromEntries(counts.map((c) => [c.challenge_id, Number(c.n)])));
+    expect(Object.fromEntries(kept.map((k) => [k.challenge_id, Number(k.solves)]))).toEqual(
+      Object.fromEntries(counts.map((c) => [c.challenge_id, Number(c.n)])),
+    );
     const home = await scoring.homeStats();
-    const solves = await db().selectFrom("solves").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    const people = await db().selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const solves = await db()
+      .selectFrom("solves")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    const people = await db()
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect([home.solutions, home.users]).toEqual([Number(solves.n), Number(people.n)]);
   }
 
@@ -108,7 +127,23 @@ describe.each(DATABASES)("scores on %s", (kind) => {
       const id = randomUUID();
       await db()
         .insertInto("users")
-        .values({ id, username: name, email: `${name}@example.test`, password_hash: null, display_name: null, bio: null, location: null, github_username: null, oauth_provider: null, ssh_public_key: null, ssh_key_fingerprint: null, totp_secret: null, totp_last_step: null, created_at: 1, updated_at: 1 })
+        .values({
+          id,
+          username: name,
+          email: `${name}@example.test`,
+          password_hash: null,
+          display_name: null,
+          bio: null,
+          location: null,
+          github_username: null,
+          oauth_provider: null,
+          ssh_public_key: null,
+          ssh_key_fingerprint: null,
+          totp_secret: null,
+          totp_last_step: null,
+          created_at: 1,
+          updated_at: 1,
+        })
         .execute();
       ids.push(id);
     }
@@ -141,7 +176,12 @@ describe.each(DATABASES)("scores on %s", (kind) => {
 
     // A solve's points changed (costed hints settle them), one removed, a rename, an account deleted.
     await db().updateTable("solves").set({ points: 1000 }).where("user_id", "=", ids[5]!).where("challenge_id", "=", CHALLENGES[0]!).execute();
-    await db().updateTable("solves").set({ solved_at: now2 - 5 }).where("user_id", "=", ids[7]!).where("challenge_id", "=", CHALLENGES[1]!).execute();
+    await db()
+      .updateTable("solves")
+      .set({ solved_at: now2 - 5 })
+      .where("user_id", "=", ids[7]!)
+      .where("challenge_id", "=", CHALLENGES[1]!)
+      .execute();
     await db().deleteFrom("solves").where("user_id", "=", ids[6]!).where("challenge_id", "=", CHALLENGES[4]!).execute();
     await db().updateTable("users").set({ username: "S_1renamed" }).where("id", "=", ids[8]!).execute();
     await db().deleteFrom("users").where("id", "=", ids[9]!).execute();
@@ -168,7 +208,9 @@ describe.each(DATABASES)("scores on %s", (kind) => {
       levels: await db().selectFrom("score_levels").selectAll().orderBy("period").orderBy("start").orderBy("points").execute(),
     });
     const kept = await snapshot();
-    await db().transaction().execute((trx) => rebuildScores(trx));
+    await db()
+      .transaction()
+      .execute((trx) => rebuildScores(trx));
     expect(await snapshot()).toEqual(kept);
     await expectSameAsOracle(now2);
   });
@@ -204,7 +246,11 @@ describe.each(DATABASES)("scores on %s", (kind) => {
     const first = ids.length;
     await addUsers(names.length);
     for (const [i, name] of names.entries()) {
-      await db().updateTable("users").set({ username: name }).where("id", "=", ids[first + i]!).execute();
+      await db()
+        .updateTable("users")
+        .set({ username: name })
+        .where("id", "=", ids[first + i]!)
+        .execute();
       await solve(first + i, 0, 7000 + 10 * i, at("2026-06-17T11:00:00Z"));
     }
     const full = await t.platform.scoring.leaderboard({ limit: 100 });
@@ -240,13 +286,20 @@ describe.each(DATABASES)("scores on %s", (kind) => {
     const now = Math.floor(Date.now() / 1000);
     const first = ids.length;
     await addUsers(4);
-    const rename = (i: number, name: string) => db().updateTable("users").set({ username: name }).where("id", "=", ids[first + i]!).execute();
+    const rename = (i: number, name: string) =>
+      db()
+        .updateTable("users")
+        .set({ username: name })
+        .where("id", "=", ids[first + i]!)
+        .execute();
     for (const [i, name] of ["qja1", "qjb2", "zzc3", "qjd4"].entries()) await rename(i, name);
     await solve(first, 0, 300, now - 60);
     await solve(first + 1, 0, 200, now - 60);
     await solve(first + 2, 0, 100, now - 60);
     const version = async () =>
-      Number((await db().selectFrom("score_boards").select("version").where("period", "=", "all_time").where("start", "=", 0).executeTakeFirst())?.version ?? 0);
+      Number(
+        (await db().selectFrom("score_boards").select("version").where("period", "=", "all_time").where("start", "=", 0).executeTakeFirst())?.version ?? 0,
+      );
     const expectSearch = async (step: string, names: string[]) => {
       for (const period of ["all_time", "today"] as const) {
         const res = await scoring.leaderboard({ period, search: "qj", limit: 100, now });
@@ -254,7 +307,13 @@ describe.each(DATABASES)("scores on %s", (kind) => {
         expect(res.entries, `${step}, ${period}`).toEqual(want);
         expect(res.total, `${step}, ${period}`).toBe(want.length);
       }
-      expect((await scoring.leaderboard({ search: "qj", limit: 100, now })).entries.map((e) => e.username).filter((n) => n.startsWith("qj")).sort(), step).toEqual(names);
+      expect(
+        (await scoring.leaderboard({ search: "qj", limit: 100, now })).entries
+          .map((e) => e.username)
+          .filter((n) => n.startsWith("qj"))
+          .sort(),
+        step,
+      ).toEqual(names);
     };
     await expectSearch("two players", ["qja1", "qjb2"]);
     // Solves by players on the board: ranks and points move, the board's players do not.
@@ -269,7 +328,10 @@ describe.each(DATABASES)("scores on %s", (kind) => {
     await expectSearch("a new player's first solve", ["qja1", "qjb2", "qjc3", "qjd4"]);
     await db().deleteFrom("solves").where("user_id", "=", ids[first]!).execute();
     await expectSearch("a player's solves removed", ["qjb2", "qjc3", "qjd4"]);
-    await db().deleteFrom("users").where("id", "=", ids[first + 1]!).execute();
+    await db()
+      .deleteFrom("users")
+      .where("id", "=", ids[first + 1]!)
+      .execute();
     await expectSearch("an account deleted", ["qjc3", "qjd4"]);
     await rename(3, "zzd4");
     await expectSearch("a player renamed out of it", ["qjc3"]);
@@ -280,8 +342,16 @@ describe.each(DATABASES)("scores on %s", (kind) => {
     // SQLite asks its trigram index for names holding the search's pieces ("abc", "def"); the
     // substring match decides.
     await addUsers(2);
-    await db().updateTable("users").set({ username: "defabc_q" }).where("id", "=", ids[ids.length - 2]!).execute();
-    await db().updateTable("users").set({ username: "abcdef_q" }).where("id", "=", ids[ids.length - 1]!).execute();
+    await db()
+      .updateTable("users")
+      .set({ username: "defabc_q" })
+      .where("id", "=", ids[ids.length - 2]!)
+      .execute();
+    await db()
+      .updateTable("users")
+      .set({ username: "abcdef_q" })
+      .where("id", "=", ids[ids.length - 1]!)
+      .execute();
     await solve(ids.length - 2, 0, 100, at("2026-06-17T11:00:00Z"));
     await solve(ids.length - 1, 0, 100, at("2026-06-17T11:00:00Z"));
     const names = async (search: string) => (await t.platform.scoring.leaderboard({ search, limit: 100 })).entries.map((e) => e.username);
@@ -314,7 +384,14 @@ describe.each(DATABASES)("scores on %s", (kind) => {
     const me = await db().selectFrom("users").select("id").where("username", "=", player.username).executeTakeFirstOrThrow();
     await db()
       .insertInto("solves")
-      .values({ user_id: me.id, challenge_id: CHALLENGES[1]!, deployment_id: randomUUID(), points: 9000, solve_seconds: 120, solved_at: Math.floor(Date.now() / 1000) })
+      .values({
+        user_id: me.id,
+        challenge_id: CHALLENGES[1]!,
+        deployment_id: randomUUID(),
+        points: 9000,
+        solve_seconds: 120,
+        solved_at: Math.floor(Date.now() / 1000),
+      })
       .execute();
     expect((await board(token)).body.entries[0]).toMatchObject({ rank: 1, username: player.username, points: 9000 });
   });

@@ -20,7 +20,8 @@ const at = (step: number) => step * STEP_MS + 10_000;
 const code = (secret: string, step: number) =>
   new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 }).generate({ timestamp: at(step) });
 
-const FRESH_USE_PASSWORD = "A code from an authenticator added in this sign-in or in the last 24 hours cannot confirm this change: confirm with your current password.";
+const FRESH_USE_PASSWORD =
+  "A code from an authenticator added in this sign-in or in the last 24 hours cannot confirm this change: confirm with your current password.";
 const FRESH_WAIT = /^A code from an authenticator added in this sign-in or in the last 24 hours cannot confirm this change yet/;
 
 function linkToken(mail: MailMessage, path: string): string {
@@ -94,7 +95,11 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       expectError(await t.call("POST", "/auth/2fa/setup", { token, body: {} }), 400, "Confirm with your current password to turn on two-factor authentication");
       expectError(await t.call("POST", "/auth/2fa/setup", { token, body: { current_password: "not the password" } }), 400, "Current password is incorrect");
       // No secret was made, so none can be enabled.
-      const row = await t.platform.db.selectFrom("users").select(["totp_secret", "totp_enabled"]).where("id", "=", await idOf(u)).executeTakeFirstOrThrow();
+      const row = await t.platform.db
+        .selectFrom("users")
+        .select(["totp_secret", "totp_enabled"])
+        .where("id", "=", await idOf(u))
+        .executeTakeFirstOrThrow();
       expect(row).toEqual({ totp_secret: null, totp_enabled: 0 });
       const ok = await t.call("POST", "/auth/2fa/setup", { token, body: { current_password: u.password } });
       expect(ok.status).toBe(200);
@@ -113,7 +118,11 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
     it("an account without a password (GitHub or Google) enrols with its session", async () => {
       const u = await t.registerVerified();
       const { access_token: token } = await t.login(u);
-      await t.platform.db.updateTable("users").set({ password_hash: null, oauth_provider: "github" }).where("id", "=", await idOf(u)).execute();
+      await t.platform.db
+        .updateTable("users")
+        .set({ password_hash: null, oauth_provider: "github" })
+        .where("id", "=", await idOf(u))
+        .execute();
       expect((await t.call("POST", "/auth/2fa/setup", { token })).status).toBe(200);
     });
   });
@@ -133,9 +142,17 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       const newEmail = `thief_${step}@example.test`;
       expectError(await t.call("POST", "/users/me/email", { token, body: { new_email: newEmail, code: code(secret, step + 1) } }), 400, FRESH_USE_PASSWORD);
       // The sign-in comes from the access token, never from the body.
-      expectError(await t.call("POST", "/users/me/email", { token, body: { new_email: newEmail, code: code(secret, step + 1), session: "another-sign-in", sid: "x" } }), 400, FRESH_USE_PASSWORD);
+      expectError(
+        await t.call("POST", "/users/me/email", { token, body: { new_email: newEmail, code: code(secret, step + 1), session: "another-sign-in", sid: "x" } }),
+        400,
+        FRESH_USE_PASSWORD,
+      );
       const other = makeSshKey(`k${++keys}`, "ed25519", { dir: keyDir });
-      expectError(await putSshKey((m, p, b) => t.call(m, p, { token, body: b }), other.file, { extra: { code: code(secret, step + 1) } }), 400, FRESH_USE_PASSWORD);
+      expectError(
+        await putSshKey((m, p, b) => t.call(m, p, { token, body: b }), other.file, { extra: { code: code(secret, step + 1) } }),
+        400,
+        FRESH_USE_PASSWORD,
+      );
       expectError(await t.call("DELETE", "/users/me/ssh-key", { token, body: { code: code(secret, step + 1) } }), 400, FRESH_USE_PASSWORD);
       expectError(await t.call("DELETE", "/users/me", { token, body: { code: code(secret, step + 1) } }), 400, FRESH_USE_PASSWORD);
       // Nothing moved: no link to the new address, the same key, the account still here.
@@ -144,7 +161,9 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       const me = await t.call("GET", "/users/me", { token });
       expect(me.body).toMatchObject({ email: u.email, has_ssh_key: true, ssh_key_fingerprint: key.fingerprint });
       // The password still works as the step-up.
-      expect((await t.call("POST", "/users/me/email", { token, body: { new_email: `owner_${step}@example.test`, current_password: u.password } })).status).toBe(202);
+      expect((await t.call("POST", "/users/me/email", { token, body: { new_email: `owner_${step}@example.test`, current_password: u.password } })).status).toBe(
+        202,
+      );
 
       // The status says so.
       const status = (await t.call("GET", "/auth/2fa", { token })).body;
@@ -165,7 +184,10 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       const second = await signInWith2fa(u, secret, later);
       expect((await t.call("GET", "/auth/2fa", { token: second.access_token })).body.enrolled_in_this_sign_in).toBe(false);
       clock(later + 1);
-      expect((await t.call("POST", "/users/me/email", { token: second.access_token, body: { new_email: `ok_${step}@example.test`, code: code(secret, later + 1) } })).status).toBe(202);
+      expect(
+        (await t.call("POST", "/users/me/email", { token: second.access_token, body: { new_email: `ok_${step}@example.test`, code: code(secret, later + 1) } }))
+          .status,
+      ).toBe(202);
     });
 
     it("a factor under 24 hours old confirms nothing, even from another sign-in", async () => {
@@ -179,7 +201,11 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       clock(step + 23 * HOUR_STEPS);
       const third = await signInWith2fa(u, secret, step + 23 * HOUR_STEPS);
       clock(step + 23 * HOUR_STEPS + 1);
-      expectError(await t.call("DELETE", "/users/me", { token: third.access_token, body: { code: code(secret, step + 23 * HOUR_STEPS + 1) } }), 400, FRESH_USE_PASSWORD);
+      expectError(
+        await t.call("DELETE", "/users/me", { token: third.access_token, body: { code: code(secret, step + 23 * HOUR_STEPS + 1) } }),
+        400,
+        FRESH_USE_PASSWORD,
+      );
       expect((await t.call("GET", "/users/me", { token: third.access_token })).status).toBe(200);
     });
 
@@ -187,7 +213,11 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       freezeNow();
       const u = await t.registerVerified();
       const { access_token: token } = await t.login(u);
-      await t.platform.db.updateTable("users").set({ password_hash: null, oauth_provider: "github" }).where("id", "=", await idOf(u)).execute();
+      await t.platform.db
+        .updateTable("users")
+        .set({ password_hash: null, oauth_provider: "github" })
+        .where("id", "=", await idOf(u))
+        .execute();
       const setup = await t.call("POST", "/auth/2fa/setup", { token });
       const { secret } = setup.body;
       expect((await t.call("POST", "/auth/2fa/verify", { token, body: { token: code(secret, step), secret } })).status).toBe(200);
@@ -195,7 +225,11 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       expectError(await t.call("DELETE", "/users/me", { token, body: { code: code(secret, step + 1) } }), 400, FRESH_WAIT);
       // The username alone no longer deletes an account with 2FA on.
       expectError(await t.call("DELETE", "/users/me", { token, body: { username: u.username } }), 400, /Confirm with/);
-      expectError(await t.call("POST", "/users/me/email", { token, body: { new_email: `x_${step}@example.test`, code: code(secret, step + 2) } }), 400, FRESH_WAIT);
+      expectError(
+        await t.call("POST", "/users/me/email", { token, body: { new_email: `x_${step}@example.test`, code: code(secret, step + 2) } }),
+        400,
+        FRESH_WAIT,
+      );
       expect((await t.call("GET", "/users/me", { token })).status).toBe(200);
     });
 
@@ -217,11 +251,19 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
     const u = await t.registerVerified();
     const { access_token: token } = await t.login(u);
     const { secret } = (await t.call("POST", "/auth/2fa/setup", { token, body: { current_password: u.password } })).body;
-    const answers = await Promise.all([step - 1, step, step + 1].map((s) => t.call("POST", "/auth/2fa/verify", { token, body: { token: code(secret, s), secret } })));
+    const answers = await Promise.all(
+      [step - 1, step, step + 1].map((s) => t.call("POST", "/auth/2fa/verify", { token, body: { token: code(secret, s), secret } })),
+    );
     const won = answers.filter((a) => a.status === 200);
     expect(won).toHaveLength(1);
     for (const a of answers.filter((x) => x.status !== 200)) expect([400, 409]).toContain(a.status);
-    expect(await t.platform.db.selectFrom("recovery_codes").selectAll().where("user_id", "=", await idOf(u)).execute()).toHaveLength(10);
+    expect(
+      await t.platform.db
+        .selectFrom("recovery_codes")
+        .selectAll()
+        .where("user_id", "=", await idOf(u))
+        .execute(),
+    ).toHaveLength(10);
     const res = await secondStep({ mfa_token: await mfaToken(u), recovery_code: won[0]!.body.recovery_codes[0] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
@@ -236,7 +278,11 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       expect(new Set(codes).size).toBe(10);
       for (const c of codes) expect(c).toMatch(/^[0-9a-hjkmnp-tv-z]{4}(-[0-9a-hjkmnp-tv-z]{4}){3}$/);
       // Stored as hashes only: no code, with or without its dashes, is in the table.
-      const rows = await t.platform.db.selectFrom("recovery_codes").selectAll().where("user_id", "=", await idOf(u)).execute();
+      const rows = await t.platform.db
+        .selectFrom("recovery_codes")
+        .selectAll()
+        .where("user_id", "=", await idOf(u))
+        .execute();
       expect(rows).toHaveLength(10);
       const stored = JSON.stringify(rows);
       for (const c of codes) {
@@ -284,9 +330,17 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       const u = await t.registerVerified();
       const { access_token: token } = await t.login(u);
       const { codes } = await enrol(u, token);
-      expectError(await t.call("POST", "/auth/2fa/recovery-codes", { token, body: {} }), 400, "Confirm with your current password or a code from your authenticator app");
+      expectError(
+        await t.call("POST", "/auth/2fa/recovery-codes", { token, body: {} }),
+        400,
+        "Confirm with your current password or a code from your authenticator app",
+      );
       expectError(await t.call("POST", "/auth/2fa/recovery-codes", { token, body: { current_password: "wrong one" } }), 400, "Current password is incorrect");
-      expectError(await t.call("POST", "/auth/2fa/recovery-codes", { token, body: { recovery_code: "not-a-code" } }), 400, /recovery_code: must be a recovery code/);
+      expectError(
+        await t.call("POST", "/auth/2fa/recovery-codes", { token, body: { recovery_code: "not-a-code" } }),
+        400,
+        /recovery_code: must be a recovery code/,
+      );
       const fresh = await t.call("POST", "/auth/2fa/recovery-codes", { token, body: { current_password: u.password } });
       expect(fresh.status).toBe(200);
       const newCodes: string[] = fresh.body.recovery_codes;
@@ -300,7 +354,13 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       const off = await t.call("POST", "/auth/2fa/disable", { token, body: { recovery_code: newCodes[0] } });
       expect(off.status, JSON.stringify(off.body)).toBe(200);
       // Turning it off removed the codes with the secret.
-      expect(await t.platform.db.selectFrom("recovery_codes").selectAll().where("user_id", "=", await idOf(u)).execute()).toHaveLength(0);
+      expect(
+        await t.platform.db
+          .selectFrom("recovery_codes")
+          .selectAll()
+          .where("user_id", "=", await idOf(u))
+          .execute(),
+      ).toHaveLength(0);
       expect((await passwordLogin(u)).body.mfa_required).toBe(false);
     });
 
@@ -310,8 +370,16 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       const { access_token: token } = await t.login(u);
       const { codes } = await enrol(u, token);
       // The field is not part of those requests: what is left is no proof at all.
-      expectError(await t.call("DELETE", "/users/me", { token, body: { recovery_code: codes[0] } }), 400, "Confirm with your current password or a code from your authenticator app");
-      expectError(await t.call("POST", "/users/me/email", { token, body: { new_email: `rc_${step}@example.test`, recovery_code: codes[0] } }), 400, "Confirm with your current password or a code from your authenticator app");
+      expectError(
+        await t.call("DELETE", "/users/me", { token, body: { recovery_code: codes[0] } }),
+        400,
+        "Confirm with your current password or a code from your authenticator app",
+      );
+      expectError(
+        await t.call("POST", "/users/me/email", { token, body: { new_email: `rc_${step}@example.test`, recovery_code: codes[0] } }),
+        400,
+        "Confirm with your current password or a code from your authenticator app",
+      );
     });
 
     it("the second step wants a code or a recovery code, well formed", async () => {
@@ -365,7 +433,11 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       await mailsSettled();
       expect(t.mail(u.email).subject).toBe("Two-factor authentication on your faultline account will be turned off");
       // The link works once.
-      expectError(await t.call("POST", "/auth/2fa/removal/confirm", { body: { token: link } }), 400, "This link is invalid or has expired. Ask for a new one at sign-in.");
+      expectError(
+        await t.call("POST", "/auth/2fa/removal/confirm", { body: { token: link } }),
+        400,
+        "This link is invalid or has expired. Ask for a new one at sign-in.",
+      );
       expect((await t.call("GET", "/auth/2fa", { token })).body.removal_at).toBe(removalAt);
 
       // Two days later: the code is still asked for.
@@ -383,7 +455,12 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       const mail = t.mail(u.email);
       expect(mail.subject).toBe("Two-factor authentication is off for your faultline account");
       expect(mail.text).toContain("lost authenticator");
-      const audit = await t.platform.db.selectFrom("audit_log").select(["action", "detail"]).where("actor_id", "=", await idOf(u)).orderBy("id").execute();
+      const audit = await t.platform.db
+        .selectFrom("audit_log")
+        .select(["action", "detail"])
+        .where("actor_id", "=", await idOf(u))
+        .orderBy("id")
+        .execute();
       expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(["auth.2fa_removal_requested", "auth.2fa_disabled"]));
     });
 
@@ -411,10 +488,16 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       const before = t.mails(u.email).length;
       const res = await t.call("POST", "/auth/2fa/removal", { body: { mfa_token: await mfaToken(u) } });
       expect(res.status).toBe(202);
-      expect(res.body.message).toBe("If this account's e-mail address is verified, a link to turn off two-factor authentication is on its way to it. It works once, for one hour.");
+      expect(res.body.message).toBe(
+        "If this account's e-mail address is verified, a link to turn off two-factor authentication is on its way to it. It works once, for one hour.",
+      );
       await mailsSettled();
       expect(t.mails(u.email)).toHaveLength(before);
-      expectError(await t.call("POST", "/auth/2fa/removal", { body: { mfa_token: "never-issued" } }), 401, "The sign-in attempt expired. Please sign in again.");
+      expectError(
+        await t.call("POST", "/auth/2fa/removal", { body: { mfa_token: "never-issued" } }),
+        401,
+        "The sign-in attempt expired. Please sign in again.",
+      );
       expectError(await t.call("POST", "/auth/2fa/removal", { body: {} }), 400, /mfa_token/);
       // Three a day per account.
       for (let i = 0; i < 2; i++) expect((await t.call("POST", "/auth/2fa/removal", { body: { mfa_token: await mfaToken(u) } })).status).toBe(202);
@@ -429,12 +512,23 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       const first = await askForLink(u);
       const later = step + HOUR_STEPS + 1;
       clock(later);
-      expectError(await t.call("POST", "/auth/2fa/removal/confirm", { body: { token: first } }), 400, "This link is invalid or has expired. Ask for a new one at sign-in.");
+      expectError(
+        await t.call("POST", "/auth/2fa/removal/confirm", { body: { token: first } }),
+        400,
+        "This link is invalid or has expired. Ask for a new one at sign-in.",
+      );
       const second = await askForLink(u);
       const signedIn = await signInWith2fa(u, secret, later);
-      const changed = await t.call("PUT", "/users/me/password", { token: signedIn.access_token, body: { current_password: u.password, new_password: "a brand new password" } });
+      const changed = await t.call("PUT", "/users/me/password", {
+        token: signedIn.access_token,
+        body: { current_password: u.password, new_password: "a brand new password" },
+      });
       expect(changed.status).toBe(200);
-      expectError(await t.call("POST", "/auth/2fa/removal/confirm", { body: { token: second } }), 400, "This link is invalid or has expired. Ask for a new one at sign-in.");
+      expectError(
+        await t.call("POST", "/auth/2fa/removal/confirm", { body: { token: second } }),
+        400,
+        "This link is invalid or has expired. Ask for a new one at sign-in.",
+      );
     });
   });
 
@@ -459,7 +553,12 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
       expect((await passwordLogin(u)).body.mfa_required).toBe(false);
       expect(await t.platform.db.selectFrom("recovery_codes").selectAll().where("user_id", "=", id).execute()).toHaveLength(0);
       await mailsSettled();
-      expect(t.mails(u.email).filter((m) => m.subject === "Two-factor authentication is off for your faultline account").at(-1)?.text).toContain("An administrator reset it");
+      expect(
+        t
+          .mails(u.email)
+          .filter((m) => m.subject === "Two-factor authentication is off for your faultline account")
+          .at(-1)?.text,
+      ).toContain("An administrator reset it");
       const entry = (await t.call("GET", "/admin/audit?action=admin.user_2fa_reset", { token: admin })).body.entries[0];
       expect(entry).toMatchObject({ actor: a.username, action: "admin.user_2fa_reset", target: u.username });
       expectError(await t.call("POST", `/admin/users/${id}/2fa/reset`, { token: admin }), 409, "Two-factor authentication is not enabled for this user.");

@@ -49,10 +49,8 @@ describe.each(DATABASES)("two-factor authentication on %s", (kind) => {
     clock(step);
   }
 
-  const passwordLogin = (u: TestUser) =>
-    t.call("POST", "/auth/login", { body: { username_or_email: u.username, password: u.password }, ip: freshIp() });
-  const secondStep = (mfa_token: string, c: string, ip?: string) =>
-    t.call("POST", "/auth/login/2fa", { body: { mfa_token, code: c }, ip });
+  const passwordLogin = (u: TestUser) => t.call("POST", "/auth/login", { body: { username_or_email: u.username, password: u.password }, ip: freshIp() });
+  const secondStep = (mfa_token: string, c: string, ip?: string) => t.call("POST", "/auth/login/2fa", { body: { mfa_token, code: c }, ip });
 
   async function mfaToken(u: TestUser): Promise<string> {
     const res = await passwordLogin(u);
@@ -231,13 +229,16 @@ describe.each(DATABASES)("two-factor authentication on %s", (kind) => {
     const { u, secret } = await userWith2fa();
     clock(step + 1);
     const mfa = await mfaToken(u);
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => secondStep(mfa, wrongCode(secret, step + 1 + (i % 2)), freshIp())),
-    );
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => secondStep(mfa, wrongCode(secret, step + 1 + (i % 2)), freshIp())));
     const looked = answers.filter((r) => r.body.detail === "Invalid verification code");
     expect(looked).toHaveLength(5);
     for (const r of answers) expectError(r, 401);
-    const row = await t.platform.db.selectFrom("verifications").select("attempts").where("user_id", "=", u.user.id).where("purpose", "=", "login-2fa").execute();
+    const row = await t.platform.db
+      .selectFrom("verifications")
+      .select("attempts")
+      .where("user_id", "=", u.user.id)
+      .where("purpose", "=", "login-2fa")
+      .execute();
     expect(row.map((r) => r.attempts)).toContain(5);
   });
 

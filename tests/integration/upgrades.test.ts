@@ -122,7 +122,9 @@ describe("the upgrade dispatcher", () => {
     // A raw upgrade that resets right away, and CONNECT: neither reaches the process.
     await new Promise<void>((resolve) => {
       const s = connect((server.address() as { port: number }).port, "127.0.0.1", () => {
-        s.write("GET /slow HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n");
+        s.write(
+          "GET /slow HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+        );
         s.resetAndDestroy();
         resolve();
       });

@@ -95,8 +95,7 @@ describe.each(DATABASES)("users on %s", (kind) => {
   };
   /** Registers `value` with a valid proof of possession (by the matching private key when the
    *  test has it) and `extra` (the step-up when replacing a key). */
-  const putKey = (token: string, value: string, extra: Record<string, unknown> = {}) =>
-    putSshKey(send(token), signerFor(value).file, { value, extra });
+  const putKey = (token: string, value: string, extra: Record<string, unknown> = {}) => putSshKey(send(token), signerFor(value).file, { value, extra });
 
   describe("GET /users/{username}", () => {
     it("shows public fields only, found case-insensitively", async () => {
@@ -193,7 +192,11 @@ describe.each(DATABASES)("users on %s", (kind) => {
     it("refuses RSA keys that are costly to verify (a public exponent above 2^32, a modulus above 8192 bits), saying why", async () => {
       // Issue 7 (S1): anyone can write such a key; the gateway would spend ~100x the CPU on it.
       const u = await signedIn();
-      expectError(await putKey(u.token, b64(craftedRsaPublicKey(3072, 3064))), 400, "This RSA key's public exponent is unusually large (more than 2^32): make a normal key with ssh-keygen.");
+      expectError(
+        await putKey(u.token, b64(craftedRsaPublicKey(3072, 3064))),
+        400,
+        "This RSA key's public exponent is unusually large (more than 2^32): make a normal key with ssh-keygen.",
+      );
       expectError(await putKey(u.token, craftedRsaPublicKey(9000, 17)), 400, "RSA keys must be at most 8192 bits (this one has 9000).");
       expect((await me(u.token)).has_ssh_key).toBe(false);
     });
@@ -232,7 +235,11 @@ describe.each(DATABASES)("users on %s", (kind) => {
         expect(typeof res.body.detail).toBe("string");
       }
       expectError(await t.call("PUT", "/users/me/ssh-key", { token: u.token, body: {} }), 400, /ssh_public_key_b64/);
-      expectError(await t.call("PUT", "/users/me/ssh-key", { token: u.token, body: { ssh_public_key_b64: b64(keys.ed25519.pub) } }), 400, /signature: is required/);
+      expectError(
+        await t.call("PUT", "/users/me/ssh-key", { token: u.token, body: { ssh_public_key_b64: b64(keys.ed25519.pub) } }),
+        400,
+        /signature: is required/,
+      );
       expectError(await t.call("PUT", "/users/me/ssh-key", { token: u.token, body: { ssh_public_key_b64: 42 } }), 400);
       expect((await me(u.token)).has_ssh_key).toBe(false);
     });
@@ -241,7 +248,11 @@ describe.each(DATABASES)("users on %s", (kind) => {
       const u = await signedIn();
       expect((await putKey(u.token, b64(keys.ecdsa256.pub))).status).toBe(200);
       expectError(await t.call("DELETE", "/users/me/ssh-key", { token: u.token }), 400, STEP_UP_REQUIRED);
-      expectError(await t.call("DELETE", "/users/me/ssh-key", { token: u.token, body: { current_password: "wrong password" } }), 400, "Current password is incorrect");
+      expectError(
+        await t.call("DELETE", "/users/me/ssh-key", { token: u.token, body: { current_password: "wrong password" } }),
+        400,
+        "Current password is incorrect",
+      );
       expect((await me(u.token)).has_ssh_key).toBe(true);
       const del = await t.call("DELETE", "/users/me/ssh-key", { token: u.token, body: { current_password: u.password } });
       expect(del.status).toBe(200);

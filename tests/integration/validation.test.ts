@@ -98,15 +98,18 @@ describe.each(DATABASES)("input validation on %s", (kind) => {
     return res;
   }
 
-  it.each(ROUTES.filter((r) => r.method !== "GET"))("$method $path (auth: $auth) refuses bodies that are not its JSON object", async ({ method, path, fields, auth }) => {
-    for (const raw of RAW_BODIES) {
-      const res = await probe(method, path, raw, !!auth);
-      // Endpoints that read a body say 400 for one that is not JSON.
-      if (fields.length && !["{}", "null", "[]", "[{}]", '"text"', "42", "true"].includes(raw)) {
-        expect(res.status, `${method} ${path} ${raw.slice(0, 20)}`).toBe(400);
+  it.each(ROUTES.filter((r) => r.method !== "GET"))(
+    "$method $path (auth: $auth) refuses bodies that are not its JSON object",
+    async ({ method, path, fields, auth }) => {
+      for (const raw of RAW_BODIES) {
+        const res = await probe(method, path, raw, !!auth);
+        // Endpoints that read a body say 400 for one that is not JSON.
+        if (fields.length && !["{}", "null", "[]", "[{}]", '"text"', "42", "true"].includes(raw)) {
+          expect(res.status, `${method} ${path} ${raw.slice(0, 20)}`).toBe(400);
+        }
       }
-    }
-  });
+    },
+  );
 
   it.each(ROUTES.filter((r) => r.fields.length))(
     "$method $path (auth: $auth) answers 4xx for wrong values in every field",

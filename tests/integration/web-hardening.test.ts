@@ -102,7 +102,13 @@ describe("where sign-in sends the browser (review A1)", () => {
       headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
       body: new URLSearchParams({ username: user.username, password: user.password, redirectTo }).toString(),
     });
-    expect([302, 303], await res.clone().text().then((t) => t.slice(0, 200))).toContain(res.status);
+    expect(
+      [302, 303],
+      await res
+        .clone()
+        .text()
+        .then((t) => t.slice(0, 200)),
+    ).toContain(res.status);
     return res.headers.get("location");
   }
 
@@ -174,17 +180,21 @@ describe("body cap on a page's action (review W1)", () => {
   it("cuts off a chunked form post to /login past the cap with 413", async () => {
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       let answered = false;
-      const req = httpRequest(`${base}/login`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", "transfer-encoding": "chunked", origin: base },
-      }, (r) => {
-        answered = true;
-        let body = "";
-        r.setEncoding("utf8");
-        r.on("data", (c) => (body += c));
-        r.on("end", () => resolve({ status: r.statusCode!, body }));
-        r.on("error", () => resolve({ status: r.statusCode!, body }));
-      });
+      const req = httpRequest(
+        `${base}/login`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", "transfer-encoding": "chunked", origin: base },
+        },
+        (r) => {
+          answered = true;
+          let body = "";
+          r.setEncoding("utf8");
+          r.on("data", (c) => (body += c));
+          r.on("end", () => resolve({ status: r.statusCode!, body }));
+          r.on("error", () => resolve({ status: r.statusCode!, body }));
+        },
+      );
       req.on("error", (e) => !answered && reject(e));
       const chunk = Buffer.alloc(64 * 1024, "a");
       req.write("username=");

@@ -205,7 +205,10 @@ describe("visitors and the sign-in session store (issue 12)", () => {
       body: new URLSearchParams({ username: user.username, password: user.password, redirectTo: "/" }).toString(),
     });
     expect([302, 303]).toContain(res.status);
-    return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    return res.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
   }
 
   it("a visitor's pages are served with the session store gone; a signed-in request does need it", async () => {
@@ -239,7 +242,10 @@ describe("visitors and the sign-in session store (issue 12)", () => {
         body: JSON.stringify({ username_or_email: user.username, password: user.password }),
       })
     ).json()) as { access_token: string };
-    const identity = (await (await fetch(`${base}/api/v1/auth/identity`, { headers: { authorization: `Bearer ${login.access_token}` } })).json()) as Record<string, unknown>;
+    const identity = (await (await fetch(`${base}/api/v1/auth/identity`, { headers: { authorization: `Bearer ${login.access_token}` } })).json()) as Record<
+      string,
+      unknown
+    >;
     expect(identity).toMatchObject({ username: user.username, is_admin: false });
     for (const stat of ["total_points", "rank", "achievements", "level", "solve_rate"]) expect(identity).not.toHaveProperty(stat);
     expect((await fetch(`${base}/api/v1/auth/identity`)).status).toBe(401);
@@ -335,7 +341,10 @@ describe("visitors' pages kept whole (issue 12, server/page-cache.ts)", () => {
       headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
       body: new URLSearchParams({ username, password, redirectTo: "/" }).toString(),
     });
-    const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     expect(cookie).toMatch(/__faultline=/);
     for (const path of ["/", "/leaderboard", "/challenges"]) {
       expect(signedInAs((await raw(path)).body.toString()), path).toBeNull(); // a visitor's page, kept now

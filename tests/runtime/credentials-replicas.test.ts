@@ -57,7 +57,10 @@ async function signInOnA(): Promise<string> {
     body: new URLSearchParams({ username: player.username, password, redirectTo: "/" }).toString(),
   });
   expect([302, 303]).toContain(res.status);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   expect(cookie).toMatch(/faultline=/);
   return cookie;
 }
@@ -133,9 +136,11 @@ describe("credentials and sign-ins end on every replica", () => {
     for (let i = 0; i < 5000; i++) term.ws.send(resize);
     // 16 KiB: half a second of the budget's refill, a sixteenth of its burst.
     term.ws.send(Buffer.from(`: ${"x".repeat(16 * 1024)}\r`), { binary: true });
-    await until(() => term.messages.some((m) => m.type === "notice" && m.message === TERMINAL_TEXT.inputDropped), 10_000, "the input-dropped notice").catch((e) => {
-      throw new Error(`${(e as Error).message}: ${JSON.stringify(term.messages)}`);
-    });
+    await until(() => term.messages.some((m) => m.type === "notice" && m.message === TERMINAL_TEXT.inputDropped), 10_000, "the input-dropped notice").catch(
+      (e) => {
+        throw new Error(`${(e as Error).message}: ${JSON.stringify(term.messages)}`);
+      },
+    );
     term.ws.close();
     await term.closed;
   }, 60_000);
@@ -165,7 +170,9 @@ describe("credentials and sign-ins end on every replica", () => {
   it("replacing the SSH key on replica A closes the SSH connection made with the old key on replica B (T3-13)", async () => {
     const shell = await sshOnB();
     const fresh = makeSshKey("replacement");
-    const put = await putSshKey((method, path, body) => a.api.call(method, path, { token: player.token, body }), fresh.file, { extra: { current_password: password } });
+    const put = await putSshKey((method, path, body) => a.api.call(method, path, { token: player.token, body }), fresh.file, {
+      extra: { current_password: password },
+    });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     await within(shell.closed, 10_000, "the SSH connection on B outlived the key's replacement on A");
     expect(shell.said()).toContain(MESSAGES.credentialsChanged);

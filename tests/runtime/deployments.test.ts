@@ -103,7 +103,10 @@ describe("a player's journey", () => {
   });
 
   it("a wrong submission is not correct and says why", async () => {
-    const r = await server.api.call("POST", `/challenges/${DISK}/submit`, { token: alice.token, body: { solution: "I rebooted it", deployment_uid: deploymentId } });
+    const r = await server.api.call("POST", `/challenges/${DISK}/submit`, {
+      token: alice.token,
+      body: { solution: "I rebooted it", deployment_uid: deploymentId },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ is_correct: false, points_awarded: 0 });
     expect(r.body.feedback).toMatch(/free|space/i);
@@ -117,7 +120,10 @@ describe("a player's journey", () => {
     const fix = await ssh(server.sshPort, alice, DISK, "bash -s", readFileSync(`challenges/${DISK}/solution.sh`, "utf8"));
     expect(fix.code, fix.stdout + fix.stderr).toBe(0);
 
-    const r = await server.api.call("POST", `/challenges/${DISK}/submit`, { token: alice.token, body: { solution: "ledgerd held the deleted log open; truncated it via /proc and restarted ledgerd", deployment_uid: deploymentId } });
+    const r = await server.api.call("POST", `/challenges/${DISK}/submit`, {
+      token: alice.token,
+      body: { solution: "ledgerd held the deleted log open; truncated it via /proc and restarted ledgerd", deployment_uid: deploymentId },
+    });
     expect(r.body, JSON.stringify(r.body)).toMatchObject({ is_correct: true, points_awarded: 200, already_solved: false, rank: 1, total_points: 200 });
     expect(r.body.solve_time_seconds).toBeGreaterThanOrEqual(0);
     expect(r.body.achievements_unlocked.map((a: { title: string }) => a.title)).toContain("First Blood");
@@ -173,7 +179,11 @@ describe("a player's journey", () => {
     const live = openLive(server.api.base, deploymentId, alice.token);
     await live.until((m) => m.type === "deployment_update");
     const open = runClient("ssh", [...clientOptions(alice.key), "-p", String(server.sshPort), `${DISK}@${HOST}`, "sleep 120"], { timeoutMs: 30_000 });
-    await waitFor("the ssh session", async () => (await docker.getContainer((await engineObjects(server.dataDir)).containers[0]!.Id).top()).Processes.some((p: string[]) => p.join(" ").includes("sleep 120")));
+    await waitFor("the ssh session", async () =>
+      (await docker.getContainer((await engineObjects(server.dataDir)).containers[0]!.Id).top()).Processes.some((p: string[]) =>
+        p.join(" ").includes("sleep 120"),
+      ),
+    );
 
     const r = await server.api.call("POST", `/challenges/${DISK}/session/terminate`, { token: alice.token });
     expect(r.body).toEqual({ message: "Deployment terminated", deployment_id: deploymentId });
@@ -215,8 +225,16 @@ describe("a server killed with -9 and started again", () => {
     proc?.child.kill("SIGKILL");
     if (dataDir) {
       const left = await engineObjects(dataDir).catch(() => null);
-      for (const c of left?.containers ?? []) await docker.getContainer(c.Id).remove({ force: true }).catch(() => {});
-      for (const n of left?.networks ?? []) await docker.getNetwork(n.Id).remove().catch(() => {});
+      for (const c of left?.containers ?? [])
+        await docker
+          .getContainer(c.Id)
+          .remove({ force: true })
+          .catch(() => {});
+      for (const n of left?.networks ?? [])
+        await docker
+          .getNetwork(n.Id)
+          .remove()
+          .catch(() => {});
     }
   });
 

@@ -14,9 +14,12 @@ import { runtimeConformance } from "./conformance.ts";
 runtimeConformance("docker", async () => {
   const docker = new Docker();
   const runtime = createDockerRuntime({ docker });
-  await docker.getImage(BASE_IMAGE).inspect().catch(() => {
-    throw new Error(`${BASE_IMAGE} is missing: run npm run images first`);
-  });
+  await docker
+    .getImage(BASE_IMAGE)
+    .inspect()
+    .catch(() => {
+      throw new Error(`${BASE_IMAGE} is missing: run npm run images first`);
+    });
   const bridge = await docker.getNetwork("bridge").inspect();
   const hostAddress = bridge.IPAM?.Config?.[0]?.Gateway ?? "172.17.0.1";
   return {
@@ -24,7 +27,10 @@ runtimeConformance("docker", async () => {
     image: BASE_IMAGE,
     hostAddress,
     async processCount(id) {
-      const top = await docker.getContainer(id).top({ ps_args: "-e" }).catch(() => null);
+      const top = await docker
+        .getContainer(id)
+        .top({ ps_args: "-e" })
+        .catch(() => null);
       return top?.Processes?.length ?? 0;
     },
     async leftovers(deploymentId) {
@@ -59,7 +65,14 @@ describe("docker driver: exec exit codes", () => {
     const owner = { deploymentId: `${run}-${name}`, userId: "u", challengeId: "docker-specifics" };
     const network = await runtime.createNetwork(owner);
     cleanup.push(() => runtime.removeDeployment(owner.deploymentId));
-    const c = await runtime.createContainer({ owner, role: "target", image: BASE_IMAGE, hostname: "box", network: network.name, expiresAt: new Date(Date.now() + 600_000) });
+    const c = await runtime.createContainer({
+      owner,
+      role: "target",
+      image: BASE_IMAGE,
+      hostname: "box",
+      network: network.name,
+      expiresAt: new Date(Date.now() + 600_000),
+    });
     return { runtime, c, inspects: () => inspects };
   }
 
@@ -102,7 +115,14 @@ describe("hard expiry from outside", () => {
     const owner = { deploymentId: `sw${randomBytes(3).toString("hex")}`, userId: "u", challengeId: "docker-specifics" };
     const network = await runtime.createNetwork(owner);
     try {
-      const c = await runtime.createContainer({ owner, role: "target", image: BASE_IMAGE, hostname: "box", network: network.name, expiresAt: new Date(Date.now() + 8000) });
+      const c = await runtime.createContainer({
+        owner,
+        role: "target",
+        image: BASE_IMAGE,
+        hostname: "box",
+        network: network.name,
+        expiresAt: new Date(Date.now() + 8000),
+      });
       const frozen = await runCommand(runtime, c.id, [
         "bash",
         "-c",
@@ -156,7 +176,15 @@ describe("host guard", () => {
       const network = await runtime.createNetwork(owner);
       try {
         await expect(
-          runtime.createContainer({ owner, role: "target", image: BASE_IMAGE, hostname: "box", network: network.name, expiresAt: new Date(Date.now() + 60_000), extraCapabilities: ["NET_ADMIN"] }),
+          runtime.createContainer({
+            owner,
+            role: "target",
+            image: BASE_IMAGE,
+            hostname: "box",
+            network: network.name,
+            expiresAt: new Date(Date.now() + 60_000),
+            extraCapabilities: ["NET_ADMIN"],
+          }),
         ).rejects.toThrow(/NET_ADMIN needs the host guard/);
       } finally {
         await runtime.removeDeployment(owner.deploymentId);

@@ -36,7 +36,9 @@ it("a failed solve write leaves no correct submission behind, and the next submi
     db.exec("CREATE TRIGGER fail_solves BEFORE INSERT ON solves BEGIN SELECT RAISE(ABORT, 'disk gone'); END");
     const failed = await call("POST", `/challenges/${NGINX}/submit`, { solution: "Repaired the site's configuration." });
     expect(failed.status).toBe(500);
-    const left = db.prepare("SELECT count(*) AS n FROM submissions s JOIN users u ON u.id = s.user_id WHERE u.username = ?").get(player.username) as { n: number };
+    const left = db.prepare("SELECT count(*) AS n FROM submissions s JOIN users u ON u.id = s.user_id WHERE u.username = ?").get(player.username) as {
+      n: number;
+    };
     expect(left.n).toBe(0);
 
     db.exec("DROP TRIGGER fail_solves");

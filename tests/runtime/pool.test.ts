@@ -31,11 +31,23 @@ function fixture(size: number) {
 
 const pooledRows = (server: Server) => server.platform.db.selectFrom("pool_deployments").selectAll().where("challenge_id", "=", POOLED).execute();
 const readyPool = async (server: Server, n: number) =>
-  waitFor(`${n} ready pooled deployments`, async () => {
-    const rows = (await pooledRows(server)).filter((r) => r.status === "ready");
-    return rows.length >= n ? rows : null;
-  }, 120_000, 250);
-const containerGone = async (id: string) => docker.getContainer(id).inspect().then(() => false, (e) => (e as { statusCode?: number }).statusCode === 404);
+  waitFor(
+    `${n} ready pooled deployments`,
+    async () => {
+      const rows = (await pooledRows(server)).filter((r) => r.status === "ready");
+      return rows.length >= n ? rows : null;
+    },
+    120_000,
+    250,
+  );
+const containerGone = async (id: string) =>
+  docker
+    .getContainer(id)
+    .inspect()
+    .then(
+      () => false,
+      (e) => (e as { statusCode?: number }).statusCode === 404,
+    );
 
 describe("the warm pool", () => {
   let server: Server;

@@ -22,7 +22,16 @@ import { judgeAnswer } from "../../server/core/answers.ts";
 import { FAKE_CLASSES, loadChallenges, type Challenge } from "../../server/runtime/challenges.ts";
 import { createDockerRuntime } from "../../server/runtime/docker/index.ts";
 import { LABEL } from "../../server/runtime/policy.ts";
-import { provision, referenceAnswer, runAsUser, runCheck, runSetup, runSolution, type Environment, type ScenarioValues } from "../../server/runtime/scenario.ts";
+import {
+  provision,
+  referenceAnswer,
+  runAsUser,
+  runCheck,
+  runSetup,
+  runSolution,
+  type Environment,
+  type ScenarioValues,
+} from "../../server/runtime/scenario.ts";
 import { startArgvWatch, valuesIn, type ArgvWatch } from "../support/argv-watch.ts";
 
 const docker = new Docker();
@@ -43,7 +52,8 @@ afterAll(async () => {
 });
 
 /** Tools a check might call, faked in every writable directory on a root shell's PATH. */
-const TOOLS = "bash sh dash curl wget ss netstat df du cat grep awk sed python3 nginx sha256sum md5sum ls ps pgrep kill sleep timeout env readlink stat tr cut head tail wc hostname ip lsof date find mktemp rm sort tee nc dig getent openssl ssh";
+const TOOLS =
+  "bash sh dash curl wget ss netstat df du cat grep awk sed python3 nginx sha256sum md5sum ls ps pgrep kill sleep timeout env readlink stat tr cut head tail wc hostname ip lsof date find mktemp rm sort tee nc dig getent openssl ssh";
 const FAKE_TOOLS = `
 for d in /usr/local/bin /usr/local/sbin; do
   mkdir -p "$d"
@@ -73,9 +83,12 @@ SH
 setsid bash /root/hunt.sh </dev/null >/dev/null 2>&1 &`;
 
 async function deployed(challenge: Challenge, variant = ""): Promise<{ env: Environment; values: ScenarioValues }> {
-  await docker.getImage(challenge.image).inspect().catch(() => {
-    throw new Error(`${challenge.image} is missing: run npm run images`);
-  });
+  await docker
+    .getImage(challenge.image)
+    .inspect()
+    .catch(() => {
+      throw new Error(`${challenge.image} is missing: run npm run images`);
+    });
   const owner = { deploymentId: `${run}-${++serial}-${challenge.id.slice(0, 20)}`, userId: "ci", challengeId: challenge.id };
   const env = await provision(runtime, challenge, owner, new Date(Date.now() + 15 * 60_000));
   const { values } = await runSetup(runtime, challenge, env, variant ? { FAULTLINE_FAULT: variant } : {});
@@ -109,7 +122,10 @@ function firstOf(list: string) {
 }
 /** An answer that names every candidate the deployment lists, of every part. */
 function everyCandidate(challenge: Challenge, values: ScenarioValues) {
-  return challenge.answer.flatMap((p) => ("values" in p.candidates ? [values[p.candidates.values] ?? "", ...p.values.map((k) => values[k] ?? "")] : [])).join(" ").replace(/[[\]",]/g, " ");
+  return challenge.answer
+    .flatMap((p) => ("values" in p.candidates ? [values[p.candidates.values] ?? "", ...p.values.map((k) => values[k] ?? "")] : []))
+    .join(" ")
+    .replace(/[[\]",]/g, " ");
 }
 
 async function solve(challenge: Challenge, env: Environment) {
@@ -127,7 +143,12 @@ const steady = (text: string) => text.replace(/\d+ ms/g, "N ms");
 const firstTryLog =
   (label: string) =>
   ({ task }: { task: { result?: { errors?: { message?: string }[] } } }) =>
-    console.log(`[${label}] FAILED A TRY: ${(task.result?.errors ?? []).map((e) => e.message ?? String(e)).join(" | ").slice(0, 2000)}`);
+    console.log(
+      `[${label}] FAILED A TRY: ${(task.result?.errors ?? [])
+        .map((e) => e.message ?? String(e))
+        .join(" | ")
+        .slice(0, 2000)}`,
+    );
 
 for (const challenge of challenges) {
   describe(challenge.id, () => {
@@ -142,83 +163,89 @@ for (const challenge of challenges) {
 
     const variants = challenge.variants.length ? challenge.variants : [""];
     variants.forEach((variant, index) => {
-      it.concurrent(`proof${variant ? ` (${variant})` : ""}: broken, unswayed by fake tools, fixed by the solution, graded right live and after a boot, out of the player's reach`, async ({ onTestFailed }) => {
-        onTestFailed(firstTryLog(`${challenge.id}${variant ? `/${variant}` : ""}`));
-        const t0 = performance.now();
-        const { env, values } = await deployed(challenge, variant);
-        try {
-          const before = await runCheck(runtime, challenge, env, values);
-          expect(before.passed, before.feedback).toBe(false);
-          expect(before.feedback.length).toBeGreaterThan(10);
-          // The check is never left inside the user's container.
-          const traces = await runAsUser(runtime, env, "grep -rl 'Grading:' /etc /var /root /tmp /run /srv /opt /usr/local 2>/dev/null || true");
-          expect(traces.stdout.trim()).toBe("");
+      it.concurrent(
+        `proof${variant ? ` (${variant})` : ""}: broken, unswayed by fake tools, fixed by the solution, graded right live and after a boot, out of the player's reach`,
+        async ({ onTestFailed }) => {
+          onTestFailed(firstTryLog(`${challenge.id}${variant ? `/${variant}` : ""}`));
+          const t0 = performance.now();
+          const { env, values } = await deployed(challenge, variant);
+          try {
+            const before = await runCheck(runtime, challenge, env, values);
+            expect(before.passed, before.feedback).toBe(false);
+            expect(before.feedback.length).toBeGreaterThan(10);
+            // The check is never left inside the user's container.
+            const traces = await runAsUser(runtime, env, "grep -rl 'Grading:' /etc /var /root /tmp /run /srv /opt /usr/local 2>/dev/null || true");
+            expect(traces.stdout.trim()).toBe("");
 
-          await asUser(env, FAKE_TOOLS);
-          const faked = await runCheck(runtime, challenge, env, values);
-          expect(faked.passed, faked.feedback).toBe(false);
-          expect(faked.feedback).not.toContain("HTTP/1.1 200 OK");
-          // The fake tools must not change a word of the verdict. A check that measures something
-          // over time may word it differently each time: then a second look without the fakes
-          // must differ from the first as well.
-          if (steady(faked.feedback) !== steady(before.feedback)) {
-            await asUser(env, REMOVE_FAKE_TOOLS);
-            const again = await runCheck(runtime, challenge, env, values);
-            expect(steady(again.feedback), "fake tools in /usr/local changed the verdict's words").not.toBe(steady(before.feedback));
-          }
-
-          const answer = await solve(challenge, env);
-          if (challenge.answer.length) {
-            expect(judgeAnswer(challenge.answer, values, answer), "the reference answer").toEqual({ verdict: "right" });
-            if (challenge.answer.some((p) => "values" in p.candidates)) {
-              expect(judgeAnswer(challenge.answer, values, everyCandidate(challenge, values)).verdict, "a list of every candidate").toBe("ambiguous");
+            await asUser(env, FAKE_TOOLS);
+            const faked = await runCheck(runtime, challenge, env, values);
+            expect(faked.passed, faked.feedback).toBe(false);
+            expect(faked.feedback).not.toContain("HTTP/1.1 200 OK");
+            // The fake tools must not change a word of the verdict. A check that measures something
+            // over time may word it differently each time: then a second look without the fakes
+            // must differ from the first as well.
+            if (steady(faked.feedback) !== steady(before.feedback)) {
+              await asUser(env, REMOVE_FAKE_TOOLS);
+              const again = await runCheck(runtime, challenge, env, values);
+              expect(steady(again.feedback), "fake tools in /usr/local changed the verdict's words").not.toBe(steady(before.feedback));
             }
-            const unanswered = await grade(challenge, env, values, "I fixed it.");
-            expect(unanswered.passed, "the fix alone passed a challenge that asks a question").toBe(false);
-          }
-          await asUser(env, GRADER_HUNTER);
-          const after = await grade(challenge, env, values, answer);
-          await asUser(env, "touch /root/stop-hunt; sleep 0.5");
-          expect(after.passed, after.feedback).toBe(true);
-          expect(after.phase).toBe("boot");
-          const hunted = await runAsUser(runtime, env, "cat /root/hunted 2>/dev/null || true");
-          expect(hunted.stdout.trim(), "a root user inside saw processes that are not the deployment's").toBe("");
-          expect(valuesIn(watch.argvsOf(env.owner.deploymentId), values), "a grader command line carries one of the deployment's values").toEqual([]);
-          console.log(`[${challenge.id}${variant ? `/${variant}` : ""}] total ${Math.round(performance.now() - t0)} ms, check ${JSON.stringify((after as { timings?: unknown }).timings)}`);
 
-          if (index === 0) {
-            // A preload file on the fixed system is refused (the live phase's gate).
-            await asUser(env, "echo /usr/local/lib/libhook.so >/etc/ld.so.preload");
-            const preloaded = await runCheck(runtime, challenge, env, values);
-            expect(preloaded.passed).toBe(false);
-            expect(preloaded.feedback).toMatch(/ld\.so\.preload/);
-            await asUser(env, "rm /etc/ld.so.preload");
-            // Varied per deployment: another deployment's values differ, and this fixed system is
-            // not accepted with them, nor its written answer with the other deployment's values.
-            const other = await deployed(challenge);
-            try {
-              expect(JSON.stringify(other.values), "two deployments got the same values").not.toBe(JSON.stringify(values));
-              const withOther = await runCheck(runtime, challenge, env, other.values);
-              expect(withOther.passed, "a fixed deployment passed with another deployment's values").toBe(false);
-              // Its written answer is judged against that deployment's values, not a constant: where the
-              // two right answers differ, this one is not right there. (A question whose answer is one
-              // of a few files, exposed-payment-secrets', can have the same answer in two deployments.)
-              const sameAnswer = challenge.answer.every((p) => p.values.some((k) => firstOf(values[k] ?? "") === firstOf(other.values[k] ?? "")));
-              if (challenge.answer.length && !sameAnswer) expect(judgeAnswer(challenge.answer, other.values, answer).verdict, "another deployment accepted this written answer").not.toBe("right");
-            } finally {
-              await runtime.removeDeployment(other.env.owner.deploymentId);
+            const answer = await solve(challenge, env);
+            if (challenge.answer.length) {
+              expect(judgeAnswer(challenge.answer, values, answer), "the reference answer").toEqual({ verdict: "right" });
+              if (challenge.answer.some((p) => "values" in p.candidates)) {
+                expect(judgeAnswer(challenge.answer, values, everyCandidate(challenge, values)).verdict, "a list of every candidate").toBe("ambiguous");
+              }
+              const unanswered = await grade(challenge, env, values, "I fixed it.");
+              expect(unanswered.passed, "the fix alone passed a challenge that asks a question").toBe(false);
             }
+            await asUser(env, GRADER_HUNTER);
+            const after = await grade(challenge, env, values, answer);
+            await asUser(env, "touch /root/stop-hunt; sleep 0.5");
+            expect(after.passed, after.feedback).toBe(true);
+            expect(after.phase).toBe("boot");
+            const hunted = await runAsUser(runtime, env, "cat /root/hunted 2>/dev/null || true");
+            expect(hunted.stdout.trim(), "a root user inside saw processes that are not the deployment's").toBe("");
+            expect(valuesIn(watch.argvsOf(env.owner.deploymentId), values), "a grader command line carries one of the deployment's values").toEqual([]);
+            console.log(
+              `[${challenge.id}${variant ? `/${variant}` : ""}] total ${Math.round(performance.now() - t0)} ms, check ${JSON.stringify((after as { timings?: unknown }).timings)}`,
+            );
+
+            if (index === 0) {
+              // A preload file on the fixed system is refused (the live phase's gate).
+              await asUser(env, "echo /usr/local/lib/libhook.so >/etc/ld.so.preload");
+              const preloaded = await runCheck(runtime, challenge, env, values);
+              expect(preloaded.passed).toBe(false);
+              expect(preloaded.feedback).toMatch(/ld\.so\.preload/);
+              await asUser(env, "rm /etc/ld.so.preload");
+              // Varied per deployment: another deployment's values differ, and this fixed system is
+              // not accepted with them, nor its written answer with the other deployment's values.
+              const other = await deployed(challenge);
+              try {
+                expect(JSON.stringify(other.values), "two deployments got the same values").not.toBe(JSON.stringify(values));
+                const withOther = await runCheck(runtime, challenge, env, other.values);
+                expect(withOther.passed, "a fixed deployment passed with another deployment's values").toBe(false);
+                // Its written answer is judged against that deployment's values, not a constant: where the
+                // two right answers differ, this one is not right there. (A question whose answer is one
+                // of a few files, exposed-payment-secrets', can have the same answer in two deployments.)
+                const sameAnswer = challenge.answer.every((p) => p.values.some((k) => firstOf(values[k] ?? "") === firstOf(other.values[k] ?? "")));
+                if (challenge.answer.length && !sameAnswer)
+                  expect(judgeAnswer(challenge.answer, other.values, answer).verdict, "another deployment accepted this written answer").not.toBe("right");
+              } finally {
+                await runtime.removeDeployment(other.env.owner.deploymentId);
+              }
+            }
+          } finally {
+            await runtime.removeDeployment(env.owner.deploymentId);
           }
-        } finally {
-          await runtime.removeDeployment(env.owner.deploymentId);
-        }
-        const leftovers = [
-          ...(await docker.listContainers({ all: true, filters: { label: [`${LABEL.deployment}=${env.owner.deploymentId}`] } })),
-          ...(await docker.listNetworks({ filters: { label: [`${LABEL.deployment}=${env.owner.deploymentId}`] } })),
-          ...((await docker.listVolumes({ filters: { label: [`${LABEL.deployment}=${env.owner.deploymentId}`] } })).Volumes ?? []),
-        ];
-        expect(leftovers).toEqual([]);
-      });
+          const leftovers = [
+            ...(await docker.listContainers({ all: true, filters: { label: [`${LABEL.deployment}=${env.owner.deploymentId}`] } })),
+            ...(await docker.listNetworks({ filters: { label: [`${LABEL.deployment}=${env.owner.deploymentId}`] } })),
+            ...((await docker.listVolumes({ filters: { label: [`${LABEL.deployment}=${env.owner.deploymentId}`] } })).Volumes ?? []),
+          ];
+          expect(leftovers).toEqual([]);
+        },
+      );
     });
 
     for (const fake of challenge.fakes) {
@@ -239,6 +266,5 @@ for (const challenge of challenges) {
         }
       });
     }
-
   });
 }

@@ -28,10 +28,14 @@ const typeOverSsh = (lines: string[]) =>
 const store = () => server.platform.recordingStore;
 
 async function finishedRecordings(n: number) {
-  return waitFor(`${n} finished recordings`, async () => {
-    const rows = await store().listByDeployment(deploymentId);
-    return rows.length >= n && rows.every((r) => r.ended_at !== null) ? rows : null;
-  }, 20_000);
+  return waitFor(
+    `${n} finished recordings`,
+    async () => {
+      const rows = await store().listByDeployment(deploymentId);
+      return rows.length >= n && rows.every((r) => r.ended_at !== null) ? rows : null;
+    },
+    20_000,
+  );
 }
 
 const parse = (text: string) => {
@@ -47,7 +51,9 @@ beforeAll(async () => {
   const call = (method: string, path: string) => server.api.call(method, path, { token: player.token, body: {} });
   expect((await call("POST", `/challenges/${CHALLENGE}/session/start`)).status).toBe(201);
   const ready = await waitForStatus(server.api, player.token, CHALLENGE, (s) => s === "ready", 120_000);
-  deploymentId = (ready as { deployment_id?: string }).deployment_id ?? (await server.api.call("GET", `/challenges/${CHALLENGE}/active-session`, { token: player.token })).body.deployment_id;
+  deploymentId =
+    (ready as { deployment_id?: string }).deployment_id ??
+    (await server.api.call("GET", `/challenges/${CHALLENGE}/active-session`, { token: player.token })).body.deployment_id;
   userId = (await server.platform.db.selectFrom("users").select("id").where("username", "=", player.username).executeTakeFirstOrThrow()).id;
 }, 180_000);
 
@@ -70,9 +76,15 @@ describe("recordings of ssh shells", () => {
     expect(header.width).toBeGreaterThan(0);
     expect(header.height).toBeGreaterThan(0);
     expect(Math.abs(header.timestamp - Date.now() / 1000)).toBeLessThan(120);
-    const typed = events.filter((e) => e[1] === "i").map((e) => e[2]).join("");
+    const typed = events
+      .filter((e) => e[1] === "i")
+      .map((e) => e[2])
+      .join("");
     expect(typed).toContain("echo rec-$((2 * 21))\r");
-    const printed = events.filter((e) => e[1] === "o").map((e) => e[2]).join("");
+    const printed = events
+      .filter((e) => e[1] === "o")
+      .map((e) => e[2])
+      .join("");
     expect(printed).toContain("rec-42");
     // Times only go forward.
     for (let i = 1; i < events.length; i++) expect(events[i]![0]).toBeGreaterThanOrEqual(events[i - 1]![0]);
@@ -92,29 +104,44 @@ describe("recordings of ssh shells", () => {
     const { events } = parse((await store().open(big.id))!);
     expect(events.some((e) => e[1] === "m" && e[2] === TRUNCATED_MARKER)).toBe(true);
     // What was typed after the flood is still recorded (the input reserve).
-    expect(events.filter((e) => e[1] === "i").map((e) => e[2]).join("")).toContain("echo after-$((40 + 2))");
+    expect(
+      events
+        .filter((e) => e[1] === "i")
+        .map((e) => e[2])
+        .join(""),
+    ).toContain("echo after-$((40 + 2))");
   }, 120_000);
 
   it("the commands typed in an interactive shell are stored when it ends", async () => {
     await typeOverSsh(["echo stored-$((6 * 7))", "exit"]);
-    const row = await waitFor("the shell's commands", async () => {
-      const all = await store().listByDeployment(deploymentId);
-      return all.find((r) => r.commands?.includes("stored-"));
-    }, 20_000);
+    const row = await waitFor(
+      "the shell's commands",
+      async () => {
+        const all = await store().listByDeployment(deploymentId);
+        return all.find((r) => r.commands?.includes("stored-"));
+      },
+      20_000,
+    );
     expect(JSON.parse(row.commands!)).toEqual(["echo stored-$((6 * 7))", "exit"]);
   }, 60_000);
 
   it("a flood of `ssh host cmd`: every command runs and answers, the recordings stay within the quota and the rate", async () => {
     const outputs: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const r = await runClient("ssh", [...clientOptions(player.key), "-p", String(server.sshPort), `${CHALLENGE}@${HOST}`, `echo flood-$((${i} * 2))`], { timeoutMs: 30_000 });
+      const r = await runClient("ssh", [...clientOptions(player.key), "-p", String(server.sshPort), `${CHALLENGE}@${HOST}`, `echo flood-$((${i} * 2))`], {
+        timeoutMs: 30_000,
+      });
       outputs.push(r.stdout.trim());
     }
     expect(outputs).toEqual(Array.from({ length: 20 }, (_, i) => `flood-${i * 2}`));
-    const rows = await waitFor("the recordings to settle", async () => {
-      const all = await store().listByDeployment(deploymentId);
-      return all.every((r) => r.ended_at !== null && r.commands !== null) ? all : null;
-    }, 20_000);
+    const rows = await waitFor(
+      "the recordings to settle",
+      async () => {
+        const all = await store().listByDeployment(deploymentId);
+        return all.every((r) => r.ended_at !== null && r.commands !== null) ? all : null;
+      },
+      20_000,
+    );
     expect(rows.length).toBeLessThanOrEqual(4);
     // The newest kept: the oldest private ones made room.
     const ids = rows.map((r) => r.id);

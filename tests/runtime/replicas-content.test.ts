@@ -109,10 +109,14 @@ describe("two replicas sharing one challenge library", () => {
     // The catalogue (the database's table) lists it on both at once…
     expect(await listedOn(b)).toContain("added-on-disk");
     // …and the other replica's library in memory follows within a couple of seconds.
-    const hints = await until(async () => {
-      const r = await hintsOn(b, "added-on-disk");
-      return r.status === 200 ? r : undefined;
-    }, 3000, "the other replica to serve the added challenge's hints");
+    const hints = await until(
+      async () => {
+        const r = await hintsOn(b, "added-on-disk");
+        return r.status === 200 ? r : undefined;
+      },
+      3000,
+      "the other replica to serve the added challenge's hints",
+    );
     expect(hints.body.count).toBeGreaterThan(0);
 
     rmSync(join(content, "added-on-disk"), { recursive: true });

@@ -110,7 +110,10 @@ describe("two replicas on one PostgreSQL", () => {
     );
     const ok = starts.filter((s) => s.status === 200 || s.status === 201 || s.status === 202);
     expect(ok, JSON.stringify(starts.map((s) => [s.status, s.body]))).toHaveLength(1);
-    const { rows } = await probe.query("SELECT id, challenge_id FROM deployments WHERE user_id = (SELECT id FROM users WHERE username = $1) AND active_key IS NOT NULL", [p.username]);
+    const { rows } = await probe.query(
+      "SELECT id, challenge_id FROM deployments WHERE user_id = (SELECT id FROM users WHERE username = $1) AND active_key IS NOT NULL",
+      [p.username],
+    );
     expect(rows).toHaveLength(1);
     const challenge = rows[0].challenge_id as string;
     await waitForStatus(b.api, p.token, challenge, (s) => s === "ready" || s === "failed", 120_000);

@@ -37,7 +37,10 @@ describe("resetting a deployment", () => {
   });
 
   it("a graded submission mails its feedback (the setting is on by default)", async () => {
-    const res = await server.api.call("POST", `/challenges/${DISK}/submit`, { token: alice.token, body: { solution: "I looked around", deployment_uid: deploymentId } });
+    const res = await server.api.call("POST", `/challenges/${DISK}/submit`, {
+      token: alice.token,
+      body: { solution: "I looked around", deployment_uid: deploymentId },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.is_correct).toBe(false);
     const mail = await waitFor("the feedback mail", () =>

@@ -36,7 +36,13 @@ export async function startArgvWatch(): Promise<ArgvWatch> {
 /** The values (FL_*) a command line names: each word of three characters or more of each value,
  *  found as a whole word in an argument. */
 export function valuesIn(argvs: string[][], values: Record<string, string>): { value: string; argv: string[] }[] {
-  const words = [...new Set(Object.values(values).flatMap((v) => v.split(/[\s,"[\]]+/)).filter((w) => w.length >= 3))];
+  const words = [
+    ...new Set(
+      Object.values(values)
+        .flatMap((v) => v.split(/[\s,"[\]]+/))
+        .filter((w) => w.length >= 3),
+    ),
+  ];
   const found: { value: string; argv: string[] }[] = [];
   for (const argv of argvs) {
     for (const word of words) {

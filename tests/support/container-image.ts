@@ -45,14 +45,20 @@ function hostNode() {
 /** Makes (or finds up to date) the local stand-in for the official Node image. */
 export async function ensureLocalNodeBase(docker = new Docker()): Promise<string> {
   const { node, npm, include } = hostNode();
-  const base = await docker.getImage(BASE_IMAGE).inspect().catch(() => null);
+  const base = await docker
+    .getImage(BASE_IMAGE)
+    .inspect()
+    .catch(() => null);
   if (!base) throw new Error(`${BASE_IMAGE} is missing: run \`npm run images\` first`);
   const npmVersion = JSON.parse(readFileSync(join(npm, "package.json"), "utf8")).version as string;
   const inputs = createHash("sha256")
     .update([base.Id, process.version, npmVersion, existsSync(CA_BUNDLE) ? readFileSync(CA_BUNDLE) : "", "v1"].join("\0"))
     .digest("hex")
     .slice(0, 24);
-  const current = await docker.getImage(LOCAL_NODE_BASE).inspect().catch(() => null);
+  const current = await docker
+    .getImage(LOCAL_NODE_BASE)
+    .inspect()
+    .catch(() => null);
   if (current?.Config.Labels?.[INPUTS_LABEL] === inputs) return LOCAL_NODE_BASE;
 
   const dir = mkdtempSync(join(tmpdir(), "faultline-node-base-"));

@@ -18,12 +18,16 @@ installProcessGuard({
 const inRequest = (fn: () => void) => runInRequest({ id: "req-7" }, fn);
 
 if (kind === "rejection") inRequest(() => void Promise.reject(new Error("nobody awaited me")));
-if (kind === "request") inRequest(() => setTimeout(() => {
-  throw new Error("a request's timer threw");
-}, 0));
-if (kind === "outside") setTimeout(() => {
-  throw new Error("the worker's timer threw");
-}, 0);
+if (kind === "request")
+  inRequest(() =>
+    setTimeout(() => {
+      throw new Error("a request's timer threw");
+    }, 0),
+  );
+if (kind === "outside")
+  setTimeout(() => {
+    throw new Error("the worker's timer threw");
+  }, 0);
 // Still serving? Say so a little later, then end normally.
 setTimeout(() => {
   console.log("still serving");

@@ -327,8 +327,7 @@ export async function startOAuthProvider(
     const grant = bearer("github", req);
     if (!grant) return send(res, 401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" });
     const p = grant.profile;
-    const emails: GitHubEmail[] =
-      p.emails ?? (p.email ? [{ email: p.email, primary: true, verified: p.emailVerified, visibility: "public" }] : []);
+    const emails: GitHubEmail[] = p.emails ?? (p.email ? [{ email: p.email, primary: true, verified: p.emailVerified, visibility: "public" }] : []);
     if (path === "/user") {
       stats.userinfo++;
       return send(res, 200, {
@@ -345,7 +344,11 @@ export async function startOAuthProvider(
       if (!scopes.includes("user:email") && !scopes.includes("user")) {
         return send(res, 404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" });
       }
-      return send(res, 200, emails.map((e) => ({ visibility: null, ...e })));
+      return send(
+        res,
+        200,
+        emails.map((e) => ({ visibility: null, ...e })),
+      );
     }
     return send(res, 404, { message: "Not Found" });
   }

@@ -89,8 +89,7 @@ export function parseEml(raw: string, file = ""): MailMessage {
   const split = raw.search(/\r?\n\r?\n/);
   const head = raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ");
   const body = raw.slice(split).replace(/^\r?\n\r?\n/, "");
-  const header = (name: string) =>
-    new RegExp(`^${name}:\\s*(.*)$`, "im").exec(head)?.[1]?.trim();
+  const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, "im").exec(head)?.[1]?.trim();
   return {
     file,
     to: header("To") ?? "",
@@ -132,13 +131,9 @@ export interface TestPlatform {
   close(): Promise<void>;
 }
 
-export async function createTestPlatform(
-  kind: DbKind,
-  opts: { env?: Record<string, string | undefined>; challengesDir?: string } = {},
-): Promise<TestPlatform> {
+export async function createTestPlatform(kind: DbKind, opts: { env?: Record<string, string | undefined>; challengesDir?: string } = {}): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), `faultline-${kind}-`));
-  const databaseUrl =
-    kind === "sqlite" ? `sqlite:${join(dataDir, "faultline.db")}` : await createDatabase(inject("postgresUrl"));
+  const databaseUrl = kind === "sqlite" ? `sqlite:${join(dataDir, "faultline.db")}` : await createDatabase(inject("postgresUrl"));
   const config = loadConfig({
     NODE_ENV: "test",
     DATA_DIR: dataDir,

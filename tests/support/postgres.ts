@@ -93,9 +93,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     const r = spawnSync(file, argv, { encoding: "utf8", cwd: dir, timeout: 120_000 });
     if (r.status !== 0) {
       const log = existsSync(logFile) ? readFileSync(logFile, "utf8") : "";
-      throw new Error(
-        `PostgreSQL: \`${cmd} ${args.join(" ")}\` failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}${r.error ?? ""}\n${log}`,
-      );
+      throw new Error(`PostgreSQL: \`${cmd} ${args.join(" ")}\` failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}${r.error ?? ""}\n${log}`);
     }
   };
 

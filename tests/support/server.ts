@@ -149,10 +149,11 @@ export function openLive(base: string, deploymentId: string, token: string | nul
   ws.on("message", (data) => {
     const m = JSON.parse(String(data));
     messages.push(m);
-    for (const w of [...waiters]) if (w.match(m)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve(m);
-    }
+    for (const w of [...waiters])
+      if (w.match(m)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on("close", (code, reason) => resolve({ code, reason: String(reason) })));
   return {

@@ -19,7 +19,11 @@ export interface SshKeyFile {
 }
 
 /** A new key pair made by ssh-keygen (no passphrase) in `dir` (a new temporary folder by default). */
-export function makeSshKey(name = "id", type: "ed25519" | "ecdsa" | "rsa" = "ed25519", opts: { bits?: number; comment?: string; dir?: string } = {}): SshKeyFile {
+export function makeSshKey(
+  name = "id",
+  type: "ed25519" | "ecdsa" | "rsa" = "ed25519",
+  opts: { bits?: number; comment?: string; dir?: string } = {},
+): SshKeyFile {
   const file = join(opts.dir ?? mkdtempSync(join(tmpdir(), "faultline-testkey-")), name);
   const bits = opts.bits ? ["-b", String(opts.bits)] : type === "rsa" ? ["-b", "3072"] : [];
   execFileSync("ssh-keygen", ["-q", "-t", type, ...bits, "-N", "", "-C", opts.comment ?? `${name}@test`, "-f", file]);

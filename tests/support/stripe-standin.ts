@@ -86,7 +86,8 @@ export async function startStripeStandin(opts: StandinOptions) {
       if (items.length !== 1 || !opts.prices.includes(items[0]!.price)) return fail(res, 400, `No such price: '${items[0]?.price}'`, "resource_missing");
       if (!params.success_url || !params.cancel_url) return fail(res, 400, "success_url and cancel_url are required");
       const expiresAt = params.expires_at === undefined ? now() + DAY : Number(params.expires_at);
-      if (!(expiresAt >= now() + 30 * 60 && expiresAt <= now() + DAY)) return fail(res, 400, "The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.");
+      if (!(expiresAt >= now() + 30 * 60 && expiresAt <= now() + DAY))
+        return fail(res, 400, "The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.");
       return send(res, 200, openSession({ ...params, price: items[0]!.price, expires_at: expiresAt }));
     }
     const session = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(url.pathname);
@@ -217,7 +218,16 @@ export async function startStripeStandin(opts: StandinOptions) {
       latest_invoice: null as string | null,
       items: {
         object: "list",
-        data: [{ id: newId("si"), object: "subscription_item", price: { id: price, object: "price" }, quantity: 1, current_period_start: now(), current_period_end: periodEnd }],
+        data: [
+          {
+            id: newId("si"),
+            object: "subscription_item",
+            price: { id: price, object: "price" },
+            quantity: 1,
+            current_period_start: now(),
+            current_period_end: periodEnd,
+          },
+        ],
       },
       created: now(),
     };
@@ -278,7 +288,12 @@ export async function startStripeStandin(opts: StandinOptions) {
 
     /** The subscription changed at Stripe (the period ended, dunning gave up...): the new state
      *  and the event Stripe sends about it. */
-    change(subscriptionId: string, patch: { status?: string; cancel_at_period_end?: boolean; periodEnd?: number }, type = "customer.subscription.updated", created?: number) {
+    change(
+      subscriptionId: string,
+      patch: { status?: string; cancel_at_period_end?: boolean; periodEnd?: number },
+      type = "customer.subscription.updated",
+      created?: number,
+    ) {
       const s = subscriptionOf(subscriptionId);
       if (patch.status) s.status = patch.status;
       if (patch.status === "canceled") Object.assign(s, { canceled_at: now(), ended_at: now() });
@@ -300,14 +315,30 @@ export async function startStripeStandin(opts: StandinOptions) {
      * `client_reference_id` from its URL), a Dashboard subscription on a known customer, another
      * app on the same account. Paid; returns the events Stripe sends about it.
      */
-    elsewhere({ price, clientReferenceId = null, customer = newId("cus"), metadata = {}, periodEnd = now() + 30 * DAY }: { price: string; clientReferenceId?: string | null; customer?: string; metadata?: Obj; periodEnd?: number }) {
+    elsewhere({
+      price,
+      clientReferenceId = null,
+      customer = newId("cus"),
+      metadata = {},
+      periodEnd = now() + 30 * DAY,
+    }: {
+      price: string;
+      clientReferenceId?: string | null;
+      customer?: string;
+      metadata?: Obj;
+      periodEnd?: number;
+    }) {
       if (!opts.prices.includes(price)) throw new Error(`unknown price ${price}`);
       const session = openSession({ price, client_reference_id: clientReferenceId, customer, metadata, subscription_data: { metadata } });
       const subscription = subscribe(customer, price, metadata, periodEnd);
       Object.assign(session, { status: "complete", payment_status: "paid", subscription: subscription.id });
       return {
         subscription,
-        events: [event("customer.subscription.created", subscription), event("invoice.paid", invoices.get(subscription.latest_invoice!)!), event("checkout.session.completed", session)],
+        events: [
+          event("customer.subscription.created", subscription),
+          event("invoice.paid", invoices.get(subscription.latest_invoice!)!),
+          event("checkout.session.completed", session),
+        ],
       };
     },
 

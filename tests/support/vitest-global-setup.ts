@@ -16,9 +16,7 @@ export default async function setup(project: TestProject) {
   try {
     pg = await startPostgres();
   } catch (e) {
-    throw new Error(
-      `Could not start the test PostgreSQL (the API tests run against SQLite AND PostgreSQL):\n${e instanceof Error ? e.message : e}`,
-    );
+    throw new Error(`Could not start the test PostgreSQL (the API tests run against SQLite AND PostgreSQL):\n${e instanceof Error ? e.message : e}`);
   }
   project.provide("postgresUrl", pg.url);
   return async () => {

@@ -75,7 +75,13 @@ function UserRow({ u, me, plansEnabled, outcome }: { u: AdminUserView; me: strin
         <span className="text-xs text-zinc-600 dark:text-zinc-400">{u.email}</span>
       </td>
       <td className="py-2 pr-3 text-xs" data-testid="user-flags">
-        {[u.is_verified ? "verified" : "unverified", u.is_admin ? "admin" : null, u.totp_enabled ? "2fa" : null, u.disabled ? "disabled" : null, u.oauth_provider]
+        {[
+          u.is_verified ? "verified" : "unverified",
+          u.is_admin ? "admin" : null,
+          u.totp_enabled ? "2fa" : null,
+          u.disabled ? "disabled" : null,
+          u.oauth_provider,
+        ]
           .filter(Boolean)
           .join(", ")}
       </td>
@@ -88,7 +94,9 @@ function UserRow({ u, me, plansEnabled, outcome }: { u: AdminUserView; me: strin
         <div className="flex flex-wrap gap-1">
           {!u.is_verified ? <ActionButton intent="verify" id={u.id} label="verify" /> : null}
           {u.is_admin ? (
-            self ? null : <ActionButton intent="revoke-admin" id={u.id} label="revoke admin" />
+            self ? null : (
+              <ActionButton intent="revoke-admin" id={u.id} label="revoke admin" />
+            )
           ) : (
             <ActionButton intent="make-admin" id={u.id} label="make admin" />
           )}

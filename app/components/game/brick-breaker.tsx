@@ -54,9 +54,7 @@ export default function BrickBreaker({ onClose }: { onClose: () => void }) {
           </span>
         </div>
         <canvas ref={canvas} width={FIELD.width} height={FIELD.height} className="block h-auto w-full border border-green-700 bg-black" />
-        <p className="mt-2 text-xs">
-          ← → or h / l move · p pause · {shown.phase === "over" ? <b>r play again</b> : "r restarts after game over"} · Esc close
-        </p>
+        <p className="mt-2 text-xs">← → or h / l move · p pause · {shown.phase === "over" ? <b>r play again</b> : "r restarts after game over"} · Esc close</p>
         <button type="button" className="btn-ghost mt-2" onClick={onClose}>
           close
         </button>

@@ -47,7 +47,11 @@ export function ChallengeCard({ challenge: c, lock }: { challenge: CardChallenge
       <div className="flex items-start justify-between gap-3">
         <DifficultyTag level={c.difficulty_level} />
         {lock ? (
-          <span className="rounded border border-amber-600 px-2 py-0.5 text-xs font-semibold text-amber-800 dark:border-term-amber dark:text-term-amber" title={lock.reason} data-testid="plan-lock">
+          <span
+            className="rounded border border-amber-600 px-2 py-0.5 text-xs font-semibold text-amber-800 dark:border-term-amber dark:text-term-amber"
+            title={lock.reason}
+            data-testid="plan-lock"
+          >
             <span aria-hidden="true">🔒</span> {lock.label}
             <span className="sr-only">: {lock.reason}</span>
           </span>
@@ -60,10 +64,7 @@ export function ChallengeCard({ challenge: c, lock }: { challenge: CardChallenge
       </div>
       <h3 className="text-lg font-bold leading-snug">
         {/* The link's box covers the card (after:inset-0), so the card is one target. */}
-        <Link
-          to={`/challenges/${c.uid}`}
-          className="text-zinc-900 no-underline after:absolute after:inset-0 hover:underline dark:text-zinc-100"
-        >
+        <Link to={`/challenges/${c.uid}`} className="text-zinc-900 no-underline after:absolute after:inset-0 hover:underline dark:text-zinc-100">
           {c.title}
         </Link>
       </h3>

@@ -4,7 +4,13 @@ import { formatMinutes } from "../../lib/player.ts";
 
 /** The podium in colour: gold, silver, bronze (light-theme shades dark enough for 4.5:1 on white). */
 const podium = (rank: number) =>
-  rank === 1 ? "text-amber-700 dark:text-term-amber" : rank === 2 ? "text-zinc-600 dark:text-zinc-400" : rank === 3 ? "text-orange-700 dark:text-orange-400" : "";
+  rank === 1
+    ? "text-amber-700 dark:text-term-amber"
+    : rank === 2
+      ? "text-zinc-600 dark:text-zinc-400"
+      : rank === 3
+        ? "text-orange-700 dark:text-orange-400"
+        : "";
 
 /** rank, username, points, challenges completed, average time; the signed-in user's row stands out. */
 export function LeaderboardTable({ entries, me, compact }: { entries: LeaderboardPage["entries"]; me?: string | null; compact?: boolean }) {

@@ -62,8 +62,7 @@ function Overview({ activity }: { activity: Activity[] }) {
             </time>
             {a.type === "solve" ? (
               <span>
-                <span className="text-emerald-700 dark:text-term-green">✔ solved</span>{" "}
-                <Link to={`/challenges/${a.challenge_id}`}>{a.title}</Link>{" "}
+                <span className="text-emerald-700 dark:text-term-green">✔ solved</span> <Link to={`/challenges/${a.challenge_id}`}>{a.title}</Link>{" "}
                 <span className="text-zinc-500">
                   +{a.points} pts in {formatSolveTime(a.solve_seconds)}
                 </span>

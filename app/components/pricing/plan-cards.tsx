@@ -15,14 +15,7 @@ export const PLANS = [
   {
     name: "Pro",
     price: "$19/month",
-    features: [
-      "All difficulty levels",
-      "Expert exclusives",
-      "Priority support",
-      "Multiple concurrent sessions",
-      "Advanced analytics",
-      "Early access",
-    ],
+    features: ["All difficulty levels", "Expert exclusives", "Priority support", "Multiple concurrent sessions", "Advanced analytics", "Early access"],
     missing: [],
   },
 ];
@@ -43,7 +36,17 @@ export type UpgradeState = "idle" | "processing" | "done";
  * Checkout, or says that payments are not enabled); `onPretend`, given by the dialog with
  * JavaScript, replaces it with the spec's pretend flow when payments are not enabled.
  */
-export function PlanCards({ data, state = "idle", onPretend, notice }: { data: PricingData; state?: UpgradeState; onPretend?: () => void; notice?: string | null }) {
+export function PlanCards({
+  data,
+  state = "idle",
+  onPretend,
+  notice,
+}: {
+  data: PricingData;
+  state?: UpgradeState;
+  onPretend?: () => void;
+  notice?: string | null;
+}) {
   const isPro = data.plan === "pro";
   return (
     <>
@@ -63,7 +66,9 @@ export function PlanCards({ data, state = "idle", onPretend, notice }: { data: P
               ))}
             </ul>
             {p.name === "Free" ? (
-              data.signedIn && !isPro ? <p className="mt-4 text-xs text-zinc-600 dark:text-zinc-400">Your current plan.</p> : null
+              data.signedIn && !isPro ? (
+                <p className="mt-4 text-xs text-zinc-600 dark:text-zinc-400">Your current plan.</p>
+              ) : null
             ) : isPro ? (
               <p className="mt-4 text-xs text-zinc-600 dark:text-zinc-400">
                 Your current plan. <Link to="/billing">Manage billing</Link>
@@ -104,14 +109,19 @@ function Upgrade({ data, state, onPretend }: { data: PricingData; state: Upgrade
     );
   }
   const button = (
-    <button type="submit" className="btn-primary mt-4 w-full" data-testid="upgrade-button" onClick={
+    <button
+      type="submit"
+      className="btn-primary mt-4 w-full"
+      data-testid="upgrade-button"
+      onClick={
         !data.enabled && onPretend
           ? (e) => {
               e.preventDefault();
               onPretend();
             }
           : undefined
-      }>
+      }
+    >
       Upgrade to Pro
     </button>
   );

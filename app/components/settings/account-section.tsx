@@ -19,7 +19,11 @@ function StepUpFields({ user, fields }: { user: OwnUser; fields: { current_passw
   return (
     <div className="grid gap-4 sm:grid-cols-2">
       {p.password ? (
-        <Field label="Current password" errors={fields.current_password.errors} inputProps={{ ...getInputProps(fields.current_password as never, { type: "password" }), autoComplete: "current-password" }} />
+        <Field
+          label="Current password"
+          errors={fields.current_password.errors}
+          inputProps={{ ...getInputProps(fields.current_password as never, { type: "password" }), autoComplete: "current-password" }}
+        />
       ) : null}
       {p.code ? (
         <Field
@@ -51,7 +55,11 @@ export function EmailSection({ user, outcome }: { user: OwnUser; outcome?: Outco
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <IntentField intent="email-change" />
         <FormErrors errors={form.errors} />
-        <Field label="New e-mail address" errors={fields.new_email.errors} inputProps={{ ...getInputProps(fields.new_email, { type: "email" }), autoComplete: "email" }} />
+        <Field
+          label="New e-mail address"
+          errors={fields.new_email.errors}
+          inputProps={{ ...getInputProps(fields.new_email, { type: "email" }), autoComplete: "email" }}
+        />
         {needsProof ? <StepUpFields user={user} fields={fields as never} /> : null}
         <button type="submit" className="btn-primary" disabled={busy}>
           Change e-mail
@@ -93,7 +101,11 @@ export function AccountDataSection({ user, outcome }: { user: OwnUser; outcome?:
         {needsProof ? (
           <StepUpFields user={user} fields={fields as never} />
         ) : (
-          <Field label={`Type your username (${user.username}) to confirm`} errors={fields.username.errors} inputProps={{ ...getInputProps(fields.username, { type: "text" }), autoComplete: "off" }} />
+          <Field
+            label={`Type your username (${user.username}) to confirm`}
+            errors={fields.username.errors}
+            inputProps={{ ...getInputProps(fields.username, { type: "text" }), autoComplete: "off" }}
+          />
         )}
         <button
           type="submit"

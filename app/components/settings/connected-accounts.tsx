@@ -14,9 +14,7 @@ export function ConnectedAccounts({ user }: { user: SignedInUser }) {
           return (
             <li key={p} className="flex items-center justify-between gap-4 py-2" data-testid={`connected-${p}`}>
               <span className="font-semibold">{providerLabel(p)}</span>
-              <span className={connected ? "text-emerald-700 dark:text-term-green" : "text-zinc-500"}>
-                {connected ? "Connected" : "Not connected"}
-              </span>
+              <span className={connected ? "text-emerald-700 dark:text-term-green" : "text-zinc-500"}>{connected ? "Connected" : "Not connected"}</span>
             </li>
           );
         })}

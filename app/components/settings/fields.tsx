@@ -68,29 +68,13 @@ export function SelectField({
 }
 
 /** A checkbox with its label to the right, like `[x] label`. */
-export function CheckboxField({
-  label,
-  hint,
-  errors,
-  inputProps,
-}: {
-  label: string;
-  hint?: string;
-  errors?: string[];
-  inputProps: ComponentProps<"input">;
-}) {
+export function CheckboxField({ label, hint, errors, inputProps }: { label: string; hint?: string; errors?: string[]; inputProps: ComponentProps<"input"> }) {
   const id = inputProps.id ?? inputProps.name;
   const { errorId, aria } = describe(id, errors);
   return (
     <div>
       <div className="flex items-start gap-3">
-        <input
-          {...inputProps}
-          type="checkbox"
-          id={id}
-          className="mt-0.5 size-4 shrink-0 accent-emerald-600 dark:accent-emerald-500"
-          {...aria}
-        />
+        <input {...inputProps} type="checkbox" id={id} className="mt-0.5 size-4 shrink-0 accent-emerald-600 dark:accent-emerald-500" {...aria} />
         <div>
           <label htmlFor={id} className="text-sm font-semibold">
             {label}

@@ -62,17 +62,7 @@ export function IntentField({ intent }: { intent: Intent }) {
 }
 
 /** A settings block: a shell command above a plain heading, then the content. */
-export function Section({
-  command,
-  title,
-  testId,
-  children,
-}: {
-  command: string;
-  title: string;
-  testId: string;
-  children: ReactNode;
-}) {
+export function Section({ command, title, testId, children }: { command: string; title: string; testId: string; children: ReactNode }) {
   const headingId = `${testId}-heading`;
   return (
     <section className="panel space-y-4" aria-labelledby={headingId} data-testid={testId}>

@@ -86,8 +86,8 @@ function SshKeyForm({ nonce: pageNonce, outcome }: { nonce: string | null; outco
         errors={fields.ssh_key.errors}
         hint={
           <>
-            Paste the contents of your <code>.pub</code> file (ssh-ed25519, ecdsa-sha2-nistp256/384/521 or ssh-rsa of 2048+
-            bits). Make one with <code>ssh-keygen -t ed25519</code>.
+            Paste the contents of your <code>.pub</code> file (ssh-ed25519, ecdsa-sha2-nistp256/384/521 or ssh-rsa of 2048+ bits). Make one with{" "}
+            <code>ssh-keygen -t ed25519</code>.
           </>
         }
         textareaProps={{
@@ -155,7 +155,8 @@ function DeleteForm({ hasPassword, hasTotp, outcome }: { hasPassword: boolean; h
     <Form method="post" {...getFormProps(form)} className="space-y-4" data-testid="ssh-delete">
       <IntentField intent="ssh-delete" />
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        To delete or change the key, confirm it is you: {[hasPassword && "your current password", hasTotp && "a code from your authenticator app"].filter(Boolean).join(", or ")}.
+        To delete or change the key, confirm it is you:{" "}
+        {[hasPassword && "your current password", hasTotp && "a code from your authenticator app"].filter(Boolean).join(", or ")}.
       </p>
       {form.errors?.length ? (
         <div className="alert-error" role="alert" data-testid="ssh-delete-error">
@@ -174,7 +175,13 @@ function DeleteForm({ hasPassword, hasTotp, outcome }: { hasPassword: boolean; h
           <Field
             label={hasPassword ? "or a 6-digit code" : "6-digit code"}
             errors={fields.code.errors}
-            inputProps={{ ...getInputProps(fields.code, { type: "text" }), id: "ssh-delete-code", inputMode: "numeric", autoComplete: "one-time-code", maxLength: 6 }}
+            inputProps={{
+              ...getInputProps(fields.code, { type: "text" }),
+              id: "ssh-delete-code",
+              inputMode: "numeric",
+              autoComplete: "one-time-code",
+              maxLength: 6,
+            }}
           />
         ) : null}
       </div>

@@ -57,8 +57,7 @@ export function TwoFactorSection({
       ) : (
         <>
           <p className="text-sm" data-testid="twofa-state">
-            <span className="text-zinc-500">[off]</span> 2FA is not enabled. Add a code from an authenticator app to every
-            sign-in.
+            <span className="text-zinc-500">[off]</span> 2FA is not enabled. Add a code from an authenticator app to every sign-in.
           </p>
           <EnableForm hasPassword={hasPassword} outcome={outcomeFor(mine, "2fa-setup")} />
         </>
@@ -74,8 +73,8 @@ function RecoveryCodesOnce({ codes }: { codes: string[] }) {
     <div className="alert-warn space-y-2" data-testid="recovery-codes">
       <p className="font-semibold">Save your recovery codes now</p>
       <p className="text-sm">
-        Each code signs you in once in place of a code from your app, if you lose it. They are shown only this once: copy or print
-        them and keep them somewhere safe.
+        Each code signs you in once in place of a code from your app, if you lose it. They are shown only this once: copy or print them and keep them somewhere
+        safe.
       </p>
       <ol className="grid grid-cols-2 gap-x-6 gap-y-1 font-mono text-sm">
         {codes.map((c) => (
@@ -96,14 +95,14 @@ function FactorDetails({ status, hasPassword }: { status: TotpStatus; hasPasswor
       </p>
       {fresh && status.step_up_from !== null ? (
         <p className="text-zinc-600 dark:text-zinc-400" data-testid="twofa-fresh">
-          Codes from this authenticator confirm e-mail, SSH key and account deletion changes from {utc(status.step_up_from)}, in a later
-          sign-in than the one that turned it on.{hasPassword ? " Until then, confirm those with your password." : ""}
+          Codes from this authenticator confirm e-mail, SSH key and account deletion changes from {utc(status.step_up_from)}, in a later sign-in than the one
+          that turned it on.{hasPassword ? " Until then, confirm those with your password." : ""}
         </p>
       ) : null}
       {status.removal_at !== null ? (
         <p className="alert-warn" role="alert" data-testid="twofa-removal">
-          2FA will be turned off on {utc(status.removal_at)}: someone followed the link for a lost authenticator. Signing in with a code
-          or a recovery code cancels it.
+          2FA will be turned off on {utc(status.removal_at)}: someone followed the link for a lost authenticator. Signing in with a code or a recovery code
+          cancels it.
         </p>
       ) : null}
     </div>
@@ -200,8 +199,7 @@ function DisableForm({ hasPassword, outcome }: { hasPassword: boolean; outcome?:
     <Form method="post" {...getFormProps(form)} className="space-y-4" data-testid="twofa-disable">
       <IntentField intent="2fa-disable" />
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        To turn it off, confirm it is you: {hasPassword ? "your current password, or " : ""}a code from your authenticator app or a
-        recovery code.
+        To turn it off, confirm it is you: {hasPassword ? "your current password, or " : ""}a code from your authenticator app or a recovery code.
       </p>
       {form.errors?.length ? (
         <div className="alert-error" role="alert" data-testid="twofa-disable-error">

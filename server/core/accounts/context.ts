@@ -76,8 +76,9 @@ export function createContext(deps: AccountsDeps) {
   const byId = (id: string) => db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
 
   /** The sign-in providers linked to the account. */
-  const providersOf = async (userId: string) =>
-    [...new Set((await db.selectFrom("oauth_accounts").select("provider").where("user_id", "=", userId).execute()).map((l) => l.provider))];
+  const providersOf = async (userId: string) => [
+    ...new Set((await db.selectFrom("oauth_accounts").select("provider").where("user_id", "=", userId).execute()).map((l) => l.provider)),
+  ];
 
   async function view(u: UserRow): Promise<OwnUser> {
     const [linked, stats] = await Promise.all([providersOf(u.id), scoring?.userStats(u.id)]);
@@ -91,7 +92,11 @@ export function createContext(deps: AccountsDeps) {
   }
 
   async function update(id: string, values: Partial<UserRow>) {
-    await db.updateTable("users").set({ ...values, updated_at: nowSeconds() }).where("id", "=", id).execute();
+    await db
+      .updateTable("users")
+      .set({ ...values, updated_at: nowSeconds() })
+      .where("id", "=", id)
+      .execute();
   }
 
   const knownKey = (account: string, addr: string) => `login-known:${account}:${addr}`;

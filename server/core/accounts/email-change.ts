@@ -58,12 +58,23 @@ export function createEmailChange({ db, mailer, limiter, publicUrl, accounts, au
     if (!taken) {
       const token = randomToken();
       const t = now();
-      await db.insertInto("email_changes").values({ token_hash: hashToken(token), user_id: userId, new_email: email, expires_at: t + EMAIL_VERIFICATION_HOURS * 3600, created_at: t }).execute();
+      await db
+        .insertInto("email_changes")
+        .values({ token_hash: hashToken(token), user_id: userId, new_email: email, expires_at: t + EMAIL_VERIFICATION_HOURS * 3600, created_at: t })
+        .execute();
       const link = new URL(`/confirm-email?token=${encodeURIComponent(token)}`, publicUrl).toString();
       mails.send({
         to: email,
         subject: "Confirm your new faultline e-mail address",
-        text: [`Hello ${u.username},`, "", "Follow this link to use this address for your faultline account:", "", link, "", `The link expires in ${EMAIL_VERIFICATION_HOURS} hours. If you did not ask for this, ignore this mail.`].join("\n"),
+        text: [
+          `Hello ${u.username},`,
+          "",
+          "Follow this link to use this address for your faultline account:",
+          "",
+          link,
+          "",
+          `The link expires in ${EMAIL_VERIFICATION_HOURS} hours. If you did not ask for this, ignore this mail.`,
+        ].join("\n"),
       });
     }
     mails.send({
@@ -101,7 +112,9 @@ export function createEmailChange({ db, mailer, limiter, publicUrl, accounts, au
     mails.send({
       to: before.email,
       subject: "Your faultline e-mail address was changed",
-      text: [`Hello ${before.username},`, "", `Your faultline account now uses ${maskAddress(row.new_email)}. Mail will no longer come to this address.`].join("\n"),
+      text: [`Hello ${before.username},`, "", `Your faultline account now uses ${maskAddress(row.new_email)}. Mail will no longer come to this address.`].join(
+        "\n",
+      ),
     });
     return { message: "Your e-mail address was changed.", user: await accounts.view((await byId(row.user_id))!) };
   }

@@ -37,10 +37,25 @@ export function createAccountExport({ db, scoring, audit, limiter }: AccountExpo
     if (!u) throw unauthorized("User no longer exists");
     const [linked, deployments, submissions, solves, recordings, entries, stats] = await Promise.all([
       db.selectFrom("oauth_accounts").select(["provider", "login", "email", "created_at"]).where("user_id", "=", userId).execute(),
-      db.selectFrom("deployments").select(["id", "challenge_id", "status", "created_at", "ended_at", "expires_at"]).where("user_id", "=", userId).orderBy("created_at").execute(),
-      db.selectFrom("submissions").select(["id", "challenge_id", "deployment_id", "solution", "is_correct", "feedback", "created_at"]).where("user_id", "=", userId).orderBy("created_at").execute(),
+      db
+        .selectFrom("deployments")
+        .select(["id", "challenge_id", "status", "created_at", "ended_at", "expires_at"])
+        .where("user_id", "=", userId)
+        .orderBy("created_at")
+        .execute(),
+      db
+        .selectFrom("submissions")
+        .select(["id", "challenge_id", "deployment_id", "solution", "is_correct", "feedback", "created_at"])
+        .where("user_id", "=", userId)
+        .orderBy("created_at")
+        .execute(),
       db.selectFrom("solves").select(["challenge_id", "points", "solve_seconds", "solved_at"]).where("user_id", "=", userId).orderBy("solved_at").execute(),
-      db.selectFrom("recordings").select(["id", "challenge_id", "source", "started_at", "ended_at", "bytes", "published"]).where("user_id", "=", userId).orderBy("started_at").execute(),
+      db
+        .selectFrom("recordings")
+        .select(["id", "challenge_id", "source", "started_at", "ended_at", "bytes", "published"])
+        .where("user_id", "=", userId)
+        .orderBy("started_at")
+        .execute(),
       // About them: what they did, and what was done to their account, matched by their id
       // (never by name: a username may equal a challenge id, which other players' entries name).
       db
@@ -85,11 +100,22 @@ export function createAccountExport({ db, scoring, audit, limiter }: AccountExpo
       },
       ssh_keys: u.ssh_key_fingerprint ? [{ fingerprint: u.ssh_key_fingerprint }] : [],
       connected_accounts: linked.map((l) => ({ provider: l.provider, login: l.login, email: l.email, linked_at: Number(l.created_at) })),
-      deployments: deployments.map((d) => ({ ...d, created_at: Number(d.created_at), ended_at: d.ended_at === null ? null : Number(d.ended_at), expires_at: Number(d.expires_at) })),
+      deployments: deployments.map((d) => ({
+        ...d,
+        created_at: Number(d.created_at),
+        ended_at: d.ended_at === null ? null : Number(d.ended_at),
+        expires_at: Number(d.expires_at),
+      })),
       submissions: submissions.map((s) => ({ ...s, is_correct: flag(s.is_correct), created_at: Number(s.created_at) })),
       solves: solves.map((s) => ({ ...s, solved_at: Number(s.solved_at) })),
       achievements: (stats?.achievements ?? []).map((a) => ({ id: a.id, title: a.title, unlocked: a.unlocked })),
-      recordings: recordings.map((r) => ({ ...r, started_at: Number(r.started_at), ended_at: r.ended_at === null ? null : Number(r.ended_at), bytes: Number(r.bytes), published: r.published === 1 })),
+      recordings: recordings.map((r) => ({
+        ...r,
+        started_at: Number(r.started_at),
+        ended_at: r.ended_at === null ? null : Number(r.ended_at),
+        bytes: Number(r.bytes),
+        published: r.published === 1,
+      })),
       // An address is given only for their own acts (and attempts on their account): what an
       // admin did to them keeps the admin's address out.
       audit_entries: entries.map((e) => ({

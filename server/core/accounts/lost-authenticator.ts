@@ -40,7 +40,10 @@ export function createLostAuthenticator(ctx: AccountsContext, notices: { disable
       const token = randomToken();
       const t = nowSeconds();
       await db.deleteFrom("verifications").where("user_id", "=", u.id).where("purpose", "=", "2fa-removal").execute();
-      await db.insertInto("verifications").values({ token_hash: hashToken(token), purpose: "2fa-removal", user_id: u.id, expires_at: t + REMOVAL_LINK_SECONDS, created_at: t }).execute();
+      await db
+        .insertInto("verifications")
+        .values({ token_hash: hashToken(token), purpose: "2fa-removal", user_id: u.id, expires_at: t + REMOVAL_LINK_SECONDS, created_at: t })
+        .execute();
       const link = new URL(`/login/2fa/recover?token=${encodeURIComponent(token)}`, publicUrl).toString();
       notify(u, "Turn off two-factor authentication on your faultline account", [
         "Someone signing in to your faultline account said they lost their authenticator app and recovery codes. If that was you, follow this link:",
@@ -57,7 +60,12 @@ export function createLostAuthenticator(ctx: AccountsContext, notices: { disable
   /** Following the link: the removal is scheduled (single use), and the address told. */
   async function confirmRemoval(token: string): Promise<TotpRemovalScheduled> {
     const hash = hashToken(token);
-    const row = await db.selectFrom("verifications").select(["user_id", "expires_at"]).where("token_hash", "=", hash).where("purpose", "=", "2fa-removal").executeTakeFirst();
+    const row = await db
+      .selectFrom("verifications")
+      .select(["user_id", "expires_at"])
+      .where("token_hash", "=", hash)
+      .where("purpose", "=", "2fa-removal")
+      .executeTakeFirst();
     if (!row || row.expires_at <= nowSeconds()) throw badRequest(REMOVAL_LINK_INVALID);
     const taken = await db.deleteFrom("verifications").where("token_hash", "=", hash).where("purpose", "=", "2fa-removal").executeTakeFirst();
     if (Number(taken.numDeletedRows) !== 1) throw badRequest(REMOVAL_LINK_INVALID);

@@ -67,7 +67,13 @@ export function createNotifications({ db, mailer, publicUrl, secret, log }: Noti
     await mailer.send({
       to: user.email,
       subject,
-      text: [...lines, "", "--", `You get this because ${MAIL_SETTINGS[setting].label} are on in your settings. Turn them off with one click:`, pageLink(token)].join("\n"),
+      text: [
+        ...lines,
+        "",
+        "--",
+        `You get this because ${MAIL_SETTINGS[setting].label} are on in your settings. Turn them off with one click:`,
+        pageLink(token),
+      ].join("\n"),
       headers: { "List-Unsubscribe": `<${oneClickLink(token)}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
     });
   }
@@ -95,10 +101,18 @@ export function createNotifications({ db, mailer, publicUrl, secret, log }: Noti
   /** After a graded submission: the result by mail, when the user wants it. Never throws. */
   async function submissionGraded(userId: string, result: GradedSubmission) {
     try {
-      const u = await db.selectFrom("users").select(["id", "email", "username", "is_verified", "notify_solution_feedback"]).where("id", "=", userId).executeTakeFirst();
+      const u = await db
+        .selectFrom("users")
+        .select(["id", "email", "username", "is_verified", "notify_solution_feedback"])
+        .where("id", "=", userId)
+        .executeTakeFirst();
       if (!u || u.is_verified !== 1 || u.notify_solution_feedback !== 1) return;
       const verdict = result.isCorrect ? "correct" : "not correct yet";
-      const points = result.isCorrect ? (result.alreadySolved ? "You had solved it before: no new points." : `You earned ${result.pointsAwarded} points.`) : "Keep going: fix what is left and submit again.";
+      const points = result.isCorrect
+        ? result.alreadySolved
+          ? "You had solved it before: no new points."
+          : `You earned ${result.pointsAwarded} points.`
+        : "Keep going: fix what is left and submit again.";
       await sendWithUnsubscribe(u, "solution_feedback", `Your solution to ${result.challengeTitle}: ${verdict}`, [
         `Hello ${u.username},`,
         "",
@@ -147,13 +161,18 @@ export function createNotifications({ db, mailer, publicUrl, secret, log }: Noti
       const claimed = await claimDigest(u.id, u.last_sent_at === null ? null : Number(u.last_sent_at), now);
       if (!claimed) continue;
       try {
-        await sendWithUnsubscribe(u, "new_challenges", list.length === 1 ? `New on faultline: ${list[0]!.title}` : `${list.length} new challenges on faultline`, [
-          `Hello ${u.username},`,
-          "",
-          list.length === 1 ? "A new challenge was published:" : "New challenges were published:",
-          "",
-          ...list.map((c) => `- ${c.title} (${c.difficulty}, ${c.points} points): ${new URL(`/challenges/${c.id}`, publicUrl).toString()}`),
-        ]);
+        await sendWithUnsubscribe(
+          u,
+          "new_challenges",
+          list.length === 1 ? `New on faultline: ${list[0]!.title}` : `${list.length} new challenges on faultline`,
+          [
+            `Hello ${u.username},`,
+            "",
+            list.length === 1 ? "A new challenge was published:" : "New challenges were published:",
+            "",
+            ...list.map((c) => `- ${c.title} (${c.difficulty}, ${c.points} points): ${new URL(`/challenges/${c.id}`, publicUrl).toString()}`),
+          ],
+        );
         sent++;
       } catch (e) {
         log?.error(`notifications: digest mail to user ${u.id} failed`, e);
@@ -166,10 +185,19 @@ export function createNotifications({ db, mailer, publicUrl, secret, log }: Noti
   /** Moves the user's last digest time from `previous` to `now`; false when someone else did. */
   async function claimDigest(userId: string, previous: number | null, now: number): Promise<boolean> {
     if (previous === null) {
-      const res = await db.insertInto("notification_digests").values({ user_id: userId, last_sent_at: now }).onConflict((oc) => oc.column("user_id").doNothing()).executeTakeFirst();
+      const res = await db
+        .insertInto("notification_digests")
+        .values({ user_id: userId, last_sent_at: now })
+        .onConflict((oc) => oc.column("user_id").doNothing())
+        .executeTakeFirst();
       return Number(res.numInsertedOrUpdatedRows ?? 0) === 1;
     }
-    const res = await db.updateTable("notification_digests").set({ last_sent_at: now }).where("user_id", "=", userId).where("last_sent_at", "=", previous).executeTakeFirst();
+    const res = await db
+      .updateTable("notification_digests")
+      .set({ last_sent_at: now })
+      .where("user_id", "=", userId)
+      .where("last_sent_at", "=", previous)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
 

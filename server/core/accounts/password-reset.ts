@@ -55,7 +55,10 @@ export function createPasswordReset({ db, mailer, limiter, publicUrl, tokens, we
     if (u) {
       const token = randomToken();
       const t = now();
-      await db.insertInto("password_resets").values({ token_hash: hashToken(token), user_id: u.id, expires_at: t + RESET_LINK_SECONDS, created_at: t }).execute();
+      await db
+        .insertInto("password_resets")
+        .values({ token_hash: hashToken(token), user_id: u.id, expires_at: t + RESET_LINK_SECONDS, created_at: t })
+        .execute();
       const link = new URL(`/reset-password?token=${encodeURIComponent(token)}`, publicUrl).toString();
       const job = mailer
         .send({

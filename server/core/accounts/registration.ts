@@ -61,7 +61,25 @@ export function createRegistration(ctx: AccountsContext) {
    * a mail to the address's owner instead of a verification link (at most
    * SIGNUP_NOTICES_PER_ADDRESS). Nothing is stored.
    */
-  async function registeredAgain(owner: UserRow, row: Omit<UserRow, "is_admin" | "is_verified" | "theme" | "totp_enabled" | "notify_new_challenges" | "notify_solution_feedback" | "notify_leaderboard_updates" | "notify_marketing" | "plan" | "plan_until" | "totp_enabled_at" | "totp_session" | "totp_removal_at">): Promise<OwnUser> {
+  async function registeredAgain(
+    owner: UserRow,
+    row: Omit<
+      UserRow,
+      | "is_admin"
+      | "is_verified"
+      | "theme"
+      | "totp_enabled"
+      | "notify_new_challenges"
+      | "notify_solution_feedback"
+      | "notify_leaderboard_updates"
+      | "notify_marketing"
+      | "plan"
+      | "plan_until"
+      | "totp_enabled_at"
+      | "totp_session"
+      | "totp_removal_at"
+    >,
+  ): Promise<OwnUser> {
     // Anyone can make us mail the owner this way: a few a day per address, then silence (the
     // answer stays the same either way).
     const noticeDue = await limiter.consume(`signup-notice:${owner.email.toLowerCase()}`, SIGNUP_NOTICES_PER_ADDRESS).then(
@@ -150,12 +168,7 @@ export function createRegistration(ctx: AccountsContext) {
   }
 
   async function verifyEmail(token: string): Promise<EmailVerified> {
-    const row = await db
-      .selectFrom("verifications")
-      .selectAll()
-      .where("token_hash", "=", hashToken(token))
-      .where("purpose", "=", "email")
-      .executeTakeFirst();
+    const row = await db.selectFrom("verifications").selectAll().where("token_hash", "=", hashToken(token)).where("purpose", "=", "email").executeTakeFirst();
     if (!row || row.expires_at <= nowSeconds()) {
       throw badRequest("The verification link is invalid or has expired.");
     }
@@ -167,9 +180,7 @@ export function createRegistration(ctx: AccountsContext) {
   /** Re-sends the link. By e-mail it answers the same whether or not the address is known. */
   async function resendVerification(who: { userId: string } | { email: string }): Promise<Message> {
     const u =
-      "userId" in who
-        ? await byId(who.userId)
-        : await db.selectFrom("users").selectAll().where("email", "=", who.email.toLowerCase()).executeTakeFirst();
+      "userId" in who ? await byId(who.userId) : await db.selectFrom("users").selectAll().where("email", "=", who.email.toLowerCase()).executeTakeFirst();
     const generic = { message: "If the account exists and is not verified yet, a new link is on its way." };
     if (u && u.is_verified === 0) {
       try {

@@ -73,7 +73,13 @@ export function createSignIn(ctx: AccountsContext, lost: Pick<LostAuthenticator,
     await limiter.consumeAll(limits);
     const ok = await verifyPassword(u?.password_hash ?? null, input.password);
     if (!u || !ok) {
-      await audit?.record({ action: "auth.login_failed", actorId: u?.id ?? null, target: u ? { type: "user", id: u.id } : null, typed: u ? undefined : input.username_or_email, detail: { reason: "password" } });
+      await audit?.record({
+        action: "auth.login_failed",
+        actorId: u?.id ?? null,
+        target: u ? { type: "user", id: u.id } : null,
+        typed: u ? undefined : input.username_or_email,
+        detail: { reason: "password" },
+      });
       throw unauthorized("Incorrect username or password");
     }
     // The right password: not a failure. Its counts go back and the address's typos are forgiven.
@@ -88,12 +94,7 @@ export function createSignIn(ctx: AccountsContext, lost: Pick<LostAuthenticator,
   /** Completes a login that needed a second factor: a TOTP code or a recovery code. */
   async function loginSecondFactor(input: { mfa_token: string; code?: string; recovery_code?: string }, ip: string): Promise<LoginResult> {
     const hash = hashToken(input.mfa_token);
-    const challenge = await db
-      .selectFrom("verifications")
-      .selectAll()
-      .where("token_hash", "=", hash)
-      .where("purpose", "=", "login-2fa")
-      .executeTakeFirst();
+    const challenge = await db.selectFrom("verifications").selectAll().where("token_hash", "=", hash).where("purpose", "=", "login-2fa").executeTakeFirst();
     if (!challenge || challenge.expires_at <= nowSeconds()) throw unauthorized(MFA_EXPIRED);
     // Each code tried takes one of the challenge's attempts first, in one conditional update:
     // parallel guesses cannot all read the same count and all be looked at.
@@ -111,7 +112,12 @@ export function createSignIn(ctx: AccountsContext, lost: Pick<LostAuthenticator,
     const byRecovery = input.code === undefined && input.recovery_code !== undefined;
     const accepted = byRecovery ? await acceptRecoveryCode(u, input.recovery_code!, addr) : await acceptTotp(u, input.code ?? "", addr);
     if (!accepted) {
-      await audit?.record({ action: "auth.login_failed", actorId: u.id, target: { type: "user", id: u.id }, detail: { reason: byRecovery ? "recovery code" : "2fa code" } });
+      await audit?.record({
+        action: "auth.login_failed",
+        actorId: u.id,
+        target: { type: "user", id: u.id },
+        detail: { reason: byRecovery ? "recovery code" : "2fa code" },
+      });
       throw unauthorized(byRecovery ? "Invalid recovery code" : "Invalid verification code");
     }
     // The right code is not a failure: its counts go back.

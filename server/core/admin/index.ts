@@ -75,7 +75,12 @@ export function adminAdmission(db: Db, settings: Settings) {
     const cap = settings.current().max_concurrent_deployments;
     const running = await db.selectFrom("deployments").select("expires_at").where("status", "in", ACTIVE).execute();
     if (running.length < cap) return;
-    throw unavailable(fullMessage(running.map((d) => d.expires_at), nowSeconds()));
+    throw unavailable(
+      fullMessage(
+        running.map((d) => d.expires_at),
+        nowSeconds(),
+      ),
+    );
   };
   /** The same rules for the warm pool (deployments/pool.ts): maintenance stops it, hidden
    *  challenges get none. */

@@ -21,8 +21,7 @@ export const SETTING_LIMITS = {
 /** The spec's sample figure for the platform-wide cap. */
 export const DEFAULT_MAX_CONCURRENT = 100;
 
-export const MAINTENANCE_DETAIL =
-  "faultline is in maintenance mode: new deployments are paused. Deployments already running continue. Please try again later.";
+export const MAINTENANCE_DETAIL = "faultline is in maintenance mode: new deployments are paused. Deployments already running continue. Please try again later.";
 
 export type { SystemSettings };
 

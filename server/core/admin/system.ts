@@ -52,7 +52,11 @@ export function createSystemFigures({ db, dataDir }: { db: Db; dataDir: string }
         cpuPercent(),
         statfs(dataDir),
         activeUsers(),
-        db.selectFrom("deployments").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "in", ACTIVE).executeTakeFirstOrThrow(),
+        db
+          .selectFrom("deployments")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("status", "in", ACTIVE)
+          .executeTakeFirstOrThrow(),
       ]);
       const total = totalmem();
       const used = total - freemem();

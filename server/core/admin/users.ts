@@ -70,17 +70,23 @@ export function createAdminUsers(deps: AdminUsersDeps) {
     const search = q.search?.trim();
     if (search) {
       const pattern = likePattern(search);
-      base = base.where((eb) =>
-        eb.or([
-          sql<SqlBool>`lower(u.username) like ${pattern} escape '\\'`,
-          sql<SqlBool>`lower(u.email) like ${pattern} escape '\\'`,
-        ]),
-      );
+      base = base.where((eb) => eb.or([sql<SqlBool>`lower(u.username) like ${pattern} escape '\\'`, sql<SqlBool>`lower(u.email) like ${pattern} escape '\\'`]));
     }
     if (q.id) base = base.where("u.id", "=", q.id);
     const [rows, count] = await Promise.all([
       base
-        .select(["u.id", "u.username", "u.email", "u.is_admin", "u.is_verified", "u.totp_enabled", "u.oauth_provider", "u.plan", "u.plan_until", "u.created_at"])
+        .select([
+          "u.id",
+          "u.username",
+          "u.email",
+          "u.is_admin",
+          "u.is_verified",
+          "u.totp_enabled",
+          "u.oauth_provider",
+          "u.plan",
+          "u.plan_until",
+          "u.created_at",
+        ])
         .select((eb) => [
           eb.selectFrom("disabled_users as d").whereRef("d.user_id", "=", "u.id").select("d.disabled_at").as("disabled_at"),
           eb
@@ -99,22 +105,20 @@ export function createAdminUsers(deps: AdminUsersDeps) {
     ]);
     const total = Number(count.n);
     return {
-      users: rows.map(
-        (r): AdminUserView => ({
-          id: r.id,
-          username: r.username,
-          email: r.email,
-          is_admin: r.is_admin === 1,
-          is_verified: r.is_verified === 1,
-          disabled: r.disabled_at !== null && r.disabled_at !== undefined,
-          totp_enabled: r.totp_enabled === 1,
-          oauth_provider: r.oauth_provider,
-          plan: r.plan,
-          plan_until: r.plan_until,
-          created_at: Number(r.created_at),
-          active_deployments: Number(r.active ?? 0),
-        }),
-      ),
+      users: rows.map((r): AdminUserView => ({
+        id: r.id,
+        username: r.username,
+        email: r.email,
+        is_admin: r.is_admin === 1,
+        is_verified: r.is_verified === 1,
+        disabled: r.disabled_at !== null && r.disabled_at !== undefined,
+        totp_enabled: r.totp_enabled === 1,
+        oauth_provider: r.oauth_provider,
+        plan: r.plan,
+        plan_until: r.plan_until,
+        created_at: Number(r.created_at),
+        active_deployments: Number(r.active ?? 0),
+      })),
       total,
       page,
       pages: Math.max(1, Math.ceil(total / limit)),
@@ -122,7 +126,11 @@ export function createAdminUsers(deps: AdminUsersDeps) {
   }
 
   const setFlag = (id: string, values: Partial<Pick<UserRow, "is_admin" | "is_verified">>) =>
-    db.updateTable("users").set({ ...values, updated_at: nowSeconds() }).where("id", "=", id).execute();
+    db
+      .updateTable("users")
+      .set({ ...values, updated_at: nowSeconds() })
+      .where("id", "=", id)
+      .execute();
 
   return {
     list,
@@ -215,7 +223,12 @@ export function createAdminUsers(deps: AdminUsersDeps) {
       // Its subscription stops renewing (the paid period runs out; enabling lets its owner keep
       // it). The provider being down must not stop a disable: the entry says so instead.
       const subscription = deps.endBilling ? await deps.endBilling(id).catch(() => "could not be cancelled: the payment provider did not answer") : "none";
-      await audit.record({ action: "admin.user_disable", actorId: actor.id, target: { type: "user", id: u.id }, detail: { deployments_terminated: terminated, subscription } });
+      await audit.record({
+        action: "admin.user_disable",
+        actorId: actor.id,
+        target: { type: "user", id: u.id },
+        detail: { deployments_terminated: terminated, subscription },
+      });
       return viewOf(id);
     },
 

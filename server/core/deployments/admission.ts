@@ -58,7 +58,12 @@ export function createAdmission(ctx: DeploymentContext) {
     // A person's start goes before pooled deployments of other challenges nobody asked for yet.
     if ((await ctx.pool.evict(taken + needed - capacityBytes, challenge.id)) >= taken + needed - capacityBytes) return;
     log.warn(`start refused: capacity full (${all.length} active deployments, ${Math.round(taken / 2 ** 20)} of ${Math.round(capacityBytes / 2 ** 20)} MiB)`);
-    throw unavailable(fullMessage(all.map((d) => d.expires_at), nowSeconds()));
+    throw unavailable(
+      fullMessage(
+        all.map((d) => d.expires_at),
+        nowSeconds(),
+      ),
+    );
   };
   const runtimeAvailable: AdmissionStep<CapacityRequest> = () => {
     if (!runtime) throw unavailable(RUNTIME_UNAVAILABLE);

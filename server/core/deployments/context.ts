@@ -71,7 +71,14 @@ export function createContext(deps: DeploymentsDeps) {
 
   function publishState(row: DeploymentRow) {
     const v = view(row);
-    publish({ type: "deployment_update", deployment_id: v.deployment_id, status: v.status, expires_at: v.expires_at, ssh_details: v.ssh_details, error_message: v.error_message });
+    publish({
+      type: "deployment_update",
+      deployment_id: v.deployment_id,
+      status: v.status,
+      expires_at: v.expires_at,
+      ssh_details: v.ssh_details,
+      error_message: v.error_message,
+    });
   }
 
   function progress(row: DeploymentRow, status: DeploymentStatus, percent: number, message: string) {

@@ -46,49 +46,70 @@ export function createLifecycle(ctx: DeploymentContext) {
     // The user's lock, then the platform-wide one: the capacity is checked and taken atomically.
     // In memory first (one waiter per process), then in the database: replicas on PostgreSQL
     // share them (server/db/locks.ts).
-    const row = await withUserLock(userId, () => withUserLock(CAPACITY_LOCK, () => withDatabaseLocks(db, [`start:${userId}`, "start:capacity"], async () => {
-      const active = await db.selectFrom("deployments").select(["id", "challenge_id"]).where("user_id", "=", userId).where("status", "in", ACTIVE).execute();
-      await admitCapacity({ ...applicant, active });
-      const now = nowSeconds();
-      const values: DeploymentRow = {
-        id: randomUUID(),
-        user_id: userId,
-        challenge_id: challengeId,
-        status: "queued",
-        error_message: null,
-        ssh_user: challenge.id,
-        container_id: null,
-        scenario_values: null,
-        active_key: `${userId}:${challengeId}`,
-        // This replica deploys it: if it dies half-way, the worker's leader starts it again.
-        deployer: ctx.deps.replica?.id ?? null,
-        check_until: null,
-        created_at: now,
-        ready_at: null,
-        expires_at: now + durationSeconds(),
-        ended_at: null,
-        updated_at: now,
-      };
-      try {
-        // A ready deployment from the warm pool when there is one (pool.ts): same id, set up
-        // already, its expiry counted from now; else a cold start deployed in the background.
-        const claimed = await ctx.pool.claim(challengeId, async (trx, pooled) => {
-          const ready: DeploymentRow = { ...values, id: pooled.id, status: "ready", container_id: pooled.container_id, scenario_values: pooled.scenario_values, ready_at: now };
-          await trx.insertInto("deployments").values(ready).execute();
-          return ready;
-        });
-        if (claimed) return claimed;
-        await db.insertInto("deployments").values(values).execute();
-      } catch (e) {
-        // The unique index on active_key: another start of the same challenge won the race.
-        if (/unique|duplicate/i.test(toError(e))) throw conflict(ALREADY_RUNNING);
-        throw e;
-      }
-      return values;
-    })));
+    const row = await withUserLock(userId, () =>
+      withUserLock(CAPACITY_LOCK, () =>
+        withDatabaseLocks(db, [`start:${userId}`, "start:capacity"], async () => {
+          const active = await db
+            .selectFrom("deployments")
+            .select(["id", "challenge_id"])
+            .where("user_id", "=", userId)
+            .where("status", "in", ACTIVE)
+            .execute();
+          await admitCapacity({ ...applicant, active });
+          const now = nowSeconds();
+          const values: DeploymentRow = {
+            id: randomUUID(),
+            user_id: userId,
+            challenge_id: challengeId,
+            status: "queued",
+            error_message: null,
+            ssh_user: challenge.id,
+            container_id: null,
+            scenario_values: null,
+            active_key: `${userId}:${challengeId}`,
+            // This replica deploys it: if it dies half-way, the worker's leader starts it again.
+            deployer: ctx.deps.replica?.id ?? null,
+            check_until: null,
+            created_at: now,
+            ready_at: null,
+            expires_at: now + durationSeconds(),
+            ended_at: null,
+            updated_at: now,
+          };
+          try {
+            // A ready deployment from the warm pool when there is one (pool.ts): same id, set up
+            // already, its expiry counted from now; else a cold start deployed in the background.
+            const claimed = await ctx.pool.claim(challengeId, async (trx, pooled) => {
+              const ready: DeploymentRow = {
+                ...values,
+                id: pooled.id,
+                status: "ready",
+                container_id: pooled.container_id,
+                scenario_values: pooled.scenario_values,
+                ready_at: now,
+              };
+              await trx.insertInto("deployments").values(ready).execute();
+              return ready;
+            });
+            if (claimed) return claimed;
+            await db.insertInto("deployments").values(values).execute();
+          } catch (e) {
+            // The unique index on active_key: another start of the same challenge won the race.
+            if (/unique|duplicate/i.test(toError(e))) throw conflict(ALREADY_RUNNING);
+            throw e;
+          }
+          return values;
+        }),
+      ),
+    );
     if (row.status === "ready") announceReady(row, "from the warm pool");
     else launch(row);
-    await ctx.deps.audit?.record({ action: "deployment.start", actorId: userId, target: { type: "challenge", id: challengeId }, detail: { deployment_id: row.id, expires_at: row.expires_at } });
+    await ctx.deps.audit?.record({
+      action: "deployment.start",
+      actorId: userId,
+      target: { type: "challenge", id: challengeId },
+      detail: { deployment_id: row.id, expires_at: row.expires_at },
+    });
     return {
       expires_at: iso(row.expires_at),
       deployment_status: { deployment_id: row.id, status: row.status },
@@ -173,7 +194,12 @@ export function createLifecycle(ctx: DeploymentContext) {
     const row = await activeFor(userId, challengeId);
     if (!row) throw notFound(NO_ACTIVE_DEPLOYMENT);
     await end(row, "terminated", null);
-    await ctx.deps.audit?.record({ action: "deployment.terminate", actorId: userId, target: { type: "challenge", id: challengeId }, detail: { deployment_id: row.id } });
+    await ctx.deps.audit?.record({
+      action: "deployment.terminate",
+      actorId: userId,
+      target: { type: "challenge", id: challengeId },
+      detail: { deployment_id: row.id },
+    });
     return { message: "Deployment terminated", deployment_id: row.id };
   }
 
@@ -185,18 +211,31 @@ export function createLifecycle(ctx: DeploymentContext) {
     for (const row of rows) {
       if (!(await end(row, "terminated", reason))) continue;
       ended++;
-      await ctx.deps.audit?.record({ action: "deployment.terminate", target: { type: "challenge", id: row.challenge_id }, detail: { deployment_id: row.id, user_id: userId, reason } });
+      await ctx.deps.audit?.record({
+        action: "deployment.terminate",
+        target: { type: "challenge", id: row.challenge_id },
+        detail: { deployment_id: row.id, user_id: userId, reason },
+      });
     }
     return ended;
   }
 
   /** Terminates every active deployment whose time is up. */
   async function expireDue(now = nowSeconds()) {
-    const due = await db.selectFrom("deployments").select(["id", "user_id", "challenge_id"]).where("status", "in", ACTIVE).where("expires_at", "<=", now).execute();
+    const due = await db
+      .selectFrom("deployments")
+      .select(["id", "user_id", "challenge_id"])
+      .where("status", "in", ACTIVE)
+      .where("expires_at", "<=", now)
+      .execute();
     for (const d of due) {
       if (!(await end(d, "terminated", "The deployment expired."))) continue;
       log.info(`deployment ${d.id} expired`);
-      await ctx.deps.audit?.record({ action: "deployment.expire", target: { type: "challenge", id: d.challenge_id }, detail: { deployment_id: d.id, user_id: d.user_id } });
+      await ctx.deps.audit?.record({
+        action: "deployment.expire",
+        target: { type: "challenge", id: d.challenge_id },
+        detail: { deployment_id: d.id, user_id: d.user_id },
+      });
     }
     return due.length;
   }

@@ -62,7 +62,9 @@ export function createPool(deps: DeploymentsDeps, jobs: Map<string, Promise<void
   let drained = false;
   let holdUntil = 0;
   if (idleSeconds <= 0 && [...challenges.values()].some((c) => targetOf(c) > 0)) {
-    log.warn(`warm pool disabled: MAX_DEPLOYMENT_MINUTES leaves no time for a pooled deployment to wait within the engine's ${engineMaxLifetime / 3600} h limit`);
+    log.warn(
+      `warm pool disabled: MAX_DEPLOYMENT_MINUTES leaves no time for a pooled deployment to wait within the engine's ${engineMaxLifetime / 3600} h limit`,
+    );
   }
 
   function targetOf(challenge: Challenge): number {
@@ -123,7 +125,8 @@ export function createPool(deps: DeploymentsDeps, jobs: Map<string, Promise<void
     const hold = (await deps.poolHold?.()) ?? { maintenance: false, hidden: new Set<string>() };
     const withheld = (await rows()).filter((r) => hold.maintenance || hold.hidden.has(r.challenge_id));
     for (const r of withheld) {
-      if (await discard(r.id)) log.info(`pooled deployment ${r.id} (${r.challenge_id}) removed: ${hold.maintenance ? "maintenance mode" : "the challenge is hidden"}`);
+      if (await discard(r.id))
+        log.info(`pooled deployment ${r.id} (${r.challenge_id}) removed: ${hold.maintenance ? "maintenance mode" : "the challenge is hidden"}`);
     }
     if (hold.maintenance) return;
     const all = await rows();
@@ -158,7 +161,16 @@ export function createPool(deps: DeploymentsDeps, jobs: Map<string, Promise<void
     const hardExpiresAt = now + maxLifetimeSeconds + idleSeconds + GRACE_SECONDS;
     await db
       .insertInto("pool_deployments")
-      .values({ id, challenge_id: challenge.id, status: "warming", container_id: null, scenario_values: null, created_at: now, ready_at: null, hard_expires_at: hardExpiresAt })
+      .values({
+        id,
+        challenge_id: challenge.id,
+        status: "warming",
+        container_id: null,
+        scenario_values: null,
+        created_at: now,
+        ready_at: null,
+        hard_expires_at: hardExpiresAt,
+      })
       .execute();
     filling.add(id);
     const job = fill(id, challenge, hardExpiresAt).finally(() => {
@@ -177,7 +189,8 @@ export function createPool(deps: DeploymentsDeps, jobs: Map<string, Promise<void
       const env = await provision(rt, challenge, { deploymentId: id, userId: POOL_OWNER, challengeId: challenge.id, instance }, new Date(hardExpiresAt * 1000));
       if (!(await update(id, { container_id: env.target.id }))) return void (await rt.removeDeployment(id));
       const { values } = await runSetup(rt, challenge, env);
-      if (!(await update(id, { status: "ready", ready_at: nowSeconds(), scenario_values: JSON.stringify(values) }))) return void (await rt.removeDeployment(id));
+      if (!(await update(id, { status: "ready", ready_at: nowSeconds(), scenario_values: JSON.stringify(values) })))
+        return void (await rt.removeDeployment(id));
       retryAt.delete(challenge.id);
       log.debug(`pooled deployment ${id} (${challenge.id}) ready in ${Math.round(performance.now() - started)} ms`);
     } catch (e) {
@@ -254,7 +267,12 @@ export function createPool(deps: DeploymentsDeps, jobs: Map<string, Promise<void
     return [...ids].sort().map((id) => {
       const mine = all.filter((r) => r.challenge_id === id);
       const c = challenges.get(id);
-      return { challenge_id: id, ready: mine.filter((r) => r.status === "ready").length, warming: mine.filter((r) => r.status === "warming").length, target: c && idleSeconds > 0 ? targetOf(c) : 0 };
+      return {
+        challenge_id: id,
+        ready: mine.filter((r) => r.status === "ready").length,
+        warming: mine.filter((r) => r.status === "warming").length,
+        target: c && idleSeconds > 0 ? targetOf(c) : 0,
+      };
     });
   }
 

@@ -44,7 +44,15 @@ export function createReads(ctx: DeploymentContext) {
       .orderBy("created_at", "desc")
       .executeTakeFirst();
     if (!row || !(isActive(row.status) || row.status === "failed")) {
-      return { deployment_id: null, challenge_id: challengeId, status: "idle" as const, expires_at: null, ssh_details: null, websocket_url: null, error_message: null };
+      return {
+        deployment_id: null,
+        challenge_id: challengeId,
+        status: "idle" as const,
+        expires_at: null,
+        ssh_details: null,
+        websocket_url: null,
+        error_message: null,
+      };
     }
     return view(row);
   }

@@ -54,13 +54,16 @@ export function createReconciliation(ctx: DeploymentContext, lifecycle: Pick<Lif
     const pooled = await ctx.pool.reconcile(poolRows, running);
     const live = new Set([...rows.map((r) => r.id), ...pooled]);
     const orphans = new Set(
-      [...containers.filter((c) => c.role !== "skeleton"), ...networks]
-        .map((x) => x.owner.deploymentId)
-        .filter((id) => id && !live.has(id) && !jobs.has(id)),
+      [...containers.filter((c) => c.role !== "skeleton"), ...networks].map((x) => x.owner.deploymentId).filter((id) => id && !live.has(id) && !jobs.has(id)),
     );
     // Started by another replica after `rows` was read: its row is active by now, keep it.
     if (orphans.size) {
-      const started = await db.selectFrom("deployments").select("id").where("id", "in", [...orphans]).where("status", "in", ACTIVE).execute();
+      const started = await db
+        .selectFrom("deployments")
+        .select("id")
+        .where("id", "in", [...orphans])
+        .where("status", "in", ACTIVE)
+        .execute();
       for (const r of started) orphans.delete(r.id);
     }
     for (const id of orphans) await runtime.removeDeployment(id).catch((e) => log.error(`removing orphan deployment ${id}`, e));

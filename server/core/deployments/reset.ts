@@ -24,7 +24,11 @@ export function createReset(ctx: DeploymentContext) {
   /** Takes one of the deployment's resets; the count after, or null when none is left. */
   async function claim(deploymentId: string): Promise<number | null> {
     const now = nowSeconds();
-    await db.insertInto("deployment_resets").values({ deployment_id: deploymentId, count: 0, updated_at: now }).onConflict((oc) => oc.column("deployment_id").doNothing()).execute();
+    await db
+      .insertInto("deployment_resets")
+      .values({ deployment_id: deploymentId, count: 0, updated_at: now })
+      .onConflict((oc) => oc.column("deployment_id").doNothing())
+      .execute();
     const res = await db
       .updateTable("deployment_resets")
       .set((eb) => ({ count: eb("count", "+", 1), updated_at: now }))
@@ -37,7 +41,12 @@ export function createReset(ctx: DeploymentContext) {
   }
 
   const giveBack = (deploymentId: string) =>
-    db.updateTable("deployment_resets").set((eb) => ({ count: eb("count", "-", 1) })).where("deployment_id", "=", deploymentId).where("count", ">", 0).execute();
+    db
+      .updateTable("deployment_resets")
+      .set((eb) => ({ count: eb("count", "-", 1) }))
+      .where("deployment_id", "=", deploymentId)
+      .where("count", ">", 0)
+      .execute();
 
   async function reset(userId: string, challengeId: string): Promise<DeploymentResetResult> {
     challengeOf(challengeId);
@@ -56,7 +65,12 @@ export function createReset(ctx: DeploymentContext) {
     events.emit("reset", row.id);
     const job = redeploy(resetting).finally(() => jobs.delete(row.id));
     jobs.set(row.id, job);
-    await ctx.deps.audit?.record({ action: "deployment.reset", actorId: userId, target: { type: "challenge", id: challengeId }, detail: { deployment_id: row.id, reset: used } });
+    await ctx.deps.audit?.record({
+      action: "deployment.reset",
+      actorId: userId,
+      target: { type: "challenge", id: challengeId },
+      detail: { deployment_id: row.id, reset: used },
+    });
     return {
       message: "Resetting the deployment: fresh containers, the fault set up again. Same expiry, same ssh command.",
       deployment_id: row.id,

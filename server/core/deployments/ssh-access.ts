@@ -92,7 +92,14 @@ export function createSshAccess(ctx: DeploymentContext) {
   function toTarget(row: DeploymentRow): Target {
     const challenge = challenges.get(row.challenge_id);
     const shellUser = challenge?.user ?? "root";
-    return { deploymentId: row.id, containerId: row.container_id!, shellUser, hostname: challenge?.hostname, userId: row.user_id, challengeId: row.challenge_id };
+    return {
+      deploymentId: row.id,
+      containerId: row.container_id!,
+      shellUser,
+      hostname: challenge?.hostname,
+      userId: row.user_id,
+      challengeId: row.challenge_id,
+    };
   }
 
   return { resolve, targetOf };

@@ -74,8 +74,17 @@ export function createRecordingAccess({ db, store, audit, titleOf }: RecordingAc
     async setPublished(userId: string, id: string, published: boolean): Promise<RecordingView> {
       const row = await owned(userId, id);
       if (published && !(await solved(userId, row.challenge_id))) throw conflict(PUBLISH_NEEDS_SOLVE);
-      await db.updateTable("recordings").set({ published: published ? 1 : 0 }).where("id", "=", id).execute();
-      await audit?.record({ action: "recording.publish", actorId: userId, target: { type: "recording", id }, detail: { challenge_id: row.challenge_id, published } });
+      await db
+        .updateTable("recordings")
+        .set({ published: published ? 1 : 0 })
+        .where("id", "=", id)
+        .execute();
+      await audit?.record({
+        action: "recording.publish",
+        actorId: userId,
+        target: { type: "recording", id },
+        detail: { challenge_id: row.challenge_id, published },
+      });
       return recordingView({ ...row, published: published ? 1 : 0 });
     },
 
@@ -120,7 +129,12 @@ export function createRecordingAccess({ db, store, audit, titleOf }: RecordingAc
       const row = await store.get(id);
       if (!row) throw notFound(RECORDING_NOT_FOUND);
       const cast = await text(id);
-      await audit?.record({ action: "admin.recording_view", actorId, target: { type: "recording", id }, detail: { user_id: row.user_id, challenge_id: row.challenge_id } });
+      await audit?.record({
+        action: "admin.recording_view",
+        actorId,
+        target: { type: "recording", id },
+        detail: { user_id: row.user_id, challenge_id: row.challenge_id },
+      });
       return cast;
     },
   };

@@ -63,7 +63,10 @@ export function createRecordedCommands({ db, store, extractor }: { db: Db; store
 
   /** An open shell's list so far (not stored: the shell goes on). */
   async function sofar(row: RecordingRow): Promise<Extracted | null> {
-    const size = await stat(store.fileOf(row)).then((s) => s.size, () => -1);
+    const size = await stat(store.fileOf(row)).then(
+      (s) => s.size,
+      () => -1,
+    );
     const kept = live.get(row.id);
     if (kept && (kept.size === size || Date.now() - kept.at < LIVE_REUSE_MS)) return kept.result;
     const result = await once(`live:${row.id}`, () => extractor.extract(store.fileOf(row)));

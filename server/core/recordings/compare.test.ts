@@ -101,7 +101,13 @@ describe("hostile input", () => {
   const withinBound = (e: LineEditor) => expect(e.work).toBeLessThanOrEqual(workBase + workPerChar * e.fed + lineChars);
 
   it("the review's payload (a 300,000-character command, then 40,000 Up/Down pairs) costs work linear in it, and the command is cut", () => {
-    const e = feed("a".repeat(300_000) + "\r", ..."x".repeat(400).split("").map(() => "\x1b[A\x1b[B".repeat(100)));
+    const e = feed(
+      "a".repeat(300_000) + "\r",
+      ..."x"
+        .repeat(400)
+        .split("")
+        .map(() => "\x1b[A\x1b[B".repeat(100)),
+    );
     withinBound(e);
     // Up/Down copy nothing: the 80,000 recalls cost a few units each (a copy each would be
     // 4,096 units: 3·10^8 in all).
@@ -118,21 +124,49 @@ describe("hostile input", () => {
   });
 
   it("Home/End over a long line, again and again: the rebuilding stops at the work bound and says so", () => {
-    const e = feed("b".repeat(4000), ..."x".repeat(300).split("").map(() => "\x01\x05".repeat(200)));
+    const e = feed(
+      "b".repeat(4000),
+      ..."x"
+        .repeat(300)
+        .split("")
+        .map(() => "\x01\x05".repeat(200)),
+    );
     expect(e.cut).toBe(true);
     withinBound(e);
-    const out = extractCommands(cast("ls\r", "b".repeat(4000), ..."x".repeat(300).split("").map(() => "\x01\x05".repeat(200)), "\rpwd\r"));
+    const out = extractCommands(
+      cast(
+        "ls\r",
+        "b".repeat(4000),
+        ..."x"
+          .repeat(300)
+          .split("")
+          .map(() => "\x01\x05".repeat(200)),
+        "\rpwd\r",
+      ),
+    );
     expect(out).toEqual({ commands: ["ls"], cut: true });
   });
 
   it("recalling a long command and editing it, again and again, is bounded too", () => {
-    const e = feed("c".repeat(4000) + "\r", ..."x".repeat(300).split("").map(() => "\x1b[Ax\x03".repeat(100)));
+    const e = feed(
+      "c".repeat(4000) + "\r",
+      ..."x"
+        .repeat(300)
+        .split("")
+        .map(() => "\x1b[Ax\x03".repeat(100)),
+    );
     withinBound(e);
     expect(e.cut).toBe(true);
   });
 
   it("word moves over a long word are bounded", () => {
-    const e = feed("d".repeat(4000), ..."x".repeat(300).split("").map(() => "\x1bb\x1bf".repeat(100)));
+    const e = feed(
+      "d".repeat(4000),
+      ..."x"
+        .repeat(300)
+        .split("")
+        .map(() => "\x1bb\x1bf".repeat(100)),
+    );
     withinBound(e);
     expect(e.cut).toBe(true);
   });

@@ -291,7 +291,8 @@ export class LineEditor {
       this.csi(s.slice(i + 2, Math.min(j, i + 34)), final);
       return j + 1;
     }
-    if (next === "b") this.wordMove(-1); // Alt-B / Alt-F
+    if (next === "b")
+      this.wordMove(-1); // Alt-B / Alt-F
     else if (next === "f") this.wordMove(1);
     else if (next === "\x7f") this.killWordBack(); // Alt-Backspace
     return next === undefined ? s.length : i + 2;
@@ -301,7 +302,8 @@ export class LineEditor {
     if (final === "~") {
       if (params === "200") this.pasting = true;
       else if (params === "201") this.pasting = false;
-      else if (params === "3") this.edit().right.pop(); // Delete
+      else if (params === "3")
+        this.edit().right.pop(); // Delete
       else if (params === "1" || params === "7") this.home();
       else if (params === "4" || params === "8") this.end();
       return;

@@ -35,7 +35,14 @@ describe("command extractor", () => {
     // A budget no real extraction fits in: the thread is ended mid-job.
     const x = createCommandExtractor({ log, budgetMs: 1 });
     try {
-      const big = cast("big.cast", "a".repeat(300_000) + "\r", ..."x".repeat(200).split("").map(() => "\x1b[A\x1b[B".repeat(100)));
+      const big = cast(
+        "big.cast",
+        "a".repeat(300_000) + "\r",
+        ..."x"
+          .repeat(200)
+          .split("")
+          .map(() => "\x1b[A\x1b[B".repeat(100)),
+      );
       expect(await x.extract(big)).toEqual({ commands: [], cut: true });
       expect(warnings.join("\n")).toMatch(/took more than 1 ms: stopped/);
     } finally {

@@ -27,10 +27,7 @@ export function createRecordingQuota({ db, store, limits, fileBytes }: { db: Db;
   async function usage({ column, value }: Scope) {
     const row = await db
       .selectFrom("recordings")
-      .select([
-        db.fn.countAll<number>().as("files"),
-        sql<number>`coalesce(sum(case when ended_at is null then ${fileBytes} else bytes end), 0)`.as("bytes"),
-      ])
+      .select([db.fn.countAll<number>().as("files"), sql<number>`coalesce(sum(case when ended_at is null then ${fileBytes} else bytes end), 0)`.as("bytes")])
       .where(column, "=", value)
       .executeTakeFirstOrThrow();
     return { files: Number(row.files), bytes: Number(row.bytes) };

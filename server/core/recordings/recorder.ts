@@ -221,7 +221,11 @@ export function createRecorder({ db, store, log, limiter, quota, disk, commands,
           finished ??= (async () => {
             await new Promise<void>((r) => file.end(() => r()));
             try {
-              await db.updateTable("recordings").set({ ended_at: nowSeconds(), bytes, truncated: truncated ? 1 : 0 }).where("id", "=", id).execute();
+              await db
+                .updateTable("recordings")
+                .set({ ended_at: nowSeconds(), bytes, truncated: truncated ? 1 : 0 })
+                .where("id", "=", id)
+                .execute();
               await commands?.afterFinish(id);
             } catch (e) {
               log.warn(`recording ${id}: cannot save its end: ${(e as Error).message}`);

@@ -108,7 +108,13 @@ export function createRecordingStore({ db, root, staleOpenSeconds = 6 * 3600 }: 
      */
     async sweep(now = Date.now()): Promise<number> {
       const t = Math.floor(now / 1000);
-      const due = await db.selectFrom("recordings").select(["id", "path"]).where("started_at", "<", t - RETENTION_SECONDS).where("published", "=", 0).limit(500).execute();
+      const due = await db
+        .selectFrom("recordings")
+        .select(["id", "path"])
+        .where("started_at", "<", t - RETENTION_SECONDS)
+        .where("published", "=", 0)
+        .limit(500)
+        .execute();
       await remove(due);
       const stale = await db
         .selectFrom("recordings")
@@ -119,7 +125,10 @@ export function createRecordingStore({ db, root, staleOpenSeconds = 6 * 3600 }: 
         .limit(500)
         .execute();
       for (const row of stale) {
-        const size = await stat(fileOf(row)).then((s) => s.size, () => 0);
+        const size = await stat(fileOf(row)).then(
+          (s) => s.size,
+          () => 0,
+        );
         await db.updateTable("recordings").set({ ended_at: t, bytes: size }).where("id", "=", row.id).where("ended_at", "is", null).execute();
       }
       return due.length;

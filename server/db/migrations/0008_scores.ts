@@ -141,11 +141,15 @@ async function createTriggers(db: Kysely<any>): Promise<void> {
 export async function createTrigger(db: Kysely<any>, name: string, r: Rule): Promise<void> {
   const on = `after ${r.event}${r.of ? ` of ${r.of.join(", ")}` : ""} on ${r.table}`;
   if (dialectOf(db) === "sqlite") {
-    await sql.raw(`create trigger ${name} ${on} for each row${r.when ? ` when ${r.when}` : ""} begin ${r.steps.map((s) => `${s};`).join("\n")} end`).execute(db);
+    await sql
+      .raw(`create trigger ${name} ${on} for each row${r.when ? ` when ${r.when}` : ""} begin ${r.steps.map((s) => `${s};`).join("\n")} end`)
+      .execute(db);
   } else {
     const body = r.steps.map((s) => `${s};`).join("\n");
     await sql
-      .raw(`create function ${name}() returns trigger language plpgsql as $body$ begin ${r.when ? `if ${r.when} then ${body} end if;` : body} return null; end $body$`)
+      .raw(
+        `create function ${name}() returns trigger language plpgsql as $body$ begin ${r.when ? `if ${r.when} then ${body} end if;` : body} return null; end $body$`,
+      )
       .execute(db);
     await sql.raw(`create trigger ${name} ${on} for each row execute function ${name}()`).execute(db);
   }
@@ -180,15 +184,9 @@ export async function rebuildScores(db: Kysely<any>): Promise<void> {
     )
     .execute(db);
   await sql.raw(`insert into challenge_solves (challenge_id, solves) select challenge_id, count(*) from solves group by challenge_id`).execute(db);
-  await sql
-    .raw(
-      `insert into score_counters (name, n) values ('users', (select count(*) from users)), ('solves', (select count(*) from solves))`,
-    )
-    .execute(db);
+  await sql.raw(`insert into score_counters (name, n) values ('users', (select count(*) from users)), ('solves', (select count(*) from solves))`).execute(db);
   // 'changes' only ever grows: a cache entry made before the rebuild must not look current.
-  await sql
-    .raw(`insert into score_counters (name, n) values ('changes', 1) on conflict (name) do update set n = score_counters.n + 1`)
-    .execute(db);
+  await sql.raw(`insert into score_counters (name, n) values ('changes', 1) on conflict (name) do update set n = score_counters.n + 1`).execute(db);
 }
 
 export const scores: Migration = {

@@ -24,9 +24,7 @@ export const nameTrigrams0014: Migration = {
       return;
     }
     await sql`create table user_name_keys (id integer primary key, user_id text not null unique, name_key text not null)`.execute(db);
-    await sql`create virtual table user_name_trigrams using fts5(name_key, content='user_name_keys', content_rowid='id', tokenize='trigram')`.execute(
-      db,
-    );
+    await sql`create virtual table user_name_trigrams using fts5(name_key, content='user_name_keys', content_rowid='id', tokenize='trigram')`.execute(db);
     const steps: [string, string][] = [
       ["user_name_keys_insert", `after insert on user_name_keys begin insert into user_name_trigrams (rowid, name_key) values (new.id, new.name_key); end`],
       [

@@ -57,9 +57,7 @@ export const boardVersions0015: Migration = {
     ];
     for (const [name, on, when, r] of triggers) {
       if (postgres) {
-        await sql
-          .raw(`create function ${name}() returns trigger language plpgsql as $body$ begin ${bump(r)}; return null; end $body$`)
-          .execute(db);
+        await sql.raw(`create function ${name}() returns trigger language plpgsql as $body$ begin ${bump(r)}; return null; end $body$`).execute(db);
         await sql.raw(`create trigger ${name} ${on} for each row when (${when}) execute function ${name}()`).execute(db);
       } else {
         await sql.raw(`create trigger ${name} ${on} for each row when ${when} begin ${bump(r)}; end`).execute(db);

@@ -17,7 +17,10 @@ export const recordingBounds0016: Migration = {
   async up(db: Kysely<any>) {
     const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
     await db.schema.alterTable("recordings").addColumn("commands", "text").execute();
-    await db.schema.alterTable("recordings").addColumn("commands_cut", "integer", (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable("recordings")
+      .addColumn("commands_cut", "integer", (c) => c.notNull().defaultTo(0))
+      .execute();
     await sql`update recordings set path = substr(path, 12) where path like 'recordings/%'`.execute(db);
     await db.schema.createIndex("recordings_pending").on("recordings").column("started_at").where(sql.ref("commands"), "is", null).execute();
 

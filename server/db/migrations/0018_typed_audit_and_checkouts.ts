@@ -21,16 +21,38 @@
 import { type Kysely, type Migration, sql } from "kysely";
 
 /** The actions whose `target` text was a challenge id, a recording id, or a username. */
-const CHALLENGE_ACTIONS = ["submission", "deployment.start", "deployment.terminate", "deployment.expire", "deployment.reset", "admin.challenge_hide", "admin.challenge_show"];
+const CHALLENGE_ACTIONS = [
+  "submission",
+  "deployment.start",
+  "deployment.terminate",
+  "deployment.expire",
+  "deployment.reset",
+  "admin.challenge_hide",
+  "admin.challenge_show",
+];
 const RECORDING_ACTIONS = ["recording.publish", "admin.recording_view"];
-const USER_ACTIONS = ["auth.login", "auth.login_failed", "admin.user_create", "admin.user_verify", "admin.user_admin", "admin.user_plan", "admin.user_disable", "admin.user_enable"];
+const USER_ACTIONS = [
+  "auth.login",
+  "auth.login_failed",
+  "admin.user_create",
+  "admin.user_verify",
+  "admin.user_admin",
+  "admin.user_plan",
+  "admin.user_disable",
+  "admin.user_enable",
+];
 
 export const typedAuditAndCheckouts0018: Migration = {
   async up(db: Kysely<any>) {
     await db.schema.alterTable("audit_log").addColumn("target_type", "text").execute();
     await db.schema.alterTable("audit_log").addColumn("target_id", "text").execute();
     const typed = (type: string, actions: string[]) =>
-      db.updateTable("audit_log").set({ target_type: type, target_id: sql.ref("target") }).where("target", "is not", null).where("action", "in", actions).execute();
+      db
+        .updateTable("audit_log")
+        .set({ target_type: type, target_id: sql.ref("target") })
+        .where("target", "is not", null)
+        .where("action", "in", actions)
+        .execute();
     await typed("challenge", CHALLENGE_ACTIONS);
     await typed("recording", RECORDING_ACTIONS);
     await db

@@ -8,7 +8,13 @@ import type { Kysely, Migration } from "kysely";
 
 export const rateLimitRecency0019: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.alterTable("rate_limits").addColumn("last_hit", "bigint", (c) => c.notNull().defaultTo(0)).execute();
-    await db.schema.alterTable("rate_limits").addColumn("max_count", "integer", (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable("rate_limits")
+      .addColumn("last_hit", "bigint", (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable("rate_limits")
+      .addColumn("max_count", "integer", (c) => c.notNull().defaultTo(0))
+      .execute();
   },
 };

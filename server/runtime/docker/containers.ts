@@ -74,10 +74,13 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
     const lifetime = Math.max(1, Math.min(maxLifetimeSeconds, Math.ceil((spec.expiresAt.getTime() - Date.now()) / 1000)));
     const expiresAt = new Date(Date.now() + lifetime * 1000);
 
-    const image = await docker.getImage(spec.image).inspect().catch((e) => {
-      if (statusOf(e) === 404) throw new RuntimeError(`image ${spec.image} not found (build it with npm run images)`, "not_found");
-      throw e;
-    });
+    const image = await docker
+      .getImage(spec.image)
+      .inspect()
+      .catch((e) => {
+        if (statusOf(e) === 404) throw new RuntimeError(`image ${spec.image} not found (build it with npm run images)`, "not_found");
+        throw e;
+      });
     const network = await networks.findNetwork(spec.network);
     if (!network) throw new RuntimeError(`network ${spec.network} not found`, "not_found");
     if (network.owner.deploymentId !== spec.owner.deploymentId) throw new RuntimeError(`network ${spec.network} belongs to another deployment`, "invalid");
@@ -108,14 +111,17 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
     // a lookup that takes seconds turned an honest fix into "did not answer in time".
     const inspectedAt = inspected && !netPeer ? inspected.NetworkSettings?.Networks?.[network.name]?.IPAddress : undefined;
     const extraHosts = inspectedAt && inspected?.Config.Hostname ? [`${inspected.Config.Hostname}:${inspectedAt}`] : [];
-    const drawAddress = () => (spec.role === "grader" && !netPeer ? networks.randomFreeAddress(network.name).catch(() => undefined) : Promise.resolve(undefined));
+    const drawAddress = () =>
+      spec.role === "grader" && !netPeer ? networks.randomFreeAddress(network.name).catch(() => undefined) : Promise.resolve(undefined);
     const create = (address: string | undefined) =>
       docker.createContainer({
         name,
         Image: image.Id,
         // The engine refuses a hostname of one's own in another container's network namespace.
         ...(netPeer ? {} : { Hostname: hostname }),
-        Env: Object.entries({ LANG: "C.UTF-8", ...spec.env, ...(inspected ? { FL_TARGET_PID: String(inspectedPid(inspected)) } : {}) }).map(([k, v]) => `${k}=${v}`),
+        Env: Object.entries({ LANG: "C.UTF-8", ...spec.env, ...(inspected ? { FL_TARGET_PID: String(inspectedPid(inspected)) } : {}) }).map(
+          ([k, v]) => `${k}=${v}`,
+        ),
         Cmd: command,
         Entrypoint: [],
         WorkingDir: "/",
@@ -154,15 +160,17 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
           LogConfig: { Type: "none", Config: {} },
           Mounts: [...writableMounts(writable, fills, labels), ...peerMounts],
         },
-        NetworkingConfig: netPeer ? {} : {
-          EndpointsConfig: {
-            [network.name]: {
-              // The target is found by its name; a grader calls from an address picked at random.
-              ...(spec.role === "target" || spec.role === "copy" ? { Aliases: [hostname] } : {}),
-              ...(address ? { IPAMConfig: { IPv4Address: address } } : {}),
+        NetworkingConfig: netPeer
+          ? {}
+          : {
+              EndpointsConfig: {
+                [network.name]: {
+                  // The target is found by its name; a grader calls from an address picked at random.
+                  ...(spec.role === "target" || spec.role === "copy" ? { Aliases: [hostname] } : {}),
+                  ...(address ? { IPAMConfig: { IPv4Address: address } } : {}),
+                },
+              },
             },
-          },
-        },
       });
     let container: Docker.Container | undefined;
     for (let attempt = 1; !container; attempt++) {
@@ -210,7 +218,13 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
    * copy, so the same live tmpfs) and runs the image's own `cp -a` (owners, modes, ACLs, links,
    * sparse files kept sparse). Nothing of the source is executed; the helper has no network.
    */
-  async function copyFrom(source: Docker.ContainerInspectInfo, copyId: string, paths: string[], imageId: string, limits: { memoryBytes: number; pids: number }) {
+  async function copyFrom(
+    source: Docker.ContainerInspectInfo,
+    copyId: string,
+    paths: string[],
+    imageId: string,
+    limits: { memoryBytes: number; pids: number },
+  ) {
     if (!paths.length) return;
     const copy = await docker.getContainer(copyId).inspect();
     const volumeAt = (c: Docker.ContainerInspectInfo, path: string) => (c.Mounts ?? []).find((m) => m.Type === "volume" && m.Destination === path)?.Name;
@@ -287,7 +301,11 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
       id: c.Id,
       name: c.Name.replace(/^\//, ""),
       image: c.Config.Image,
-      state: (["created", "running", "exited", "dead"].includes(state) ? state : state === "paused" || state === "restarting" ? "running" : "unknown") as ContainerState,
+      state: (["created", "running", "exited", "dead"].includes(state)
+        ? state
+        : state === "paused" || state === "restarting"
+          ? "running"
+          : "unknown") as ContainerState,
       exitCode: c.State.Running ? undefined : c.State.ExitCode,
       oomKilled: c.State.OOMKilled,
       labels,
@@ -350,9 +368,12 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
     const { Volumes: volumes } = await docker.listVolumes({ filters: { label: labelFilters({ [LABEL.deployment]: deploymentId }) } });
     await Promise.all(
       (volumes ?? []).map((v) =>
-        docker.getVolume(v.Name).remove().catch((e) => {
-          if (statusOf(e) !== 404) throw e;
-        }),
+        docker
+          .getVolume(v.Name)
+          .remove()
+          .catch((e) => {
+            if (statusOf(e) !== 404) throw e;
+          }),
       ),
     );
   }
@@ -360,12 +381,20 @@ export function createContainers(ctx: DriverContext, networks: Networks) {
   /** What the first container of an image would compute (the content of its writable
    *  directories), computed ahead (boot). A missing image is skipped: the health check reports it. */
   async function prepare(imageName: string, writable: WritableDir[] = defaultWritable) {
-    const image = await docker.getImage(imageName).inspect().catch((e) => {
-      if (statusOf(e) === 404) return null;
-      throw e;
-    });
+    const image = await docker
+      .getImage(imageName)
+      .inspect()
+      .catch((e) => {
+        if (statusOf(e) === 404) return null;
+        throw e;
+      });
     if (!image) return;
-    await skeletons.ensure(image.Id, checkWritable(writable).filter((w) => w.populate !== false).map((w) => w.path));
+    await skeletons.ensure(
+      image.Id,
+      checkWritable(writable)
+        .filter((w) => w.populate !== false)
+        .map((w) => w.path),
+    );
   }
 
   return { createContainer, inspect, list, remove, removeDeployment, prepare };

@@ -61,7 +61,10 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): Runtime
     try {
       await docker.ping();
     } catch (e) {
-      throw new RuntimeError(`Docker engine not reachable (${process.env.DOCKER_HOST ?? "/var/run/docker.sock"}): ${(e as Error).message}. Start it with scripts/docker.sh.`, "unavailable");
+      throw new RuntimeError(
+        `Docker engine not reachable (${process.env.DOCKER_HOST ?? "/var/run/docker.sock"}): ${(e as Error).message}. Start it with scripts/docker.sh.`,
+        "unavailable",
+      );
     }
   }
 

@@ -101,7 +101,9 @@ async function cgroupMembers(pid: number, containerId: string): Promise<number[]
 /** The PID of a host process inside its own PID namespace (the last NSpid field). */
 function nsPidOf(pid: number): number | null {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("NSpid:"));
+    const line = readFileSync(`/proc/${pid}/status`, "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("NSpid:"));
     const last = line?.trim().split(/\s+/).at(-1);
     return last && /^\d+$/.test(last) ? Number(last) : null;
   } catch {

@@ -49,9 +49,8 @@ function Grading({ grading }: { grading: ChallengeGrading }) {
         </li>
         {grading.answer ? (
           <li>
-            Your written answer must name {grading.answer.names.join(", and ")}. Name one of each: an answer that names more than one
-            candidate of a kind is refused. A deployment takes {grading.answer.wrong_answers_allowed} wrong answers; after that, reset it
-            for a new incident.
+            Your written answer must name {grading.answer.names.join(", and ")}. Name one of each: an answer that names more than one candidate of a kind is
+            refused. A deployment takes {grading.answer.wrong_answers_allowed} wrong answers; after that, reset it for a new incident.
           </li>
         ) : null}
       </ul>

@@ -71,9 +71,7 @@ export function DeploymentPanel({
   return (
     <section className="panel space-y-4" aria-labelledby="session-heading" data-testid="session-panel">
       {/* Without JavaScript the page reloads itself while the deployment is on its way. */}
-      {isStarting(status) ? (
-        <noscript dangerouslySetInnerHTML={{ __html: '<meta http-equiv="refresh" content="2">' }} />
-      ) : null}
+      {isStarting(status) ? <noscript dangerouslySetInnerHTML={{ __html: '<meta http-equiv="refresh" content="2">' }} /> : null}
       <header className="flex flex-wrap items-center justify-between gap-3">
         <div className="flex flex-wrap items-center gap-3">
           <h2 id="session-heading" className="prompt text-lg font-bold">
@@ -96,8 +94,7 @@ export function DeploymentPanel({
       ) : null}
       {d.verified && !d.hasSshKey && canStart(status) ? (
         <p className="alert-warn" data-testid="ssh-key-required">
-          {SETTINGS.sshRequired}{" "}
-          <Link to="/profile/settings?tab=security">Add your key in settings.</Link>
+          {SETTINGS.sshRequired} <Link to="/profile/settings?tab=security">Add your key in settings.</Link>
         </p>
       ) : null}
 
@@ -177,11 +174,7 @@ export function DeploymentPanel({
         <div className="alert-error flex items-start justify-between gap-3" role="alert" data-testid="extend-error">
           <span>{extendShown}</span>
           {hydrated ? (
-            <button
-              type="button"
-              className="text-xs hover:underline"
-              onClick={() => setDismissed(extend.outcome)}
-            >
+            <button type="button" className="text-xs hover:underline" onClick={() => setDismissed(extend.outcome)}>
               [x] dismiss
             </button>
           ) : (

@@ -16,9 +16,7 @@ export function Hints({ state, control, hydrated }: { state: HintsState; control
   return (
     <div className="space-y-2" id="hints" data-testid="hints">
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        {state.solved
-          ? "Hints cost nothing any more: you solved this challenge."
-          : "Hints cost points, deducted only if and when you solve this challenge."}
+        {state.solved ? "Hints cost nothing any more: you solved this challenge." : "Hints cost points, deducted only if and when you solve this challenge."}
         {state.pending_cost > 0 ? (
           <>
             {" "}

@@ -69,8 +69,8 @@ export function TerminalPanel({ deploymentId, sshCommand, hydrated }: { deployme
             open terminal
           </button>
           <p className="text-xs text-zinc-500">
-            A shell in your deployment, here in the page. One tab at a time: opening it in another tab moves it there. If the connection drops, the shell keeps running for{" "}
-            {TERMINAL_LIMITS.graceSeconds / 60} minutes and the page reconnects to it. Like ssh sessions, it is recorded for your replay.
+            A shell in your deployment, here in the page. One tab at a time: opening it in another tab moves it there. If the connection drops, the shell keeps
+            running for {TERMINAL_LIMITS.graceSeconds / 60} minutes and the page reconnects to it. Like ssh sessions, it is recorded for your replay.
           </p>
         </div>
       ) : (
@@ -78,9 +78,7 @@ export function TerminalPanel({ deploymentId, sshCommand, hydrated }: { deployme
           <div ref={box} className="h-96 w-full overflow-hidden rounded border border-zinc-800 bg-black p-1" data-testid="terminal-screen" />
           {state.kind === "taken" || state.kind === "ended" || state.kind === "exited" || state.kind === "refused" ? (
             <div className="alert-warn flex flex-wrap items-center justify-between gap-3" role="alert" data-testid="terminal-message">
-              <span>
-                {state.kind === "exited" ? `The shell exited (status ${state.code}).` : state.message}
-              </span>
+              <span>{state.kind === "exited" ? `The shell exited (status ${state.code}).` : state.message}</span>
               {state.kind !== "ended" || !/deployment/.test(state.message) ? (
                 <button type="button" className="btn-ghost px-3 py-1" onClick={() => session.current?.reconnect()} data-testid="terminal-reconnect">
                   {state.kind === "taken" ? "use it here" : "open a new shell"}

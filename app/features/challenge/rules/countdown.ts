@@ -24,8 +24,7 @@ export function formatCountdown(seconds: number): string {
 export const isExpiryWarning = (seconds: number | null) => seconds !== null && seconds < EXPIRY_WARNING_SECONDS;
 
 /** At zero, an active deployment is terminated (by the page; the server expires it too). */
-export const shouldAutoTerminate = (status: DeploymentStatus, seconds: number | null) =>
-  seconds !== null && seconds <= 0 && canTerminate(status);
+export const shouldAutoTerminate = (status: DeploymentStatus, seconds: number | null) => seconds !== null && seconds <= 0 && canTerminate(status);
 
 /** The no-JavaScript stand-in for the ticking timer: "HH:MM" in UTC. */
 export function expiryClock(expiresAt: string): string {
@@ -38,10 +37,7 @@ export function expiryClock(expiresAt: string): string {
  * A once-a-second countdown to `expiresAt`: calls onTick with the seconds left right away and
  * every second, and onZero once when it reaches zero (then stops). Returns a stop function.
  */
-export function startCountdown(
-  expiresAt: string,
-  handlers: { onTick(seconds: number): void; onZero?(): void },
-): () => void {
+export function startCountdown(expiresAt: string, handlers: { onTick(seconds: number): void; onZero?(): void }): () => void {
   let timer: ReturnType<typeof setInterval> | undefined;
   const stop = () => {
     if (timer !== undefined) clearInterval(timer);

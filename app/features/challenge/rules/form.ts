@@ -18,9 +18,7 @@ export const isIntent = (v: unknown): v is Intent => typeof v === "string" && (I
 /** The written solution, with the API's own limit (shared/rules.ts), and the deployment it is about. */
 export const submitSchema = schema(() =>
   z.object({
-    solution: z
-      .string({ error: REQUIRED })
-      .check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(SOLUTION_MAX, `At most ${SOLUTION_MAX} characters`)),
+    solution: z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(SOLUTION_MAX, `At most ${SOLUTION_MAX} characters`)),
     deployment_uid: z.string({ error: TEXT.noDeployment }).check(z.minLength(1, TEXT.noDeployment)),
   }),
 );

@@ -36,7 +36,12 @@ describe("message reducer", () => {
     const fingerprint = "SHA256:8zwBkxqGJ4l0tczzabz9dQaXbEq3Za4zI5FVKfz4UXg";
     const v = reduceLive(queued, { type: "deployment_ready", status: "ready", expires_at: iso(1), ssh_details: { ...SSH, host_key_fingerprint: fingerprint } });
     expect(v.ssh).toEqual({ ...SSH, host_key_fingerprint: fingerprint });
-    const odd = reduceLive(queued, { type: "deployment_ready", status: "ready", expires_at: iso(1), ssh_details: { ...SSH, host_key_fingerprint: "<b>trust me</b>" } });
+    const odd = reduceLive(queued, {
+      type: "deployment_ready",
+      status: "ready",
+      expires_at: iso(1),
+      ssh_details: { ...SSH, host_key_fingerprint: "<b>trust me</b>" },
+    });
     expect(odd.ssh).toEqual(SSH);
   });
 

@@ -1,12 +1,7 @@
 // The deployment as the challenge page sees it, and how each message of the live channel
 // (/ws/deployments/{id}; message shapes in docs/api.md, "Live channel") changes that view.
 // Pure: the socket, timers and polling live in live-controller.ts.
-import {
-  type ChallengeDeployment,
-  type DeploymentStatus,
-  isDeploymentStatus,
-  type SshDetails,
-} from "../../../../shared/contract/deployments.ts";
+import { type ChallengeDeployment, type DeploymentStatus, isDeploymentStatus, type SshDetails } from "../../../../shared/contract/deployments.ts";
 
 export interface DeploymentView {
   deploymentId: string | null;
@@ -42,7 +37,14 @@ export function viewFromDeployment(d: ChallengeDeployment | null | undefined): D
 
 /** One message of the live channel (or a legacy one that only carries a status). */
 export type LiveMessage =
-  | { type: "deployment_update"; deployment_id?: string; status?: string; expires_at?: string | null; ssh_details?: SshDetails | null; error_message?: string | null }
+  | {
+      type: "deployment_update";
+      deployment_id?: string;
+      status?: string;
+      expires_at?: string | null;
+      ssh_details?: SshDetails | null;
+      error_message?: string | null;
+    }
   | { type: "progress_update"; deployment_id?: string; status?: string; progress?: number; message?: string }
   | { type: "deployment_ready"; deployment_id?: string; status?: "ready"; expires_at?: string | null; ssh_details?: SshDetails | null }
   | { type: "deployment_error"; deployment_id?: string; status?: "failed"; error?: string | null }
@@ -130,8 +132,7 @@ export function reduceLive(view: DeploymentView, msg: LiveMessage): DeploymentVi
       if (!isDeploymentStatus(msg.status)) return view;
       const status = msg.status;
       // A failed deployment's container is gone: its SSH details no longer lead anywhere.
-      const ssh =
-        status === "failed" ? null : msg.ssh_details === undefined || msg.ssh_details === null ? view.ssh : (validSsh(msg.ssh_details) ?? view.ssh);
+      const ssh = status === "failed" ? null : msg.ssh_details === undefined || msg.ssh_details === null ? view.ssh : (validSsh(msg.ssh_details) ?? view.ssh);
       return clearIfTerminated({
         ...view,
         deploymentId,

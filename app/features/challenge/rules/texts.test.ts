@@ -22,9 +22,7 @@ describe("the spec's error catalogue for the challenge page", () => {
     expect(startErrorText(null)).toBe("Failed to start challenge");
   });
   it("unverified user: the verification text", () => {
-    expect(TEXT.verificationRequired).toBe(
-      "Email verification required to start challenges. Please check your email and verify your account.",
-    );
+    expect(TEXT.verificationRequired).toBe("Email verification required to start challenges. Please check your email and verify your account.");
   });
   it("extend failure: 'Extend failed: ' plus the detail, or 'Failed to extend session'", () => {
     expect(extendErrorText("Maximum extensions reached")).toBe("Extend failed: Maximum extensions reached");

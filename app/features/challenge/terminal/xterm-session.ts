@@ -58,7 +58,13 @@ async function loadStylesheet(): Promise<void> {
 
 export async function openTerminal(box: HTMLElement, deploymentId: string, onState: (s: TerminalState) => void): Promise<TerminalSession> {
   await loadStylesheet();
-  const term = new Terminal({ cursorBlink: true, fontSize: 14, scrollback: 5000, fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace", theme: { background: "#000000" } });
+  const term = new Terminal({
+    cursorBlink: true,
+    fontSize: 14,
+    scrollback: 5000,
+    fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
+    theme: { background: "#000000" },
+  });
   const fit = new FitAddon();
   term.loadAddon(fit);
   withStyleNonce(() => {
