@@ -27,6 +27,8 @@
 //   BENCH_POSTGRES_URL=postgres://user@host/postgres npm run bench:leaderboard   # PostgreSQL instead
 //
 // Seeded SQLite files are kept in $TMPDIR/faultline-bench/ and reused (delete them to reseed).
+// Over 350 lines: one bench: seeding, the server under test, autocannon runs and the printed table
+//  for each database, read top to bottom.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { spawn } from "node:child_process";

@@ -1,5 +1,7 @@
 // The one place where the environment is read. Parsed once at start; a bad value stops the
 // process with a message that names the variable, instead of failing later at first use.
+// Over 350 lines: every setting the platform reads from the environment, validated in one schema,
+//  so a setting has one name and one default.
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { totalmem } from "node:os";

@@ -4,6 +4,8 @@
 // several in one process). Access: with METRICS_TOKEN, `Authorization: Bearer <token>`; without
 // one, only a loopback caller that came through no proxy, so it never leaks to the internet by
 // default. Every HTTP request also gets its id here (server/request-context.ts).
+// Over 350 lines: the Prometheus registry and every metric's upkeep in one place, so a metric has
+//  one name and one writer.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Kysely } from "kysely";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";

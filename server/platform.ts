@@ -2,6 +2,7 @@
 // root for everything but the transports, so tests can build the same platform server.ts runs.
 // Background roles (the deployments worker) are started by `startWorker`, not at creation, so a
 // platform built for API tests does not touch the Docker engine.
+// Over 350 lines: the composition root: it wires every service once, in dependency order.
 import { createHmac, randomUUID } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

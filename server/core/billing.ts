@@ -21,6 +21,8 @@
 // - one open checkout per user (a second one would buy a subscription nobody tracks), and
 //   deleting an account cancels its subscription at once; disabling one cancels it at the end of
 //   the paid period (an admin may enable the account again, and its owner keep Pro).
+// Over 350 lines: the billing rules (checkout, webhook events, plan periods, cancellation) around
+//  one provider client.
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import type { BillingConfig } from "../config.ts";

@@ -2,6 +2,9 @@
 // `solves` (one per challenge solved; grading inserts them); boards, ranks and counts come from
 // the score tables that triggers keep as solves change (server/db/migrations/0008_scores.ts), so
 // no read aggregates every solve. No HTTP here.
+// Over 350 lines: every read of the score tables (boards and their searches, ranks, profiles, home
+//  figures) beside the rules they share (periods, levels, trigram search); the achievements and
+//  constants at the top are what the rest reads.
 import { type ExpressionBuilder, PostgresAdapter, type SqlBool, sql } from "kysely";
 import type { Achievement, Activity, HomeStats, LeaderboardPage, Period, SolvedChallenge } from "../../shared/contract/index.ts";
 import type { Db } from "../db/index.ts";

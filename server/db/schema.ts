@@ -1,5 +1,7 @@
 // Kysely table types. Times are epoch seconds (integers) and flags are 0/1 integers in both
 // SQLite and PostgreSQL, so one query layer reads the same values from either database.
+// Over 350 lines: every table's row type, one interface each, in one place so a query's types have
+//  one source.
 import type { ColumnType, Generated } from "kysely";
 import type { Difficulty } from "../../shared/contract/index.ts";
 

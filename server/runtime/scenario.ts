@@ -9,6 +9,8 @@
 // target cannot see it), on the deployment's network as another host (it calls the target's
 // services as a client would). Nothing the user can write is executed while grading. When the
 // live system passes, a copy of its disk is booted and checked the same way.
+// Over 350 lines: a deployment's scenario from provisioning to grading (setup, solution, live
+//  check, booted copy, network reader) in the order grading runs it.
 import { randomBytes, randomInt } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -3,6 +3,8 @@
 // without), connect with the real ssh client using the command the SSH box shows, fix the
 // fault, submit (wrong first, then right), see the real solve time and rank, terminate. Plus the
 // spec's messages for this page that a browser can provoke.
+// Over 350 lines: the cases share one deployment's life (start, ready, ssh, fix, submit,
+//  terminate), in order.
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";

@@ -2,6 +2,8 @@
 // driving interactive terminals. Each test suite creates its own deployment (network + container
 // from the base image) through the runtime and removes it afterwards, even when a test fails.
 // Only 127.0.0.1 is used.
+// Over 350 lines: each suite sets up a gateway and a deployment once for all its cases (seconds
+//  each); files of their own would set them up again.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";

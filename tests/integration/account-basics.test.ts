@@ -1,6 +1,8 @@
 // The account basics (issue 10) on SQLite and PostgreSQL, through the API as the web calls it, mail
 // read back from the outbox: forgot password, e-mail change, account deletion, the data export,
 // notification mails and their one-click unsubscribe links.
+// Over 350 lines: the account-basics journeys (forgot password, e-mail change, deletion, export,
+//  unsubscribe) share one platform, outbox reader and user helpers.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPasswordReset, FORGOT_ANSWER, RESET_LINK_INVALID } from "../../server/core/accounts/password-reset.ts";

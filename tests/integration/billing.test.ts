@@ -7,6 +7,8 @@
 // only checkouts this installation opened, only paid periods (a declined renewal then a
 // cancellation gives nothing), one open checkout at a time, and deleting or disabling an account
 // cancels its subscription.
+// Over 350 lines: every billing event against one Stripe stand-in and its signed webhooks; the
+//  cases build on the helpers above them.
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkoutOpen } from "../../server/core/billing.ts";

@@ -2,6 +2,8 @@
 // leaderboard (periods, dense ranks across pages, search keeping ranks), profiles' points, rank,
 // level and achievements, solved challenges, activity, home figures. Solving needs Docker, so
 // solves (and most users) are inserted directly as fixtures; everything is read through the API.
+// Over 350 lines: the player's reads share one set of fixtures (users and solves) that every case
+//  checks against.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCatalogue } from "../../server/core/catalogue.ts";

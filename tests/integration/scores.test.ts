@@ -8,6 +8,8 @@
 // a change made behind its back, so a signed-in player sees their own solve at once. Disabled
 // accounts leave the boards and come back when enabled. A search's
 // count remembered against its board's version follows joins, leaves and renames.
+// Over 350 lines: the score tables against the old aggregate (the oracle) across every period, page
+//  and search; the cases share the oracle.
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

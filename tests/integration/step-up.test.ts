@@ -4,6 +4,8 @@
 // hashed, each good once) at enrolment, at sign-in and to turn 2FA off; mails on every 2FA
 // change; the lost-authenticator link and its delay; an admin's reset, audited. TOTP codes are
 // computed from the shown secret at explicit instants; the clock (Date only) is frozen.
+// Over 350 lines: every path that must ask for a step-up, each on both databases over one platform;
+//  split, the cases would lose the helpers they share.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

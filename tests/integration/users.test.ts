@@ -1,5 +1,7 @@
 // Users: public profiles, the SSH public key, profile fields, password change, notification
 // preferences. SSH keys are real ones made by ssh-keygen.
+// Over 350 lines: a user's own reads and writes (profile, key, password, preferences) share one
+//  platform and key helpers.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -3,6 +3,8 @@
 // answers and static files (negotiation, Vary, HEAD, Range, validators, never encoded twice);
 // visitors' pages never touch the sign-in session store; the identity check on every page
 // reads only the account and still signs out a disabled account or an expired session.
+// Over 350 lines: every odd request path against one running server, each with the page it must
+//  give.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";

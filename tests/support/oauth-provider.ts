@@ -16,6 +16,8 @@
 //
 // The next sign-in's identity is chosen with setNextProfile(provider, profile) (used by the next
 // /authorize of that provider, then forgotten); without one a fresh random user is made up.
+// Over 350 lines: a complete OAuth2/OpenID provider on loopback (authorize, token, user info, both
+//  providers' shapes): the test double of what this machine cannot reach.
 import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -20,6 +20,8 @@
 //   again) stop the rebuilding, which keeps the commands found so far and says it was cut;
 // - at most MAX_COMMANDS commands, each at most COMMAND_CHARS characters, come out.
 // This runs once per recording, in a worker thread (extract-thread.ts), never per request.
+// Over 350 lines: the compare view's alignment of two recordings in one pass, with the steps it
+//  reads.
 
 export type CastEvent = [time: number, kind: string, data: string];
 

@@ -1,6 +1,8 @@
 // Containers: what every container gets (docs/decisions/003-runtime-docker.md, "What every
 // container gets" and "Grader containers"), and how they are found and removed. The hardening is
 // here, from ../policy.ts, so no caller can forget it.
+// Over 350 lines: a container's creation is one sequence of security decisions (capabilities,
+//  seccomp, mounts, namespaces, limits) that reads best in one place.
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
