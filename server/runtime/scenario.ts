@@ -102,6 +102,7 @@ export function graderScript(check: string) {
   const [head, tail] = graderFile("prelude.sh")
     .replace("@FL_PY@", () => flProgram().trimEnd())
     .replace("@FL_FIREWALL@", () => graderFile("firewall.py").trimEnd())
+    .replace("@FL_ROUTES@", () => graderFile("routes.py").trimEnd())
     .split("@CHECK@");
   return `${head}${check}${tail}`;
 }

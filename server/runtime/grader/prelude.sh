@@ -14,6 +14,9 @@ __FL_PY__
 cat >/tmp/firewall.py <<'__FL_FIREWALL__'
 @FL_FIREWALL@
 __FL_FIREWALL__
+cat >/tmp/routes.py <<'__FL_ROUTES__'
+@FL_ROUTES@
+__FL_ROUTES__
 
 # Fail closed: a command that dies by a signal (status 128 and above) did not answer, whatever the
 # check makes of its status. It leaves a mark that turns the verdict into "not correct", from any
