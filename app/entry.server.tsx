@@ -29,7 +29,7 @@ export default function handleRequest(
   // The whole document is rendered before it is sent, as one body. No page defers data (no
   // <Await>): every loader has finished before rendering starts, so streaming the shell first
   // would not send anything sooner, and it cost a stream conversion and a socket write per chunk
-  // (issue 12's profile of `/`). Bots and no-JS tools get the same complete document.
+  // (a CPU profile of `/`, decision 014). Bots and no-JS tools get the same complete document.
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const chunks: Buffer[] = [];

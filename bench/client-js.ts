@@ -1,5 +1,5 @@
-// The JavaScript a first visit of each page loads (issue 12: "zod and conform add ~23 KiB gz to the
-// challenge page's JS"), read from a production build, so the figure is reproducible without a
+// The JavaScript a first visit of each page loads (zod and conform once added ~23 KiB gz
+// to the challenge page's JS), read from a production build, so the figure is reproducible without a
 // server or a browser:
 //
 //   npm run build && npx tsx bench/client-js.ts [--build=build/client] [/path ...]

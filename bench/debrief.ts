@@ -1,4 +1,4 @@
-// The debrief of a 1 MiB hostile recording (review T3-05; docs/decisions/016-per-user-bounds.md):
+// The debrief of a 1 MiB hostile recording (docs/decisions/016-per-user-bounds.md):
 // a 300,000-character command, then Up/Down pairs to fill the megabyte (each pair copied the long
 // command in the old line editor). Prints, for the debrief as it was and as it is, the time it
 // takes and the event loop's longest stall while it runs (the goal: no stall over 50 ms).

@@ -1,4 +1,4 @@
-// What grading costs, and whether an honest fix ever fails it (issue 19):
+// What grading costs, and whether an honest fix ever fails it (decision 008):
 //   checks   per challenge: a deployment set up, fixed by its reference solution, then `runs`
 //            passing checks (live, then the boot copy), printing p50/p95 of the whole check and of
 //            each part (live check, copy, inspect.sh, boot, the copy's check). Goal: p95 < 10 s.

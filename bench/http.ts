@@ -1,4 +1,4 @@
-// Server-rendered pages against a bare React Router app (issue 12's goal: `/`, `/challenges` and
+// Server-rendered pages against a bare React Router app (the goal: `/`, `/challenges` and
 // `/leaderboard` at >= 50% of the bare page's requests/s). Both run as production servers in
 // processes of their own, on this machine, measured in turns (bare, page, bare, page ...) so a
 // busy machine slows both alike; each page is compared with a bare page of the same HTML size

@@ -1,5 +1,5 @@
 // Content encoding of answers (brotli, gzip), one rule for pages, API answers and static files.
-// A cold home page moved ~442 kB uncompressed and ~134 kB gzipped (issue 12); text compresses
+// A cold home page moved ~442 kB uncompressed and ~134 kB gzipped; text compresses
 // 4-6x. Dynamic answers are compressed at a fast setting (brotli quality 4 costs about what
 // gzip 6 does and gives ~15% less); static files once, at the strongest setting, and kept
 // (server/static-files.ts).

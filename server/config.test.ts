@@ -77,7 +77,7 @@ describe("loadConfig", () => {
     for (const name of ["WARM_POOL_SIZE", "WARM_POOL_IDLE_MINUTES", "PREPARE_AT_BOOT"]) expect(e.message).toMatch(new RegExp(`^  ${name}: `, "m"));
   });
 
-  it("refuses a METRICS_TOKEN under 24 characters and reads METRICS_PORT (review T3-15)", () => {
+  it("refuses a METRICS_TOKEN under 24 characters and reads METRICS_PORT", () => {
     expect(configError({ METRICS_TOKEN: "s3cret-token" }).message).toContain("METRICS_TOKEN: must be at least 24 characters");
     expect(load({ METRICS_TOKEN: "x".repeat(24) }).metricsToken).toBe("x".repeat(24));
     expect(load().metricsPort).toBeUndefined();

@@ -1,4 +1,4 @@
-// The client address behind reverse proxies (review A2) and TRUST_PROXY's values.
+// The client address behind reverse proxies and TRUST_PROXY's values.
 import { mkdtempSync, rmSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";

@@ -2,8 +2,8 @@
 // the same for every visitor without a cookie, say they stay fresh for a while
 // (`Cache-Control: private, max-age=…` from app/.server/cache.ts), and they are what a popular
 // site serves most. So the web keeps the rendered document of such an answer and sends it
-// again to the next visitor instead of rendering it again (issue 12: ~3 ms of loaders and React
-// per page, against a lookup here).
+// again to the next visitor instead of rendering it again (~3 ms of loaders and React
+// per page, against a lookup here; decision 014).
 //
 // What keeps a kept page right:
 // - Only requests with neither Cookie nor Authorization are served from here or stored: whoever

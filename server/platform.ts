@@ -167,14 +167,14 @@ export async function createPlatform(config: Config) {
       capacity: [...plans.admission.capacity, ...consoleRules.capacity],
     },
   });
-  // Costed hints, the debrief after solving, recordings' owners and publishing (issue 10).
+  // Costed hints, the debrief after solving, recordings' owners and publishing.
   const hints = createHints({ db, challenges });
   const recordingStore = createRecordingStore({ db, root: config.recordings.dir, staleOpenSeconds: config.deployments.maxLifetimeSeconds + 600 });
-  // The commands typed in each shell: extracted once when it ends, in a worker thread (T3-05).
+  // The commands typed in each shell: extracted once when it ends, in a worker thread.
   const extractor = createCommandExtractor({ log });
   const recordedCommands = createRecordedCommands({ db, store: recordingStore, extractor });
   // Every shell (the SSH gateway's and the browser terminal's) is recorded through this, within
-  // the rate, the free-space floor and the quotas (T3-04; docs/decisions/016-per-user-bounds.md).
+  // the rate, the free-space floor and the quotas (docs/decisions/016-per-user-bounds.md).
   const recorder = createRecorder({
     db,
     store: recordingStore,
@@ -200,7 +200,7 @@ export async function createPlatform(config: Config) {
       { what: "outbox", bytes: outbox.bytes, files: outbox.files, free: (await dataDisk.check(), dataDisk.lastFree()) },
     ];
   });
-  // The account basics (issue 10): notification mails (feedback after grading, the daily digest
+  // The account basics: notification mails (feedback after grading, the daily digest
   // of new challenges, unsubscribe links signed with a key derived from SESSION_SECRET), forgot
   // password, e-mail change, export, deletion.
   const notifications = createNotifications({

@@ -87,7 +87,7 @@ export const EMAIL_VERIFICATION_HOURS = 24;
 export const SOLUTION_MAX = 16_384;
 export const MFA_CODE_LENGTH = 6;
 
-/** The spec's banner text, also the API's 403 detail when an unverified user starts a challenge. */
+/** The unverified banner text, also the API's 403 detail when an unverified user starts a challenge. */
 export const VERIFY_TO_START = "Email verification required to start challenges. Please check your email and verify your account.";
 export const NO_ACTIVE_DEPLOYMENT = "No active deployment found. Please start the challenge first.";
 export const VALIDATION_FAILED_DEFAULT = "Challenge validation failed. Please check your solution and try again.";

@@ -54,7 +54,7 @@ class ApiOAuthStrategy extends Strategy<LoginResult, never> {
     const stored = session.get("oauth");
     session.unset("oauth");
     this.web.touch();
-    // The fixed text of the spec, never the callback's own `error_description`: anyone can put
+    // A fixed text (AUTH_FAILED), never the callback's own `error_description`: anyone can put
     // words on our page through that link ("Your account is locked, call ...").
     if (providerError) throw new AuthFailure(AUTH_FAILED);
     if (!code || !state) throw new AuthFailure(MISSING_CODE);

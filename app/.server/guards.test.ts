@@ -1,4 +1,4 @@
-// safeRedirect (review A1): where the login, 2FA and OAuth pages send the browser afterwards.
+// safeRedirect: where the login, 2FA and OAuth pages send the browser afterwards.
 import { describe, expect, it } from "vitest";
 import { safeRedirect } from "./guards.ts";
 

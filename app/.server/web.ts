@@ -96,7 +96,7 @@ export const webMiddleware: MiddlewareFunction<Response> = async ({ request, con
     },
   };
 
-  // A refresh that fails ends the sign-in; the login page then says why (spec's catalogue).
+  // A refresh that fails ends the sign-in; the login page then says why.
   const refreshFailed = () => {
     web.signOut();
     session.set("flash", "Failed to refresh token");

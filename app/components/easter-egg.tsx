@@ -1,5 +1,5 @@
 // Typing 'game' or 'play' anywhere on the site (outside a text field) opens the brick-breaker
-// (product spec: Easter egg). The game's code is fetched only then: nothing is added to a first
+// (app/lib/brick-breaker.ts). The game's code is fetched only then: nothing is added to a first
 // page load but this listener.
 import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 

@@ -1,8 +1,8 @@
 // The app's in-app link: a plain <a> with the route's href, navigated in the browser by the one
 // document-wide click handler (hooks/use-link-navigation.ts). React Router's <Link> runs about
 // ten hooks per link on every server render (href resolution against the matched routes, click
-// and prefetch handlers): with 43 links on `/` that was ~0.5 ms of a ~4 ms render (issue 12's
-// CPU profile; decision 014). The markup is what <Link> renders: `data-discover` lets React
+// and prefetch handlers): with 43 links on `/` that was ~0.5 ms of a ~4 ms render (a CPU
+// profile of `/`; decision 014). The markup is what <Link> renders: `data-discover` lets React
 // Router's lazy route discovery find the target routes ahead of a click, as it does for its own.
 import type { AnchorHTMLAttributes } from "react";
 import { Link as RouterLink } from "react-router";

@@ -15,7 +15,7 @@ export function ProfileHeader({ user, own }: { user: PublicUser; own: boolean })
     ["points", user.total_points],
     ["rank", user.rank ? `#${user.rank}` : "unranked", user.rank && user.ranked_users ? `of ${user.ranked_users}` : undefined],
     ["challenges", user.challenges_completed],
-    // "–" rather than the spec's random number when nothing was attempted (issue 11).
+    // "–" when nothing was attempted, rather than a made-up figure.
     ["solve rate", user.solve_rate === null || user.solve_rate === undefined ? "–" : `${user.solve_rate}%`],
     ["avg time", formatMinutes(user.average_time)],
   ];

@@ -1,5 +1,5 @@
-// With JavaScript: a GET form's text field submits itself after a pause in typing (the spec's
-// 300 ms), its selects at once. Without JavaScript the same form submits with its button.
+// With JavaScript: a GET form's text field submits itself after a pause in typing (300 ms,
+// SEARCH_DEBOUNCE_MS), its selects at once. Without JavaScript the same form submits with its button.
 import { useCallback, useEffect, useRef } from "react";
 import { useSubmit } from "react-router";
 

@@ -1,4 +1,4 @@
-// The easter egg's game (product spec: Easter egg, and its constants): a brick-breaker on a
+// The easter egg's game: a brick-breaker on a
 // 640x480 field, 5 rows of 8 bricks, 10 points a brick, faster every 50 points, a paddle 80 wide
 // moving 7 per frame. Pure state and one step per animation frame, so the rules are tested
 // without a canvas (brick-breaker.test.ts); the component only draws and reads keys.

@@ -8,7 +8,7 @@ export const INVALID_EMAIL = "Please enter a valid email address";
 export const PASSWORDS_DIFFER = "Passwords do not match";
 export const PASSWORD_SHORT = "Password must be at least 8 characters long";
 
-/** The spec sends the key base64-encoded when it is an OpenSSH line; anything else goes as typed. */
+/** An OpenSSH line goes base64-encoded (`ssh_public_key_b64`, docs/api.md); anything else goes as typed. */
 export function encodeSshKey(text: string): string {
   const key = text.trim();
   if (!key.startsWith("ssh-") && !key.startsWith("ecdsa-")) return key;
@@ -16,7 +16,7 @@ export function encodeSshKey(text: string): string {
   return btoa(Array.from(new TextEncoder().encode(key), (b) => String.fromCharCode(b)).join(""));
 }
 
-// Settings messages: the spec's catalogue word for word (the server's detail wins when present).
+// Settings messages, word for word as users see them (the server's detail wins when present).
 export const SETTINGS = {
   unverified: VERIFY_TO_START,
   verificationSent: "Verification email sent",
@@ -33,7 +33,7 @@ export const SETTINGS = {
   sshRequired: "An SSH key is required to access challenge environments.",
 } as const;
 
-/** Registration failures: the server's detail when present, else the spec's fallback by status. */
+/** Registration failures: the server's detail when present, else a fixed fallback by status. */
 export function registrationError(status: number, detail: string): string {
   if (detail) return detail;
   if (status === 409) return "Username or email already exists";

@@ -11,7 +11,7 @@ describe("register form", () => {
     expect(registerSchema.safeParse(valid).success).toBe(true);
   });
 
-  it("uses the spec's messages", () => {
+  it("uses the messages of form-texts.ts", () => {
     expect(errorsOf(registerSchema.safeParse({ ...valid, email: "neo.matrix.io" }))).toEqual({ email: "Please enter a valid email address" });
     expect(errorsOf(registerSchema.safeParse({ ...valid, confirmPassword: "password124" }))).toEqual({ confirmPassword: "Passwords do not match" });
     expect(errorsOf(registerSchema.safeParse({ ...valid, password: "short", confirmPassword: "short" }))).toEqual({

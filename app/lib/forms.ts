@@ -1,4 +1,4 @@
-// Form schemas of the web, with the spec's messages word for word.
+// Form schemas of the web, with the messages users see word for word (./form-texts.ts).
 //
 // Written with zod/mini, not zod: these schemas run in the browser too (conform validates as
 // the user types, through ./parse-form.ts), and zod's classic API cannot be tree-shaken (every

@@ -200,7 +200,7 @@ describe("parseForm (the browser's form validation)", () => {
     });
   }
 
-  it("shows the spec's messages with no zod locale loaded", () => {
+  it("shows the messages of form-texts.ts with no zod locale loaded", () => {
     const r = inBrowser(() => parseForm(formData({ username: "ab", email: "x", password: "short", confirmPassword: "y" }), { schema: forms.registerSchema }));
     expect(errorOf(r)).toEqual({
       username: ["Usernames are 3 to 32 letters, digits, _ or -"],

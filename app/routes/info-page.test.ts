@@ -1,4 +1,4 @@
-// The footer's pages by name (review L11): names of Object.prototype members are not pages.
+// The footer's pages by name: names of Object.prototype members are not pages.
 import { describe, expect, it } from "vitest";
 import { loader, pageFor } from "./info-page.tsx";
 

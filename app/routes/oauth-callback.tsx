@@ -1,7 +1,7 @@
 // The provider sends the browser back here. The page first shows that it is processing; with
 // JavaScript it then posts to this route's action, which checks the state against the one stored
 // at start, has the API exchange the code and signs the user in, and the page says how it went
-// and moves on (to /profile 2 s after success, 3 s after an error: the spec's OAuth callback).
+// and moves on (to /profile 2 s after success, 3 s after an error).
 // Without JavaScript the processing page reloads itself at once with `nojs=1`, and the loader
 // does the same work and redirects straight on success (an error page moves on after 3 s).
 import { useEffect } from "react";
@@ -19,7 +19,7 @@ export function meta() {
 
 const SUCCESS_DELAY = 2;
 const ERROR_DELAY = 3;
-/** The spec's guard against processing a callback twice (a double effect, a double click). */
+/** A guard against processing a callback twice (a double effect, a double click). */
 const GUARD_RESET_MS = 5000;
 
 type Outcome = { status: "success"; next: string; delay: number } | { status: "error"; message: string; next: string; delay: number };

@@ -123,7 +123,7 @@ async function resendVerification(auth: Auth) {
   return answer({ intent, ok: SETTINGS.verificationSent });
 }
 
-/** Turning 2FA on: the current password first when the account has one (T3-06). */
+/** Turning 2FA on: the current password first when the account has one (decision 017). */
 async function startTotpSetup(auth: Auth, form: FormData) {
   const intent = "2fa-setup";
   let body = {};
@@ -217,7 +217,7 @@ async function saveSshKey(auth: Auth, form: FormData) {
   return answer({ intent, ok: res.data.message || "SSH key saved" });
 }
 
-/** Step-up (password or code) when the account has either; else the spec's confirmation only. */
+/** Step-up (password or code) when the account has either; else a confirmation only. */
 async function deleteSshKey(auth: Auth, form: FormData) {
   const intent = "ssh-delete";
   let proof = {};

@@ -1,4 +1,4 @@
-// The account basics over HTTP (issue 10; docs/api.md, "Account basics"): forgot password, e-mail
+// The account basics over HTTP (docs/api.md, "Account basics"): forgot password, e-mail
 // change, deletion, the data export, unsubscribe links from mail, and resetting a deployment to
 // its broken state. Transport only: validate with zod, call one service.
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// Costed hints, the debrief after solving, recordings and their replay (issue 10; docs/api.md,
+// Costed hints, the debrief after solving, recordings and their replay (docs/api.md,
 // "Hints, debrief and recordings"): transport only, the rules are server/core/hints.ts,
 // server/core/debrief.ts and server/core/recordings/access.ts. Registered before the catalogue's
 // /challenges/:id and the profiles' /users/:username, which match fewer segments anyway.

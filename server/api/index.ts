@@ -64,7 +64,7 @@ export interface ApiDeps {
   billing: Billing;
   /** The admin console's services (server/core/admin), the audit log and the public notice. */
   admin: Omit<AdminRoutesDeps, "userId">;
-  /** Costed hints, the debrief and recordings (issue 10). */
+  /** Costed hints, the debrief and recordings (debrief-routes.ts). */
   debrief?: Omit<DebriefRoutesDeps, "userId" | "adminId">;
   /** Forgot password, e-mail change, deletion, export, unsubscribe (account-routes.ts). */
   account?: AccountServices;

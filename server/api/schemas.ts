@@ -63,7 +63,7 @@ export const oauthCallbackBody = z.object({
   state: z.string({ error: "Missing authorization code or state parameter" }).min(1, "Missing authorization code or state parameter"),
 });
 
-/** Starting 2FA set-up: the current password when the account has one (T3-06). */
+/** Starting 2FA set-up: the current password when the account has one (decision 017). */
 export const totpSetupBody = z.object({
   current_password: z.string({ error: "must be a string" }).min(1, "is required").max(PASSWORD_MAX).optional(),
 });

@@ -6,7 +6,7 @@
 // deliveries), and records a subscription's state only if no newer event was applied before it
 // (deliveries can arrive out of order).
 //
-// What counts (security review T3-07, T3-08, T3-11; docs/api.md "Plans and billing"):
+// What counts (docs/decisions/018-billing-and-audit-by-id.md; docs/api.md "Plans and billing"):
 // - a subscription is Pro's only when one of its items is STRIPE_PRICE_ID (the same Stripe account
 //   may sell other things), and it belongs to a user only if this installation made it: its id is
 //   stored here, or its metadata carries this installation's id with the user's (our checkout

@@ -15,7 +15,7 @@ import { notFound } from "./errors.ts";
 export const DEFAULT_TIME_MINUTES = 30;
 export const SHORT_DESCRIPTION_CHARS = 100;
 
-/** The spec's fallback: the first 100 characters of the description plus an ellipsis. */
+/** The short description's fallback: the first 100 characters of the description plus an ellipsis. */
 export function shortDescriptionOf(description: string): string {
   const d = description.trim();
   return d.length > SHORT_DESCRIPTION_CHARS ? `${d.slice(0, SHORT_DESCRIPTION_CHARS)}…` : d;

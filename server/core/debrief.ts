@@ -1,9 +1,9 @@
-// The debrief (issue 10): once a challenge is solved, and only then, its root cause
+// The debrief: once a challenge is solved, and only then, its root cause
 // (challenge.yaml `debrief`), the reference fix step by step (`solution_steps`), what the solve
 // earned and what hints took, and the solving deployment's recordings with the commands typed in
 // them, so the player can set their own session beside a good fix. The commands are the lists
 // stored when each shell ended (recordings/commands.ts): reading a debrief computes nothing in
-// proportion to what the player typed on the main thread (review T3-05), and it holds at most
+// proportion to what the player typed on the main thread, and it holds at most
 // DEBRIEF_RECORDINGS shells and DEBRIEF_COMMANDS commands.
 import type { Debrief } from "../../shared/contract/index.ts";
 import type { Db } from "../db/index.ts";

@@ -1,4 +1,4 @@
-// Costed hints (issue 10): hidden until asked for, revealed one at a time and in order, remembered
+// Costed hints: hidden until asked for, revealed one at a time and in order, remembered
 // per user and challenge (table hint_reveals) across deployments. A hint's cost is deducted only
 // if and when the challenge is solved, never below 0: grading asks `chargeOnSolve` for the
 // solve's points inside its own transaction. Texts of hints not yet revealed never leave here.

@@ -179,7 +179,7 @@ export function createOAuth(deps: {
     const email = prof.email?.toLowerCase() ?? null;
     // An address the provider does not vouch for is refused whether or not an account has it:
     // refusing only when one exists told anyone with a provider account which addresses are
-    // registered here (review L4), and an address nobody proved must not make an account.
+    // registered here, and an address nobody proved must not make an account.
     if (email && !prof.emailVerified) throw badRequest(unverifiedEmail(p));
     if (email) {
       const existing = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();

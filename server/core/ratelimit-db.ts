@@ -12,7 +12,7 @@
 // tenth of `maxKeys` hits by this replica, so a flood of fresh keys cannot outgrow the bound
 // between two minutes), and past `maxKeys` rows the least recently hit go first, as in the memory
 // store; a key that has reached its limit (a lock-out in force) is never evicted early, so
-// fresh keys cannot buy back anyone's attempts (review T3-20). Windows are measured on each
+// fresh keys cannot buy back anyone's attempts. Windows are measured on each
 // replica's own clock: keep them in time (NTP).
 import { sql } from "kysely";
 import type { Db } from "../db/index.ts";

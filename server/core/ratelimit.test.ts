@@ -171,7 +171,7 @@ describe("rate limiter in PostgreSQL: bounded growth", () => {
     expect(await l.count("long:0")).toBe(0);
   });
 
-  it("a flood of fresh keys evicts the least recently hit, never a lock-out in force, and stays bounded between cleanups (review T3-20)", async () => {
+  it("a flood of fresh keys evicts the least recently hit, never a lock-out in force, and stays bounded between cleanups", async () => {
     let now = 9_000_000;
     // No timer during the test: only the flood itself may trigger cleanups.
     const l = createDbRateLimiter(pgDb, { clock: () => now, maxKeys: 50, cleanupEveryMs: 3_600_000 });
@@ -209,7 +209,7 @@ describe("rate limiter in PostgreSQL: bounded growth", () => {
   });
 });
 
-describe("rate limiter memory (review L2)", () => {
+describe("rate limiter memory", () => {
   function limiterAt(start = 1_000_000) {
     let now = start;
     return { limiter: createRateLimiter(() => now), advance: (ms: number) => (now += ms) };

@@ -57,7 +57,7 @@ export function createAuthenticator({ resolve, log, conns, maxAuthAttempts, maxP
     // The signature first, then the lookup: a forged signature costs one verify and gets the
     // generic refusal whatever the key's state (unknown, registered, its owner's deployment
     // running or being set up), so neither the answer nor its timing tells a forger anything
-    // (review T3-14). The verify is bounded by the key checks above and the attempt caps.
+    // (decision 004). The verify is bounded by the key checks above and the attempt caps.
     signatureChecks++;
     if (!verified(key, pk)) {
       if (!conn.badSignature) {

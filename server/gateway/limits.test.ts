@@ -16,7 +16,7 @@ describe("TokenBucket", () => {
   });
 });
 
-describe("RecentBuckets (review T3-20)", () => {
+describe("RecentBuckets", () => {
   it("a key that spent its budget stays refused while 20,000 others come, as long as it keeps trying", () => {
     const t = 0;
     const opens = new RecentBuckets(10, 0.5, 10_000, () => t);
@@ -42,7 +42,7 @@ describe("RecentBuckets (review T3-20)", () => {
   });
 });
 
-describe("pty limits (review T3-12)", () => {
+describe("pty limits", () => {
   it("clamps sizes to 1..1000 and keeps only plain TERM names", () => {
     expect([clampSize(2 ** 32 - 1, 80), clampSize(0, 80), clampSize(-5, 24), clampSize(NaN, 24), clampSize(132.7, 80), clampSize("9" as unknown, 80)]).toEqual([
       1000, 80, 24, 24, 132, 80,

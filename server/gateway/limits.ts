@@ -43,7 +43,7 @@ export class TokenBucket {
  * A token bucket per key (a user's terminal openings), for at most `maxKeys` keys: past it the
  * least recently used key is forgotten (it starts again with a full bucket). Forgetting every key
  * at once instead (as it was done) gave everyone, the one who spent their budget included, a full
- * bucket as soon as enough accounts had been seen (review T3-20).
+ * bucket as soon as enough accounts had been seen.
  */
 export class RecentBuckets {
   private readonly buckets = new Map<string, TokenBucket>();
@@ -137,7 +137,7 @@ export function acceptEnv(env: Record<string, string>, key: unknown, value: unkn
 
 /** What a `pty-req` may ask for (and a `window-change`, or the browser terminal, resize to):
  *  1..1000 columns and rows; a TERM of 1..64 plain characters, else "xterm". A size of 2^32-1
- *  would become the recording's width and freeze the replay viewer (review T3-12). */
+ *  would become the recording's width and freeze the replay viewer. */
 export const PTY_LIMITS = { maxSize: 1000, term: /^[A-Za-z0-9._-]{1,64}$/, defaultTerm: "xterm" };
 
 /** A terminal dimension within 1..PTY_LIMITS.maxSize; `fallback` when it is not a number or 0. */

@@ -1,4 +1,4 @@
-// The outbox mailer (no SMTP_URL) and what it writes to the log (review L10).
+// The outbox mailer (no SMTP_URL) and what it writes to the log.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -42,7 +42,7 @@ describe("challenge catalogue", () => {
     expect(c.shortDescription).toBe("A demo challenge that is long enough to cut.");
   });
 
-  it("every shipped challenge explains itself after solving: a debrief and reference steps (issue 10)", () => {
+  it("every shipped challenge explains itself after solving: a debrief and reference steps", () => {
     for (const c of loadChallenges()) {
       expect(c.debrief.length, c.id).toBeGreaterThan(150);
       expect(c.solutionSteps.length, c.id).toBeGreaterThanOrEqual(3);

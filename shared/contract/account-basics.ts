@@ -1,4 +1,4 @@
-// The API's JSON shapes for the account basics (issue 10): password reset, e-mail change,
+// The API's JSON shapes for the account basics: password reset, e-mail change,
 // account deletion, the data export, unsubscribe links and a deployment's reset. docs/api.md
 // ("Account basics") describes the same answers in prose. A leaf: imports only its siblings.
 import type { Message, OwnUser } from "./accounts.ts";

@@ -137,7 +137,7 @@ test.describe("cross-site form posts", () => {
   });
 });
 
-test.describe("Content-Security-Policy (review L7)", () => {
+test.describe("Content-Security-Policy", () => {
   test("pages hydrate under the policy: no violation, and links navigate without reloading the page", async ({ page }) => {
     const violations: string[] = [];
     page.on("console", (m) => {

@@ -1,4 +1,4 @@
-// Readable by everyone (issue 11): axe-core checks every page against WCAG 2 A and AA, signed out
+// Readable by everyone: axe-core checks every page against WCAG 2 A and AA, signed out
 // and signed in, in the dark and the light theme, at desktop and phone width, and finds no serious
 // or critical violation. One test per combination walks all the pages, so the spec stays quick.
 import { execFileSync } from "node:child_process";
@@ -28,7 +28,7 @@ const PUBLIC_PAGES = [
   "/discord",
   "/unauthorized",
   "/no-such-page",
-  // Account basics (issue 10): the pages a mailed link opens show their invalid-link state here.
+  // Account basics: the pages a mailed link opens show their invalid-link state here.
   "/forgot-password",
   "/reset-password?token=not-a-token",
   "/confirm-email?token=not-a-token",

@@ -1,4 +1,4 @@
-// The account basics in the browser (issue 10): forgot password end to end with the captured
+// The account basics in the browser: forgot password end to end with the captured
 // mail, the data export download, deleting the account, and resetting a deployment on the
 // challenge page against the real runtime (same timer and ssh command, new values).
 import { readFileSync, rmSync } from "node:fs";

@@ -2,7 +2,7 @@
 // watch it become ready (live over the WebSocket with JavaScript; by the page refreshing itself
 // without), connect with the real ssh client using the command the SSH box shows, fix the
 // fault, submit (wrong first, then right), see the real solve time and rank, terminate. Plus the
-// spec's messages for this page that a browser can provoke.
+// page's error texts (app/features/challenge/rules/texts.ts) that a browser can provoke.
 // Over 350 lines: the cases share one deployment's life (start, ready, ssh, fix, submit,
 //  terminate), in order.
 import { execFileSync } from "node:child_process";
@@ -122,7 +122,7 @@ test.describe("with JavaScript", () => {
       await expect(page.getByTestId("terminate-button")).toBeEnabled();
       const command = (await page.getByTestId("ssh-command").textContent())!.trim();
       expect(command).toMatch(/^ssh -p \d+ \S+@\S+$/);
-      // The server's key to check the first connection against: the gateway's own (L12).
+      // The server's key to check the first connection against: the gateway's own.
       await expect(page.getByTestId("ssh-host-key")).toHaveText(gatewayHostKeyFingerprint());
       await expect(page.getByTestId("countdown")).toHaveText(/^(29|30):\d\d$/);
       await expect(page.getByTestId("countdown")).toHaveAttribute("data-warning", "false");
@@ -141,7 +141,7 @@ test.describe("with JavaScript", () => {
 
       await screenshots(page, "challenge-ready");
 
-      // Before the fix: the check refuses, with the spec's texts.
+      // Before the fix: the check refuses, with the page's texts.
       await page.getByLabel("solution").fill("I looked at it.");
       await page.getByTestId("submit-button").click();
       const failed = page.getByTestId("validation-failed");
@@ -161,7 +161,7 @@ test.describe("with JavaScript", () => {
       await expect(page.getByTestId("solve-time")).toHaveText(/^\d+m \d\ds$/);
       await expect(page.getByTestId("solve-rank")).toHaveText(/^rank \d+ of \d+$/);
       await expect(page.getByTestId("points-earned")).toHaveText("+100");
-      // Not the spec's placeholders.
+      // Real figures, not placeholders.
       await expect(page.getByTestId("solve-time")).not.toHaveText("25m 30s");
       await expect(page.getByTestId("solve-rank")).not.toHaveText("rank 42 of 100");
       // The first solve unlocks an achievement: the toast shows it, then goes after 5 s.
@@ -503,7 +503,7 @@ test.describe("without JavaScript", () => {
     }
   });
 
-  test("the spec's messages: unverified, no SSH key, extend/terminate/submit without a deployment, 404", async ({ page }) => {
+  test("the page's error texts: unverified, no SSH key, extend/terminate/submit without a deployment, 404", async ({ page }) => {
     // Unverified: the banner text and a disabled start.
     const unverified = await createUser({ prefix: "cunv", verified: false });
     await loginViaForm(page, unverified);

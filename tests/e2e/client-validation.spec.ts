@@ -1,5 +1,5 @@
 // With JavaScript the forms check themselves in the browser (conform with the zod/mini schemas,
-// app/lib/parse-form.ts) and show the spec's messages beside the fields before anything is
+// app/lib/parse-form.ts) and show their messages beside the fields before anything is
 // posted; the same forms without JavaScript get the same messages from the server
 // (no-javascript.spec.ts, account-basics.spec.ts).
 import { expect, test, type Page } from "@playwright/test";
@@ -15,7 +15,7 @@ function posts(page: Page): string[] {
   return seen;
 }
 
-test("register: the spec's messages appear without a request, and a valid form then goes through", async ({ page }) => {
+test("register: the validation messages appear without a request, and a valid form then goes through", async ({ page }) => {
   await page.goto("/register");
   // Hydrated: conform turned the browser's own validation off for its own.
   await expect(page.locator("form#register")).toHaveAttribute("novalidate", "");

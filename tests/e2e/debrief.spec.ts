@@ -1,4 +1,4 @@
-// Costed hints, the debrief, compare and replay (issue 10), against the real server, dockerd and
+// Costed hints, the debrief, compare and replay, against the real server, dockerd and
 // SSH gateway: hint texts are absent from the page (HTML and loader data) until revealed; a hint
 // is revealed with JavaScript and the next one without; the player fixes the disk-full challenge
 // in an interactive ssh session (a PTY, so the gateway records what was typed); the success

@@ -1,4 +1,4 @@
-// /docs is a real page (issue 11): how to connect by SSH with this installation's host and port,
+// /docs is a real page: how to connect by SSH with this installation's host and port,
 // how grading works, the challenge format (linked from /submit_challenge), all without JavaScript.
 // /discord is honest: the configured invite (DISCORD_URL) as a link, or that there is none yet;
 // the configured case runs a second server (no engine: RUNTIME=none) with DISCORD_URL set.

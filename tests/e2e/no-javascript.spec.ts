@@ -1,5 +1,5 @@
 // Register, verify and log in with JavaScript turned off: the server renders every state, the
-// spec's validation messages appear beside their fields, and plain form posts do the work.
+// validation messages appear beside their fields, and plain form posts do the work.
 import { expect, test, type Page } from "@playwright/test";
 import { api, createUser, newUser, totpCode, verificationLink, waitForMail } from "./support.ts";
 
@@ -18,7 +18,7 @@ async function fillRegister(page: Page, v: { username?: string; email?: string; 
   await page.getByRole("button", { name: "create account" }).click();
 }
 
-test("the register form shows the spec's messages beside the fields, without JavaScript", async ({ page }) => {
+test("the register form shows its validation messages beside the fields, without JavaScript", async ({ page }) => {
   await page.goto("/register");
   await expect(page.getByRole("heading", { name: "./register.sh" })).toBeVisible();
 
@@ -145,7 +145,7 @@ test("the second factor works without JavaScript, and a wrong code says so; turn
   await expect(page).toHaveURL("/profile");
   await expect(page.getByTestId("nav-username").first()).toHaveText(`~${user.username}`);
 
-  // Turning it off asks for the password (or a code); the spec's question stands above the button.
+  // Turning it off asks for the password (or a code); the confirmation question stands above the button.
   await page.goto("/profile/settings?tab=security");
   const section = page.getByTestId("twofa-section");
   await expect(section).toContainText("Are you sure you want to disable 2FA? This will make your account less secure.");

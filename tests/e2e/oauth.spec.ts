@@ -93,7 +93,7 @@ for (const provider of ["github", "google"] as const) {
       await nextOAuthProfile(provider, { login: unique("mallory"), email: user.email, emailVerified: false });
       await signInWith(page, provider);
       await expect(page.getByRole("heading", { name: "Authentication failed" })).toBeVisible();
-      // The same text whether or not an account has the address (review L4).
+      // The same text whether or not an account has the address.
       await expect(page.getByRole("alert")).toHaveText(
         `${LABEL[provider]} has not verified the e-mail address of your account. Verify it with ${LABEL[provider]} first, or register with a password.`,
       );
@@ -182,7 +182,7 @@ test("a replayed callback does not sign anyone in", async ({ page, browser }) =>
   }
 });
 
-// ------------------------------------------------------------------ the callback page's states (issue 11)
+// ------------------------------------------------------------------ the callback page's states
 
 /** Holds the callback page's post to its own action a moment, so its processing state can be seen. */
 async function slowCallbackPost(page: Page) {

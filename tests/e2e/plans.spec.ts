@@ -1,7 +1,7 @@
 // Plans in the browser, against the real server (no payment provider configured, as on a fresh
 // installation): a free user who starts a hard challenge reads the server's refusal on the
 // challenge page; the catalogue's cards carry a lock on what the plan does not include; the nav's
-// pricing/ button opens the plan dialog over the page with the spec's pretend upgrade
+// pricing/ button opens the plan dialog over the page with the pretend upgrade
 // (processing, closed after 2 s) and says payments are not enabled. With and without JavaScript.
 import { rmSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";

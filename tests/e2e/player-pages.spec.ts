@@ -191,7 +191,7 @@ test.describe("leaderboard", () => {
     await page.goto(`/leaderboard?search=${prefix}`);
     await page.waitForLoadState("networkidle");
     await expect(page.getByTestId("page-indicator")).toHaveText("1 / 2");
-    // A visit computes the board once: page 2 is not fetched ahead on render (issue 12).
+    // A visit computes the board once: page 2 is not fetched ahead on render.
     const prefetch = page.locator('link[rel="prefetch"][href*="/leaderboard.data"][href*="page=2"]');
     await expect(prefetch).toHaveCount(0);
     expect(nextPageData).toEqual([]);

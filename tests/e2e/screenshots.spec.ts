@@ -10,7 +10,7 @@ test("account pages at desktop and phone widths", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "./login.sh" })).toBeVisible();
   await screenshots(page, "login");
 
-  // The register screen with the spec's messages beside the fields.
+  // The register screen with its validation messages beside the fields.
   await page.goto("/register");
   await page.getByRole("button", { name: "create account" }).click();
   await expect(page.getByText("Please fill in all required fields").first()).toBeVisible();

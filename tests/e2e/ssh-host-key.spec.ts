@@ -1,5 +1,5 @@
-// The SSH gateway's host key is shown where people look before their first connection (review
-// L12): /docs shows the fingerprint `ssh-keygen -lf` prints for the gateway's key file, and a
+// The SSH gateway's host key is shown where people look before their first connection:
+// /docs shows the fingerprint `ssh-keygen -lf` prints for the gateway's key file, and a
 // known_hosts line that holds exactly the key the gateway presents (ssh-keyscan).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The honest /status page and the spec's last small gaps (issue 11): each part's state and the
+// The honest /status page and a few small page states: each part's state and the
 // time of the check as GET /api/v1/health measures it on this e2e server (a real dockerd, so an
 // engine, gateway and worker); /unauthorized's back link with and without JavaScript; a new
 // player's solve rate shown as "–". The OAuth callback's processing, success and error states

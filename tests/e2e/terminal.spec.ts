@@ -1,4 +1,4 @@
-// The browser terminal (issue 10) against the real server, dockerd and exec path: xterm.js loads
+// The browser terminal against the real server, dockerd and exec path: xterm.js loads
 // only when opened (under the CSP, without 'unsafe-eval'), a command runs, resizing the window
 // changes `stty size`, the socket drops while offline and the page reconnects to the same shell
 // (its background process still running), the challenge is solved from the terminal alone, and

@@ -1,5 +1,5 @@
-// Nothing a stranger (or a player) sends over SSH takes faultline down (issue 20; review T3-12,
-// T3-13). The real server (server.ts's startServer: API, gateway, recorder, worker) with the
+// Nothing a stranger (or a player) sends over SSH takes faultline down (decision
+// 015). The real server (server.ts's startServer: API, gateway, recorder, worker) with the
 // local dockerd and a real deployment. After authenticating, a client sends malformed and
 // unexpected packets through ssh2's own packet writer (truncated requests, lengths past the
 // packet, unknown channels and message types, a garbage re-key), a pty-req with 2^32-1 columns
@@ -108,7 +108,7 @@ function session(client: ssh2.Client): Promise<{ stream: ssh2.ClientChannel; rem
   );
 }
 
-describe("the SSH gateway under malformed and hostile packets (issue 20)", () => {
+describe("the SSH gateway under malformed and hostile packets", () => {
   it("survives each malformed packet after authentication; each bad connection is closed, none held", async () => {
     const baseline = server.gateway!.stats().connections;
     const cases: [name: string, send: (c: ssh2.Client, remote: number) => void][] = [
@@ -177,7 +177,7 @@ describe("the SSH gateway under malformed and hostile packets (issue 20)", () =>
     await waitFor("every bad connection to be gone", () => server.gateway!.stats().connections <= baseline, 5000);
   }, 120_000);
 
-  it("pty-req with 2^32-1 columns and rows and a 30 kB TERM: clamped to 1000x1000 and a plain TERM, in the shell and its recording (T3-12)", async () => {
+  it("pty-req with 2^32-1 columns and rows and a 30 kB TERM: clamped to 1000x1000 and a plain TERM, in the shell and its recording", async () => {
     const client = await connect();
     try {
       const out = await new Promise<string>((resolve, reject) =>
@@ -216,7 +216,7 @@ describe("the SSH gateway under malformed and hostile packets (issue 20)", () =>
     await stillServing("a pty-req of 2^32-1");
   }, 60_000);
 
-  it("a flood of 5000 window-changes of every size, 2^32-1 included: the shell stays usable, the size stays within 1..1000 (T3-12)", async () => {
+  it("a flood of 5000 window-changes of every size, 2^32-1 included: the shell stays usable, the size stays within 1..1000", async () => {
     const client = await connect();
     try {
       const out = await new Promise<string>((resolve, reject) =>
@@ -237,7 +237,7 @@ describe("the SSH gateway under malformed and hostile packets (issue 20)", () =>
   }, 60_000);
 });
 
-describe("credentials changes end the account's SSH connections (T3-13)", () => {
+describe("credentials changes end the account's SSH connections", () => {
   let owner: Player;
   /** The owner's password as it is now (a retried test finds it changed already). */
   let password = "";

@@ -377,7 +377,7 @@ describe("ssh gateway: protocol-level refusals (ssh2 client)", () => {
     expect(gw.stats().signatureChecks).toBe(checks + 1);
   });
 
-  it("a forged signature costs the same whatever the key's state: one verify, no lookup, the generic refusal (review T3-14)", async () => {
+  it("a forged signature costs the same whatever the key's state: one verify, no lookup, the generic refusal", async () => {
     // The lookup came first, so a forger's attempt cost one query for an unknown key, two for a
     // registered one and a verify on top for a key whose owner had a deployment: timing told
     // "registered?" and "deployment running?". Now only a valid signature is looked up.
@@ -403,7 +403,7 @@ describe("ssh gateway: protocol-level refusals (ssh2 client)", () => {
   });
 
   it("answers the unsigned query the same whatever the key's state, and tells the state only after a valid signature", async () => {
-    // Issue 7 (S3): the unsigned round told strangers whether a key's owner had a deployment.
+    // The unsigned round used to tell strangers whether a key's owner had a deployment.
     const calls = resolveCalls.length;
     for (const key of [keys.wrong, keys.orphan, keys.pending, keys.good]) {
       const agent = new SigningAgent(key, { refuseToSign: true });
@@ -508,7 +508,7 @@ describe("ssh gateway: protocol-level refusals (ssh2 client)", () => {
 });
 
 describe("ssh gateway: bounded requests after authentication (ssh2 client)", () => {
-  // Issue 7 (S2). The runtime is the real one, wrapped to count the engine calls the gateway makes.
+  // The runtime is the real one, wrapped to count the engine calls the gateway makes.
   let gw: Gateway;
   let port: number;
   const calls = { resize: 0, signal: 0 };
@@ -741,7 +741,7 @@ describe("ssh gateway: host key, limits and time-outs", () => {
   });
 
   it("caps connections per address: one address holding its share is refused, another still gets in", async () => {
-    // Issue 7 (S1): 288 sockets from one address used to fill the whole gateway.
+    // 288 sockets from one address used to fill the whole gateway.
     const gw = gateway({ maxUnauthenticatedPerAddress: 3, maxConnectionsPerAddress: 4 });
     const port = await gw.listen();
     const sockets: import("node:net").Socket[] = [];

@@ -1,4 +1,4 @@
-// The account basics (issue 10) on SQLite and PostgreSQL, through the API as the web calls it, mail
+// The account basics on SQLite and PostgreSQL, through the API as the web calls it, mail
 // read back from the outbox: forgot password, e-mail change, account deletion, the data export,
 // notification mails and their one-click unsubscribe links.
 // Over 350 lines: the account-basics journeys (forgot password, e-mail change, deletion, export,
@@ -157,7 +157,7 @@ describe.each(DATABASES)("account basics on %s", (kind) => {
       expectError(await t.call("POST", "/users/me/email", { token, body: { new_email: newEmail } }), 400);
       const asked = await t.call("POST", "/users/me/email", { token, body: { new_email: newEmail, current_password: u.password } });
       expect(asked.status).toBe(202);
-      await t.platform.account.emailChange.settled(); // mails go after the answer (T3-17)
+      await t.platform.account.emailChange.settled(); // mails go after the answer
       expect(t.mail(u.email).subject).toBe("Your faultline e-mail address is being changed");
       // The old address still signs in and is still the account's.
       expect((await t.call("GET", "/users/me", { token })).body.email).toBe(u.email);

@@ -1,4 +1,4 @@
-// The audit log keyed by id, not by name (security review T3-09, T3-16; migration 0018), on
+// The audit log keyed by id, not by name (decision 018; migration 0018), on
 // SQLite and PostgreSQL: usernames equal to a challenge id (as loaded at run time) or a staff word
 // are refused; an account with such a name (made before the rule) gets none of the entries about
 // the challenge in its data export and blanks none by its deletion; a failed sign-in keeps the
@@ -58,7 +58,7 @@ describe.each(DATABASES)("the audit log keyed by id on %s", (kind) => {
     return res.text();
   };
 
-  it("a username equal to a challenge id or a staff word is refused, in any case, at registration and Add User (T3-09)", async () => {
+  it("a username equal to a challenge id or a staff word is refused, in any case, at registration and Add User", async () => {
     for (const name of [NGINX, NGINX.toUpperCase(), "admin", "Root", "SUPPORT", "settings"]) expectError(await register(name), 409, TAKEN);
     expectError(
       await t.call("POST", "/admin/users", { token: admin, body: { username: NGINX, email: `made-${kind}@example.test`, password: "a long password" } }),
@@ -72,7 +72,7 @@ describe.each(DATABASES)("the audit log keyed by id on %s", (kind) => {
     expect((await register(`${NGINX.slice(0, 20)}-fan`)).status).toBe(201);
   });
 
-  it("challenge ids are known at run time: one added and reloaded is refused from then on (T3-09)", async () => {
+  it("challenge ids are known at run time: one added and reloaded is refused from then on", async () => {
     expect(t.platform.accounts.usernameReserved(LATER)).toBe(false);
     cpSync(join(CHALLENGES_DIR, LATER), join(content, LATER), { recursive: true });
     const reload = await t.call("POST", "/admin/challenges/reload", { token: admin });
@@ -80,7 +80,7 @@ describe.each(DATABASES)("the audit log keyed by id on %s", (kind) => {
     expectError(await register(LATER), 409, TAKEN);
   });
 
-  it("an account named after a challenge (made before the rule) exports none of the entries about it, and its deletion blanks none (T3-09)", async () => {
+  it("an account named after a challenge (made before the rule) exports none of the entries about it, and its deletion blanks none", async () => {
     // Entries about the challenge, by someone else: an admin hides and shows it.
     for (const hidden of [true, false])
       expect((await t.call("PUT", `/admin/challenges/${NGINX}/visibility`, { token: admin, body: { hidden } })).status).toBe(200);
@@ -96,7 +96,7 @@ describe.each(DATABASES)("the audit log keyed by id on %s", (kind) => {
     for (const e of about) expect(e).toMatchObject({ target_type: "challenge", target_id: NGINX, target: NGINX });
   });
 
-  it("a failed sign-in keeps the account it named, or a keyed hash of what was typed, never the text (T3-16)", async () => {
+  it("a failed sign-in keeps the account it named, or a keyed hash of what was typed, never the text", async () => {
     const typed = "Tr0ub4dor&3-typed-in-the-name-field";
     for (const attempt of [typed, `  ${typed.toUpperCase()} `, "someone-else-entirely"]) {
       expectError(
@@ -176,7 +176,7 @@ describe.each(DATABASES)("migration 0018 on %s", (kind) => {
     if (error) throw error;
   };
 
-  it("types the old rows from their action, resolves usernames to ids, and drops the names and typed text (T3-09, T3-16)", async () => {
+  it("types the old rows from their action, resolves usernames to ids, and drops the names and typed text", async () => {
     await migrateTo("0018");
     const user = (id: string, username: string) => ({ id, username, email: `${username}@example.test`, created_at: 1, updated_at: 1 });
     await db

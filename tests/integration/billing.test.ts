@@ -3,7 +3,7 @@
 // STRIPE_API_URL), and webhooks are signed with the library's own
 // stripe.webhooks.generateTestHeaderString, as Stripe signs them. Only a verified webhook changes
 // a plan; a replay changes nothing; a cancelled subscription keeps Pro to the end of the period.
-// Billing means what it says (security review T3-07, T3-08, T3-11): only the Pro price counts,
+// Billing means what it says (decision 018): only the Pro price counts,
 // only checkouts this installation opened, only paid periods (a declined renewal then a
 // cancellation gives nothing), one open checkout at a time, and deleting or disabling an account
 // cancels its subscription.
@@ -219,7 +219,7 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
     expect((await plan(c.token)).plan_until).toBe(iso(end + 30 * DAY));
   });
 
-  it("a declined renewal, then the cancellation when dunning gives up, gives no Pro for the unpaid period (T3-08)", async () => {
+  it("a declined renewal, then the cancellation when dunning gives up, gives no Pro for the unpaid period", async () => {
     const c = await customer();
     const end = nowSeconds() + 5 * DAY;
     const { completed, session } = await checkout(c, end);
@@ -250,7 +250,7 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
     });
   });
 
-  it("another product, even bought through a Payment Link naming the user, gives nothing (T3-07)", async () => {
+  it("another product, even bought through a Payment Link naming the user, gives nothing", async () => {
     const c = await customer();
     const { events } = stripe.elsewhere({ price: OTHER_PRICE, clientReferenceId: c.id, metadata: { user_id: c.id } });
     expect(events.map((e) => e.type)).toEqual(["customer.subscription.created", "invoice.paid", "checkout.session.completed"]);
@@ -259,7 +259,7 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
     expect(await storedSubscription(c.id)).toBeUndefined();
   });
 
-  it("the Pro price bought without this installation's checkout (a Payment Link, another installation) gives nothing (T3-07)", async () => {
+  it("the Pro price bought without this installation's checkout (a Payment Link, another installation) gives nothing", async () => {
     const c = await customer();
     // A Payment Link for the Pro price: client_reference_id comes from the link's URL, anyone's to set.
     await deliverAll(stripe.elsewhere({ price: PRICE, clientReferenceId: c.id, metadata: { user_id: c.id } }).events);
@@ -269,7 +269,7 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
     expect(await storedSubscription(c.id)).toBeUndefined();
   });
 
-  it("a known customer's subscription to something else neither extends Pro nor replaces the Pro subscription (T3-07)", async () => {
+  it("a known customer's subscription to something else neither extends Pro nor replaces the Pro subscription", async () => {
     const c = await customer();
     const end = nowSeconds() + 10 * DAY;
     const { completed, session } = await checkout(c, end);
@@ -288,7 +288,7 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
     expect(stripe.subscriptions.get(other.subscription.id)!.cancel_at_period_end).toBe(false);
   });
 
-  it("a second checkout while one is open is refused, also when both are asked at once; an expired one frees the way (T3-11)", async () => {
+  it("a second checkout while one is open is refused, also when both are asked at once; an expired one frees the way", async () => {
     const c = await customer();
     const both = await Promise.all([t.call("POST", "/billing/checkout", { token: c.token }), t.call("POST", "/billing/checkout", { token: c.token })]);
     expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
@@ -319,7 +319,7 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
     expect((await t.call("POST", "/billing/checkout", { token: c.token })).status).toBe(200);
   });
 
-  it("deleting the account cancels its subscription at once, and a checkout it left open or just paid (T3-11)", async () => {
+  it("deleting the account cancels its subscription at once, and a checkout it left open or just paid", async () => {
     const c = await customer();
     const { completed, session } = await checkout(c);
     await deliver(completed);
@@ -364,7 +364,7 @@ describe.each(DATABASES)("billing with Stripe (stand-in) on %s", (kind) => {
     expect(stripe.subscriptions.get(session.subscription as string)).toMatchObject({ status: "canceled" });
   });
 
-  it("disabling the account stops its subscription at the end of the paid period; the audit entry says so (T3-11)", async () => {
+  it("disabling the account stops its subscription at the end of the paid period; the audit entry says so", async () => {
     const admin = await customer();
     await t.platform.accounts.setAdmin(admin.username, true);
     const c = await customer();

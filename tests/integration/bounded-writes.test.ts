@@ -1,4 +1,4 @@
-// Writes a player causes, bounded (issue 20; docs/decisions/016-per-user-bounds.md), on SQLite
+// Writes a player causes, bounded (docs/decisions/016-per-user-bounds.md), on SQLite
 // and PostgreSQL: recording stops at the free-space floor (the shell goes on), and only a player's
 // newest answers are kept; one debrief read computes at most 4 open shells. The recorder here is the platform's own parts around a disk whose free
 // space the test sets (the answer of the statfs system call), so the floor can be crossed at will.

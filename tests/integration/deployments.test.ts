@@ -51,7 +51,7 @@ describe.each(DATABASES)("deployments API on %s", (kind) => {
     expectError(await t.call("GET", "/challenges/config/ssh"), 503, "The SSH gateway is not running.");
   });
 
-  it("starting needs a verified e-mail (the spec's banner text), then an SSH key; unknown challenges are 404", async () => {
+  it("starting needs a verified e-mail (the banner text, shared/rules.ts), then an SSH key; unknown challenges are 404", async () => {
     const unverified = await t.register();
     const token = (await t.login(unverified)).access_token;
     expectError(
@@ -103,7 +103,7 @@ describe.each(DATABASES)("deployments API on %s", (kind) => {
     );
   });
 
-  it("submitting: the body is validated, no deployment is the spec's message, and submissions are rate-limited per user", async () => {
+  it("submitting: the body is validated, no deployment is NO_ACTIVE_DEPLOYMENT's message (shared/rules.ts), and submissions are rate-limited per user", async () => {
     const u = await t.registerVerified();
     const token = (await t.login(u)).access_token;
     expectError(await t.call("POST", `/challenges/${NGINX}/submit`, { token, body: {} }), 400, "solution: is required");

@@ -1,4 +1,4 @@
-// Costed hints and the debrief (issue 10), on SQLite and PostgreSQL: hints are revealed one at a
+// Costed hints and the debrief, on SQLite and PostgreSQL: hints are revealed one at a
 // time and in order, their costs are shown before, their texts never leave the API before they
 // are revealed, and the cost is deducted only at the solve (grading's insertion asks
 // hintChargeOnSolve inside its transaction, as here), never below 0. The whole path through a
@@ -173,7 +173,7 @@ describe.each(DATABASES)("costed hints on %s", (kind) => {
     expect(await solve(p.id, PRICEY)).toEqual({ points: 0, hintsCost: 100 });
   });
 
-  it("a hidden challenge's hints and debrief are for admins only: 404 to a player, even one who solved it (T3-18)", async () => {
+  it("a hidden challenge's hints and debrief are for admins only: 404 to a player, even one who solved it", async () => {
     const p = await player();
     await solve(p.id, PRICEY);
     const admin = await player();

@@ -1,6 +1,6 @@
 // The HTTP front of the real server (server.ts, API only: no web build needed) on SQLite and
-// PostgreSQL: the body cap in front of the API and the web (review W1), the security headers
-// (L7), and the client address behind a proxy that rate limits key on (A2).
+// PostgreSQL: the body cap in front of the API and the web, the security headers,
+// and the client address behind a proxy that rate limits key on.
 import { mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
@@ -103,7 +103,7 @@ describe.each(DATABASES)("HTTP front on %s", (kind) => {
     await s?.close();
   });
 
-  describe("request bodies are capped before they are read (review W1)", () => {
+  describe("request bodies are capped before they are read", () => {
     it("refuses a declared 1 MB body to the API with 413 and the JSON envelope", async () => {
       const res = await upload(s.base, "/api/v1/auth/login", { total: 1024 * 1024 });
       expect(res.status).toBe(413);
@@ -155,7 +155,7 @@ describe.each(DATABASES)("HTTP front on %s", (kind) => {
     });
   });
 
-  describe("security headers (review L7)", () => {
+  describe("security headers", () => {
     it("sends a CSP with a fresh nonce on every answer, API included, and no HSTS over plain http", async () => {
       const a = await fetch(`${s.base}/api/v1/auth/oauth/providers`);
       const b = await fetch(`${s.base}/api/v1/auth/oauth/providers`);
@@ -180,7 +180,7 @@ describe.each(DATABASES)("HTTP front on %s", (kind) => {
     });
   });
 
-  describe("the client address behind a proxy (review A2)", () => {
+  describe("the client address behind a proxy", () => {
     let proxied: Running;
     beforeAll(async () => {
       proxied = await startHttp(kind, { TRUST_PROXY: "true" });

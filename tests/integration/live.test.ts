@@ -97,7 +97,7 @@ describe.each(DATABASES)("live channel authentication on %s", (kind) => {
     s.ws.close();
   });
 
-  it("refuses the cookie without an Origin, or from any other origin (T1)", async () => {
+  it("refuses the cookie without an Origin, or from any other origin", async () => {
     const p = await player();
     for (const origin of [undefined, "http://evil.example", "http://faultline.test:3001", "https://faultline.test:3000", "null", `${ORIGIN}.evil.example`]) {
       const s = open(p.deploymentId, origin === undefined ? { cookie: p.cookie } : { cookie: p.cookie, origin });
@@ -142,7 +142,7 @@ describe.each(DATABASES)("live channel authentication on %s", (kind) => {
     expect(await s.closed).toEqual({ code: 4404, reason: "Deployment not found" });
   });
 
-  it("signing out closes the sockets opened under that session, not the user's others (L6)", async () => {
+  it("signing out closes the sockets opened under that session, not the user's others", async () => {
     const p = await player();
     const second = await t.platform.webSessions.create({ tokens: { user_id: p.userId } }, { userId: p.userId });
     const secondCookie = (await t.platform.webSessions.cookie.serialize(second)).split(";")[0]!;
@@ -155,7 +155,7 @@ describe.each(DATABASES)("live channel authentication on %s", (kind) => {
     expect(await b.closed).toEqual(AUTH_REQUIRED);
   });
 
-  it("a password change closes every socket of the user (L6)", async () => {
+  it("a password change closes every socket of the user", async () => {
     const p = await player();
     const s = await accepted(p.deploymentId, { cookie: p.cookie, origin: ORIGIN });
     const res = await t.call("PUT", "/users/me/password", {
@@ -166,7 +166,7 @@ describe.each(DATABASES)("live channel authentication on %s", (kind) => {
     expect(await s.closed).toEqual(AUTH_REQUIRED);
   });
 
-  it("a session that ends without notice (row deleted, expired) is noticed by the periodic re-check (L6)", async () => {
+  it("a session that ends without notice (row deleted, expired) is noticed by the periodic re-check", async () => {
     const p = await player();
     const s = await accepted(p.deploymentId, { cookie: p.cookie, origin: ORIGIN });
     await t.platform.db

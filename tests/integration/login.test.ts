@@ -126,7 +126,7 @@ describe.each(DATABASES)("login and tokens on %s", (kind) => {
     });
   });
 
-  describe("throttling that parallel requests and many addresses cannot beat (review A2)", () => {
+  describe("throttling that parallel requests and many addresses cannot beat", () => {
     it("counts before hashing: 30 parallel wrong passwords from one address get 5 looks, the rest 429", async () => {
       const victim = await t.register();
       const ip = freshIp();

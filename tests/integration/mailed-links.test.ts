@@ -1,4 +1,4 @@
-// Mailed links and mail timing (review T3-17), on SQLite and PostgreSQL through the API:
+// Mailed links and mail timing (decision 017), on SQLite and PostgreSQL through the API:
 // - a password-reset link dies when the password changes (signed in, or by another reset) and
 //   when the e-mail address changes (it went to the old mailbox), and a pending e-mail change
 //   dies with the password;

@@ -1,4 +1,4 @@
-// Starting an OAuth sign-in needs no account and stores a state row (review L13): starts are
+// Starting an OAuth sign-in needs no account and stores a state row: starts are
 // limited per address, so a burst from one address stops writing rows, and expired states go.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestPlatform, DATABASES, freshIp, type TestPlatform } from "../support/platform.ts";

@@ -127,7 +127,7 @@ describe.each(DATABASES)("OAuth sign-in on %s", (kind) => {
       for (const n of names) expect(n).toMatch(/^[A-Za-z0-9_-]{3,32}$/);
     });
 
-    it("never takes a reserved name: a login equal to a staff word or a challenge id gets a suffix (T3-09)", async () => {
+    it("never takes a reserved name: a login equal to a staff word or a challenge id gets a suffix", async () => {
       for (const login of ["admin", "Nginx-Broken-Config"]) {
         const { res } = await signIn("github", { login, email: `${unique("reserved")}@mail.example.test` });
         expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -148,7 +148,7 @@ describe.each(DATABASES)("OAuth sign-in on %s", (kind) => {
       expect(google.res.body.user.username).toContain("jane-doe-x");
     });
 
-    it("refuses an e-mail the provider does not vouch for with the same answer, whether or not an account has it (review L4)", async () => {
+    it("refuses an e-mail the provider does not vouch for with the same answer, whether or not an account has it", async () => {
       const owner = await t.registerVerified();
       const fresh = `${unique("unv")}@mail.example.test`;
       const taken = await signIn("google", { email: owner.email, emailVerified: false });

@@ -1,4 +1,4 @@
-// Observability (issue 12): Prometheus metrics at /metrics, JSON log lines (LOG_FORMAT=json) and
+// Observability: Prometheus metrics at /metrics, JSON log lines (LOG_FORMAT=json) and
 // one request id through web → API → core. server.ts runs in a process of its own (as in
 // production; see web-hardening.test.ts for why) with the engine at a closed loopback port, so a
 // start is accepted, runs in the background and fails: a real deployment's life, without Docker.

@@ -1,5 +1,5 @@
-// What one player can make the platform keep and compute (issue 20; review T3-04, T3-05, T3-19;
-// docs/decisions/016-per-user-bounds.md), on SQLite and PostgreSQL, through the recorder every
+// What one player can make the platform keep and compute
+// (docs/decisions/016-per-user-bounds.md), on SQLite and PostgreSQL, through the recorder every
 // shell goes through (server/gateway/exec-bridge.ts calls `begin` for each): quotas per
 // deployment and per user (the oldest private recordings make room, published ones stay, an open
 // shell counts whole), recorded shells per minute, the free-space floor; the commands extracted

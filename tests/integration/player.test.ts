@@ -1,4 +1,4 @@
-// The player's reads: catalogue (filters and search in the database, the spec's fallbacks),
+// The player's reads: catalogue (filters and search in the database, the catalogue's fallbacks),
 // leaderboard (periods, dense ranks across pages, search keeping ranks), profiles' points, rank,
 // level and achievements, solved challenges, activity, home figures. Solving needs Docker, so
 // solves (and most users) are inserted directly as fixtures; everything is read through the API.
@@ -104,7 +104,7 @@ describe.each(DATABASES)("player reads on %s", (kind) => {
       });
     });
 
-    it("lists approved challenges with the spec's fields, badges and incident notes from content", async () => {
+    it("lists approved challenges with the contract's fields (shared/contract/catalogue.ts), badges and incident notes from content", async () => {
       const res = await t.call("GET", "/challenges/?limit=100&is_approved=true&order_by=votes");
       expect(res.status).toBe(200);
       const byId = Object.fromEntries(res.body.challenges.map((c: any) => [c.uid, c]));
@@ -259,7 +259,7 @@ describe.each(DATABASES)("player reads on %s", (kind) => {
       expect(p2.entries.map((e: any) => [e.username, e.rank, e.points])).toEqual(board.slice(15).map((b) => [b.username, b.rank, b.points]));
       expect(p2.entries[0].rank).toBe(8); // not 1: the page does not restart the ranks
       expect((await get("page=3&limit=15")).entries).toEqual([]);
-      // Default page size is the spec's 15.
+      // Default page size is 15 (docs/api.md, GET /leaderboard).
       expect((await get("")).entries).toHaveLength(15);
     });
 

@@ -1,4 +1,4 @@
-// No full scan on the hot read paths (issue 12), on SQLite and PostgreSQL: a few thousand
+// No full scan on the hot read paths, on SQLite and PostgreSQL: a few thousand
 // players and their submissions seeded by the bench's seeder (bench/seed.ts, statistics
 // refreshed as at start), then every query the leaderboard (each period: first page, a deep
 // page, searches of each kind), a rank (userStats), the home figures, the catalogue and the public cache's

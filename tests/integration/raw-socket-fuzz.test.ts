@@ -1,4 +1,4 @@
-// Nothing a stranger sends takes faultline down (issue 20; review T3-01, T3-02, T3-15). The real
+// Nothing a stranger sends takes faultline down (decision 015). The real
 // server (server.ts with the web build, in a process of its own, as in production: every role,
 // the SSH gateway and the browser terminal included, the engine at a closed loopback port) is
 // sent, over raw sockets, odd request targets (`//[`, `http://[`, `/\[`, `%`, overlong, control
@@ -228,7 +228,7 @@ async function everyPath(): Promise<string[]> {
   return [...new Set(["/", "/healthz", "/metrics", "/assets/x.js", ...web, ...api, ...ws])];
 }
 
-describe("raw sockets against the real server (issue 20)", () => {
+describe("raw sockets against the real server", () => {
   it("each odd target, with and without Connection: Upgrade, is answered or closed, and /healthz still answers", async () => {
     const held: string[] = [];
     const fiveHundreds: string[] = [];
@@ -276,7 +276,7 @@ describe("raw sockets against the real server (issue 20)", () => {
     expect(page.head).toMatch(/content-type: text\/html/i);
   });
 
-  it("`GET //[` with and without Connection: Upgrade, then a reset: the process stays up (T3-01)", async () => {
+  it("`GET //[` with and without Connection: Upgrade, then a reset: the process stays up", async () => {
     for (const headers of ["", WS_HEADERS]) {
       const out = await probe(request("GET", "//[", headers));
       expect(out.held).toBe(false);
@@ -387,7 +387,7 @@ describe("raw sockets against the real server (issue 20)", () => {
     expect(answers.get("101")).toBeGreaterThanOrEqual(3 * 3);
   }, 120_000);
 
-  it("upgrades nobody serves are closed at once, 300 at a time with 15 KB of headers each (T3-02)", async () => {
+  it("upgrades nobody serves are closed at once, 300 at a time with 15 KB of headers each", async () => {
     const pad = `X-Pad: ${"a".repeat(15_000)}\r\n`;
     const t0 = Date.now();
     const outcomes = await Promise.all(
@@ -401,7 +401,7 @@ describe("raw sockets against the real server (issue 20)", () => {
     await stillServing("300 unserved upgrades");
   });
 
-  it("/metrics in production: refused on the public port without METRICS_TOKEN, even from loopback with no proxy; served on METRICS_PORT (T3-15)", async () => {
+  it("/metrics in production: refused on the public port without METRICS_TOKEN, even from loopback with no proxy; served on METRICS_PORT", async () => {
     const pub = await fetch(`http://${HOST}:${port}/metrics`);
     expect(pub.status).toBe(403);
     expect(await pub.text()).toBe(METRICS_NEED_TOKEN);

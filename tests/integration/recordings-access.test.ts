@@ -1,4 +1,4 @@
-// Who may read a recorded shell (issue 10), on SQLite and PostgreSQL: its owner; nobody else
+// Who may read a recorded shell, on SQLite and PostgreSQL: its owner; nobody else
 // (404, as if it did not exist); anyone once the owner published it, which only a solved
 // challenge's session can be; admins, every opening audited. The recordings are made as the
 // recorder leaves them: a row and an asciicast file under DATA_DIR/recordings/<user id>/.
@@ -160,7 +160,7 @@ describe.each(DATABASES)("recordings access on %s", (kind) => {
     expect((await t.call("GET", `/admin/recordings/${randomUUID()}/cast`, { token: admin.token })).status).toBe(404);
   });
 
-  it("a disabled account has no public face: profile, solves, activity and published sessions are 404 until it is enabled (T3-18)", async () => {
+  it("a disabled account has no public face: profile, solves, activity and published sessions are 404 until it is enabled", async () => {
     const owner = await player();
     const other = await player();
     const r = await recording(owner.id);

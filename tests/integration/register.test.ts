@@ -58,7 +58,7 @@ describe.each(DATABASES)("registration and e-mail verification on %s", (kind) =>
       expect(t.mails(`${other}@example.test`)).toHaveLength(0);
     });
 
-    it("answers a taken e-mail exactly as a new account, creates nothing, and tells the address's owner (review L4)", async () => {
+    it("answers a taken e-mail exactly as a new account, creates nothing, and tells the address's owner", async () => {
       const owner = await t.register();
       const stranger = unique("stranger");
       const mailsBefore = t.mails(owner.email).length;

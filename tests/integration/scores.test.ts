@@ -33,7 +33,7 @@ describe.each(DATABASES)("scores on %s", (kind) => {
   });
   const db = () => t.platform.db;
 
-  /** The leaderboard as it was computed before issue 12: every solve of the period, per request
+  /** The leaderboard as it was computed before decision 012: every solve of the period, per request
    *  (of accounts not disabled: a disabled account leaves the boards, migration 0021). */
   async function oracle(period: Period, now: number, search = "") {
     const since = periodStart(period, now);

@@ -1,4 +1,4 @@
-// Step-up that holds (review T3-06, decision 017), on SQLite and PostgreSQL through the API:
+// Step-up that holds (decision 017), on SQLite and PostgreSQL through the API:
 // enrolling 2FA needs the password; a factor added in this sign-in or less than 24 hours ago is
 // no step-up for an e-mail change, a key change or a deletion; recovery codes (shown once, kept
 // hashed, each good once) at enrolment, at sign-in and to turn 2FA off; mails on every 2FA
@@ -89,7 +89,7 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
   }
   const secondStep = (body: Record<string, unknown>) => t.call("POST", "/auth/login/2fa", { body, ip: freshIp() });
 
-  describe("enrolment needs the password (T3-06)", () => {
+  describe("enrolment needs the password", () => {
     it("a stolen session alone cannot turn 2FA on: no password, or a wrong one, is refused", async () => {
       const u = await t.registerVerified();
       const { access_token: token } = await t.login(u);
@@ -129,7 +129,7 @@ describe.each(DATABASES)("step-up and two-factor recovery on %s", (kind) => {
     });
   });
 
-  describe("a fresh factor is no step-up (T3-06)", () => {
+  describe("a fresh factor is no step-up", () => {
     it("a factor added in this sign-in confirms no e-mail change, key change or deletion, not even 24 hours later; a later sign-in may use it", async () => {
       freezeNow();
       const u = await t.registerVerified();

@@ -193,12 +193,12 @@ describe.each(DATABASES)("two-factor authentication on %s", (kind) => {
     // The allowance is the address's for this account, not the challenge's. (Its window's end
     // is unit-tested in server/core/ratelimit.test.ts: the limiter keeps its own clock.)
     expectError(await secondStep(await mfaToken(u), code(secret, step + 1)), 429);
-    // ...and not the account's: the owner, from another address, signs in (review L3).
+    // ...and not the account's: the owner, from another address, signs in.
     const owner = await secondStep(await mfaToken(u), code(secret, step + 1), freshIp());
     expect(owner.status, JSON.stringify(owner.body)).toBe(200);
   });
 
-  it("lets an attacker who knows the password not lock the owner out of the second step (review L3)", async () => {
+  it("lets an attacker who knows the password not lock the owner out of the second step", async () => {
     freezeNow();
     const { u, secret } = await userWith2fa();
     clock(step + 1);
@@ -224,7 +224,7 @@ describe.each(DATABASES)("two-factor authentication on %s", (kind) => {
     expect(owner.status, JSON.stringify(owner.body)).toBe(200);
   });
 
-  it("takes each attempt from a challenge atomically: parallel guesses get 5 looks, not more (review L3)", async () => {
+  it("takes each attempt from a challenge atomically: parallel guesses get 5 looks, not more", async () => {
     freezeNow();
     const { u, secret } = await userWith2fa();
     clock(step + 1);
@@ -271,7 +271,7 @@ describe.each(DATABASES)("two-factor authentication on %s", (kind) => {
     expect((await t.call("POST", "/auth/2fa/setup", { token: access, body: { current_password: u.password } })).status).toBe(200);
   });
 
-  it("refuses to disable without the password or a code, or with a wrong one (A3 step-up)", async () => {
+  it("refuses to disable without the password or a code, or with a wrong one (step-up)", async () => {
     freezeNow();
     const { secret, access } = await userWith2fa();
     const disable = (body?: unknown) => t.call("POST", "/auth/2fa/disable", { token: access, body });

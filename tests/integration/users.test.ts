@@ -192,7 +192,7 @@ describe.each(DATABASES)("users on %s", (kind) => {
     });
 
     it("refuses RSA keys that are costly to verify (a public exponent above 2^32, a modulus above 8192 bits), saying why", async () => {
-      // Issue 7 (S1): anyone can write such a key; the gateway would spend ~100x the CPU on it.
+      // Anyone can write such a key; the gateway would spend ~100x the CPU on it.
       const u = await signedIn();
       expectError(
         await putKey(u.token, b64(craftedRsaPublicKey(3072, 3064))),
@@ -268,7 +268,7 @@ describe.each(DATABASES)("users on %s", (kind) => {
     });
   });
 
-  describe("/users/me/ssh-key: proof of possession (issue 7, S3)", () => {
+  describe("/users/me/ssh-key: proof of possession", () => {
     const nonceFor = async (token: string) => {
       const res = await t.call("POST", "/users/me/ssh-key/nonce", { token });
       expect(res.status).toBe(200);
@@ -341,7 +341,7 @@ describe.each(DATABASES)("users on %s", (kind) => {
       expect((await put(u.token, keys.ed25519, nonces[6]!, signWithSshKey(keys.ed25519.file, nonces[6]!))).status).toBe(200);
     });
 
-    it("replacing or removing a key needs the current password (A3 step-up)", async () => {
+    it("replacing or removing a key needs the current password (step-up)", async () => {
       const u = await signedIn();
       expect((await putKey(u.token, b64(keys.ed25519.pub))).status).toBe(200);
       // With only the session (a stolen cookie or token), the key cannot be swapped.
@@ -371,7 +371,7 @@ describe.each(DATABASES)("users on %s", (kind) => {
       expect(await me(u.token)).toMatchObject({ bio: null, location: null, display_name: null, theme: "dark" });
     });
 
-    it("accepts every location of the spec's list and nothing else", async () => {
+    it("accepts every location of LOCATIONS (shared/rules.ts) and nothing else", async () => {
       const u = await signedIn();
       for (const location of LOCATIONS) {
         expect((await t.call("PATCH", "/users/me", { token: u.token, body: { location } })).body.location).toBe(location);

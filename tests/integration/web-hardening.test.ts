@@ -1,7 +1,7 @@
 // The built web behind the real server (server.ts with build/: `npm run build` first; the test
-// script builds it): the CSP nonce on every inline script (review L7), redirects after sign-in
-// that stay on the site (A1), the OAuth callback's fixed error text (L5), info pages for names
-// of Object.prototype members (L11) and the body cap on a page's action (W1).
+// script builds it): the CSP nonce on every inline script, redirects after sign-in
+// that stay on the site, the OAuth callback's fixed error text, info pages for names
+// of Object.prototype members and the body cap on a page's action.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
@@ -57,7 +57,7 @@ afterAll(async () => {
   await close?.();
 });
 
-describe("Content-Security-Policy on pages (review L7)", () => {
+describe("Content-Security-Policy on pages", () => {
   it("gives every inline script of a page the nonce of its CSP header, fresh per request", async () => {
     const seen = new Set<string>();
     for (const path of ["/", "/login", "/challenges", "/leaderboard"]) {
@@ -82,7 +82,7 @@ describe("Content-Security-Policy on pages (review L7)", () => {
   });
 });
 
-describe("where sign-in sends the browser (review A1)", () => {
+describe("where sign-in sends the browser", () => {
   let user: { username: string; password: string };
   beforeAll(async () => {
     const username = unique("redir");
@@ -122,7 +122,7 @@ describe("where sign-in sends the browser (review A1)", () => {
   });
 });
 
-describe("the OAuth callback page (review L5)", () => {
+describe("the OAuth callback page", () => {
   // The page first shows a processing state; with JavaScript it posts to its own action, without
   // it the page reloads itself with nojs=1 and the loader does the work (app/routes/oauth-callback.tsx).
   // Every one of the three answers: never the provider's error_description, however it arrives.
@@ -167,7 +167,7 @@ describe("the OAuth callback page (review L5)", () => {
   });
 });
 
-describe("info pages (review L11)", () => {
+describe("info pages", () => {
   it("answers 404, not 500, for names of Object.prototype members", async () => {
     for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
       expect((await fetch(`${base}/${name}`)).status, name).toBe(404);
@@ -176,7 +176,7 @@ describe("info pages (review L11)", () => {
   });
 });
 
-describe("body cap on a page's action (review W1)", () => {
+describe("body cap on a page's action", () => {
   it("cuts off a chunked form post to /login past the cap with 413", async () => {
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       let answered = false;

@@ -1,4 +1,4 @@
-// The request path of the server-rendered web (issue 12), against the real server (server.ts
+// The request path of the server-rendered web, against the real server (server.ts
 // with build/, in a process of its own as in production): content encoding of pages, API
 // answers and static files (negotiation, Vary, HEAD, Range, validators, never encoded twice);
 // visitors' pages never touch the sign-in session store; the identity check on every page
@@ -83,7 +83,7 @@ const signedInAs = (html: string) => /data-testid="nav-username"[^>]*>~(?:<!-- -
 
 const vary = (r: Raw) => String(r.headers.vary ?? "").toLowerCase();
 
-describe("content encoding (issue 12)", () => {
+describe("content encoding", () => {
   it("pages: brotli or gzip as accepted, identity otherwise, always Vary: Accept-Encoding", async () => {
     const br = await raw("/", { "accept-encoding": "gzip, deflate, br" });
     expect(br.status).toBe(200);
@@ -183,7 +183,7 @@ describe("content encoding (issue 12)", () => {
   });
 });
 
-describe("visitors and the sign-in session store (issue 12)", () => {
+describe("visitors and the sign-in session store", () => {
   let user: { username: string; password: string };
   let cookie: string;
   const db = () => new Database(join(dataDir, "faultline.db"));
@@ -291,7 +291,7 @@ describe("visitors and the sign-in session store (issue 12)", () => {
   });
 });
 
-describe("visitors' pages kept whole (issue 12, server/page-cache.ts)", () => {
+describe("visitors' pages kept whole (server/page-cache.ts)", () => {
   const nonces = (r: Raw) => ({
     header: /'nonce-([^']+)'/.exec(String(r.headers["content-security-policy"]))?.[1],
     body: [...new Set([...r.body.toString().matchAll(/nonce="([^"]+)"/g)].map((m) => m[1]))],

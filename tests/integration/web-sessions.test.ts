@@ -27,7 +27,7 @@ describe.each(DATABASES)("web sessions on %s", (kind) => {
   }
   const rows = () => t.platform.db.selectFrom("web_sessions").selectAll().execute();
 
-  it("stores neither the session id nor any token in clear (L14)", async () => {
+  it("stores neither the session id nor any token in clear", async () => {
     const { login, id, data } = await signedIn();
     const all = JSON.stringify(await rows());
     expect(all).not.toContain(id);
@@ -65,7 +65,7 @@ describe.each(DATABASES)("web sessions on %s", (kind) => {
     expect(await ws.read(c.id)).not.toBeNull();
   });
 
-  it("rotation: the new id carries the data, the old id is no longer valid, and its end is announced (L1)", async () => {
+  it("rotation: the new id carries the data, the old id is no longer valid, and its end is announced", async () => {
     const ws = t.platform.webSessions;
     const before = await ws.create({ theme: "dark" }, { userId: null });
     const { login, data, userId } = await signedIn();
@@ -101,7 +101,7 @@ describe.each(DATABASES)("web sessions on %s", (kind) => {
     expect(ended).toEqual([{ userId: a.userId, key: null }]);
   });
 
-  it("a password change signs the user's browsers out everywhere (L6)", async () => {
+  it("a password change signs the user's browsers out everywhere", async () => {
     const a = await signedIn();
     const other = await signedIn();
     const res = await t.call("PUT", "/users/me/password", {

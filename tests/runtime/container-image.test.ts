@@ -1,4 +1,4 @@
-// faultline shipped as a container (issue 11; docs/decisions/009-container-image.md): the
+// faultline shipped as a container (docs/decisions/009-container-image.md): the
 // repository's Dockerfile built with BASE pointed at a local image (no registry is reachable
 // here; tests/support/container-image.ts), run as operators run it (non-root, the engine's socket
 // through its group, the host's PID namespace, a volume at /data) against the local engine, a

@@ -1,9 +1,9 @@
-// What a sign-in or a credential let in ends everywhere when it ends (review T3-10, T3-13), across
+// What a sign-in or a credential let in ends everywhere when it ends, across
 // two replicas on one PostgreSQL: two server.ts processes (every role, the web build, one
 // SESSION_SECRET), the local dockerd, a real deployment. The browser terminal and the SSH
 // connection are open on replica B; the person signs out, changes their password or replaces their
 // key through replica A; B closes what the old sign-in or credential let in, saying why. And the
-// terminal's control messages come out of the input's budget (T3-20): a flood of them leaves
+// terminal's control messages come out of the input's budget: a flood of them leaves
 // none for keystrokes, which the page is told.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -130,7 +130,7 @@ afterAll(async () => {
 });
 
 describe("credentials and sign-ins end on every replica", () => {
-  it("a flood of terminal control messages uses up the input's budget: a paste right after is dropped, and the page told (T3-20)", async () => {
+  it("a flood of terminal control messages uses up the input's budget: a paste right after is dropped, and the page told", async () => {
     const term = await terminalOnB(await signInOnA());
     const resize = JSON.stringify({ type: "resize", cols: 100, rows: 30, pad: "p".repeat(150) });
     for (let i = 0; i < 5000; i++) term.ws.send(resize);
@@ -145,7 +145,7 @@ describe("credentials and sign-ins end on every replica", () => {
     await term.closed;
   }, 60_000);
 
-  it("signing out on replica A closes the browser terminal open on replica B (T3-10)", async () => {
+  it("signing out on replica A closes the browser terminal open on replica B", async () => {
     const cookie = await signInOnA();
     const term = await terminalOnB(cookie);
     const out = await fetch(`${a.base}/logout`, { method: "POST", redirect: "manual", headers: { cookie, origin: a.base } });
@@ -154,7 +154,7 @@ describe("credentials and sign-ins end on every replica", () => {
     expect(closed).toEqual({ code: TERMINAL_CLOSE.unauthorized, reason: "Authentication required" });
   }, 60_000);
 
-  it("a password change on replica A closes the SSH connection and the browser terminal open on replica B (T3-13, T3-10)", async () => {
+  it("a password change on replica A closes the SSH connection and the browser terminal open on replica B", async () => {
     const term = await terminalOnB(await signInOnA());
     const shell = await sshOnB();
     const next = `${password}+`;
@@ -167,7 +167,7 @@ describe("credentials and sign-ins end on every replica", () => {
     expect((await within(term.closed, 10_000, "the terminal on B outlived the password change on A")).code).toBe(TERMINAL_CLOSE.unauthorized);
   }, 60_000);
 
-  it("replacing the SSH key on replica A closes the SSH connection made with the old key on replica B (T3-13)", async () => {
+  it("replacing the SSH key on replica A closes the SSH connection made with the old key on replica B", async () => {
     const shell = await sshOnB();
     const fresh = makeSshKey("replacement");
     const put = await putSshKey((method, path, body) => a.api.call(method, path, { token: player.token, body }), fresh.file, {

@@ -55,7 +55,7 @@ describe("a player's journey", () => {
 
     const live = openLive(server.api.base, deploymentId, alice.token);
     const ready = await live.until((m) => m.type === "deployment_ready");
-    // With the gateway's host key, to check a first connection against (L12).
+    // With the gateway's host key, to check a first connection against.
     expect(ready.ssh_details).toEqual({ ssh_host: HOST, ssh_port: server.sshPort, ssh_user: DISK, host_key_fingerprint: server.gateway!.hostKeyFingerprint });
     const statuses = live.messages.map((m) => m.status);
     expect(statuses).toContain("ready");

@@ -43,7 +43,7 @@ runtimeConformance("docker", async () => {
   };
 });
 
-// What only the Docker driver does: how it learns exit codes (security review S2).
+// What only the Docker driver does: how it learns exit codes.
 describe("docker driver: exec exit codes", () => {
   const run = `dx${randomBytes(3).toString("hex")}`;
   const cleanup: Array<() => Promise<void>> = [];
@@ -108,7 +108,7 @@ describe("docker driver: exec exit codes", () => {
   });
 });
 
-// L9: root inside can freeze the engine's own hard stop; the worker's sweep holds from outside.
+// Root inside can freeze the engine's own hard stop; the worker's sweep holds from outside.
 describe("hard expiry from outside", () => {
   it("a container whose `timeout` was stopped with SIGSTOP is removed once past its expiry", async () => {
     const runtime = createDockerRuntime({ docker: new Docker() });

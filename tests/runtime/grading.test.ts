@@ -1,4 +1,4 @@
-// Grading's writes are one transaction (security review L8): when recording the solve fails, the
+// Grading's writes are one transaction: when recording the solve fails, the
 // correct submission is not left behind without its points; the player submits again and gets
 // them. Against the real server, dockerd and the OpenSSH client; the failure is a trigger in the
 // server's own SQLite database, the way a crash between the two writes would leave it.

@@ -1,4 +1,4 @@
-// /metrics against a real deployment (issue 12): the start → ready histogram and the check
+// /metrics against a real deployment: the start → ready histogram and the check
 // duration observe a real start on dockerd and a real check; while it runs, the deployments gauge
 // counts it as ready. The server is the real one (API only) on loopback, so /metrics answers.
 import { afterAll, beforeAll, expect, it } from "vitest";

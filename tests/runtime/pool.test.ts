@@ -162,7 +162,7 @@ describe("the warm pool", () => {
     await server.api.call("POST", `/challenges/${POOLED}/session/terminate`, { token: bob.token });
   });
 
-  it("maintenance mode stops the pool: what is pooled goes, nothing fills until it ends; a hidden challenge gets no pool (T3-18)", async () => {
+  it("maintenance mode stops the pool: what is pooled goes, nothing fills until it ends; a hidden challenge gets no pool", async () => {
     const before = await readyPool(server, 2);
     const admin = await server.player({ key: false });
     await server.platform.accounts.setAdmin(admin.username, true);

@@ -1,10 +1,10 @@
-// Shell recordings (issue 10) against the real server, dockerd and OpenSSH client: an interactive
+// Shell recordings against the real server, dockerd and OpenSSH client: an interactive
 // ssh session becomes an asciicast v2 file (header, "i" events with what was typed, "o" with what
 // was printed) under DATA_DIR/recordings/<user id>/ with its row; a shell printing 5 MiB yields a
 // file within the 1 MiB bound, marked truncated, and the shell stays usable (what is typed after
 // is still recorded); a flood of `ssh host cmd` stays within the deployment's quota and the
-// per-minute rate while every command still runs and answers (review T3-04); the commands typed
-// are stored when the shell ends (T3-05); deleting the user's recordings removes the files.
+// per-minute rate while every command still runs and answers; the commands typed
+// are stored when the shell ends; deleting the user's recordings removes the files.
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

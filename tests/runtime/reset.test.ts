@@ -1,4 +1,4 @@
-// Resetting a deployment to its broken state (issue 10), against a real dockerd, the real server
+// Resetting a deployment to its broken state, against a real dockerd, the real server
 // and the real OpenSSH client: fresh containers and a new setup (new random values) with the same
 // deployment id, expiry and ssh user; an open shell is told and closed; resetting → ready on the
 // live channel; at most 3 resets. Also the solution-feedback mail after a real graded submission.

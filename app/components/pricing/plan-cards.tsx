@@ -1,6 +1,6 @@
 // The plan dialog's content, shown by the /pricing page (without JavaScript) and by the pricing
-// dialog over the current page (with it): the spec's two plans and, under Pro, the upgrade.
-// The texts of the plans are the spec's; what the server enforces is shared/plans.ts.
+// dialog over the current page (with it): the two plans and, under Pro, the upgrade.
+// The texts of the plans are PLANS below; what the server enforces is shared/plans.ts.
 import { Form } from "react-router";
 import { Link } from "../link.tsx";
 import { PAYMENTS_DISABLED } from "../../../shared/plans.ts";
@@ -34,7 +34,7 @@ export type UpgradeState = "idle" | "processing" | "done";
 /**
  * The plan cards. The upgrade is a form posted to /pricing (the route's action starts Stripe
  * Checkout, or says that payments are not enabled); `onPretend`, given by the dialog with
- * JavaScript, replaces it with the spec's pretend flow when payments are not enabled.
+ * JavaScript, replaces it with the pretend flow (pricing-dialog.tsx) when payments are not enabled.
  */
 export function PlanCards({
   data,

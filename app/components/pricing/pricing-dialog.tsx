@@ -1,7 +1,7 @@
 // The nav's pricing/ button and the plan dialog it opens over the current page. Without
 // JavaScript the button is a plain link to /pricing (the same content as a page). With it, a
 // click opens a native <dialog> (focus kept inside, Escape closes) and loads /pricing's data.
-// Without payments configured, Upgrade is the spec's pretend flow: processing, then the dialog
+// Without payments configured, Upgrade is a pretend flow: processing, then the dialog
 // closes after 2 s, and it says plainly that nothing is charged.
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
@@ -9,7 +9,7 @@ import { Link } from "../link.tsx";
 import { PlanCards, type PricingData, type UpgradeState } from "./plan-cards.tsx";
 
 const OPEN_EVENT = "faultline:pricing";
-/** How long the pretend upgrade shows "processing" before the dialog closes (the spec's 2 s). */
+/** How long the pretend upgrade shows "processing" before the dialog closes. */
 export const PRETEND_MS = 2000;
 
 /** The nav's button: a link to /pricing that opens the dialog instead when scripts run. */

@@ -1,4 +1,4 @@
-// Security tab: the sign-in method. OAuth accounts get the spec's note; accounts with a
+// Security tab: the sign-in method. OAuth accounts get a note naming their provider; accounts with a
 // password can change it (the API answers with a fresh token pair, so the login stays).
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseForm } from "../../lib/parse-form.ts";

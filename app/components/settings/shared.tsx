@@ -34,7 +34,7 @@ export interface Outcome {
   intent: Intent;
   /** A success line for the section. */
   ok?: string;
-  /** A failure line for the section (the server's detail, else the spec's fallback). */
+  /** A failure line for the section (the server's detail, else the fallback in form-texts.ts). */
   error?: string;
   /** Without JavaScript, a destructive post first comes back asking to confirm. */
   confirm?: boolean;

@@ -1,4 +1,4 @@
-// Security tab: the SSH public key used to reach challenge environments. States per spec:
+// Security tab: the SSH public key used to reach challenge environments. Its states:
 // none (input form) -> configured (preview, fingerprint, delete) -> none after deletion.
 // Saving proves possession: the page shows a one-time code and the ssh-keygen command that signs
 // it, and the signature is pasted with the key (public keys are public; without the proof anyone

@@ -1,11 +1,11 @@
-// Security tab: two-factor authentication. States per spec: not enabled -> setup in progress
+// Security tab: two-factor authentication. Its states: not enabled -> setup in progress
 // (QR code, secret, 6-digit code, Cancel Setup) -> enabled; disabling returns to not enabled.
 // Turning it on asks for the current password first (accounts that have one: a stolen session
 // alone must not add a factor, decision 017). Once on: the recovery codes, shown once (right
 // after enabling, and after making new ones), how many are left, when its codes start to confirm
 // e-mail, key and deletion changes, a pending removal for a lost authenticator, new codes and
 // turning it off (each behind the password, a code or a recovery code). Disabling confirms with
-// the spec's question: a dialog with JavaScript, the same words above the button without.
+// SETTINGS.totpDisableConfirm: a dialog with JavaScript, the same words above the button without.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseForm } from "../../lib/parse-form.ts";
 import { Form, useNavigation } from "react-router";

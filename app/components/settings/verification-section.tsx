@@ -1,4 +1,4 @@
-// Security tab, unverified accounts only: the spec's warning and a resend button.
+// Security tab, unverified accounts only: the SETTINGS.unverified warning and a resend button.
 import { Form } from "react-router";
 import { EMAIL_VERIFICATION_HOURS } from "../../../shared/rules.ts";
 import { SETTINGS } from "../../lib/forms.ts";

@@ -61,7 +61,7 @@ export interface AccountsDeps {
 
 /**
  * Deletes the account's pending mailed links that act on it: password resets, e-mail changes
- * and lost-authenticator links. Called when the password or the address changes (T3-17).
+ * and lost-authenticator links. Called when the password or the address changes (decision 017).
  */
 export async function forgetMailedLinks(db: Db, userId: string): Promise<void> {
   await db.deleteFrom("password_resets").where("user_id", "=", userId).execute();
@@ -160,7 +160,7 @@ export function createContext(deps: AccountsDeps) {
   /**
    * Re-authentication before a sensitive change: the current password, or (for accounts with
    * 2FA on) a current TOTP code, accepted once. A code counts only from a factor at least 24
-   * hours old that another sign-in added (T3-06: a stolen session that enrols its own
+   * hours old that another sign-in added (decision 017: a stolen session that enrols its own
    * authenticator must not then use it to move the account). Changes to the factor itself
    * (`factorChange`: turning it off, new recovery codes) take any of its codes, and a recovery
    * code. Throws 400 with what was wrong.

@@ -2,7 +2,7 @@
 // the old one keeps working until that link is followed (a typo cannot lock anyone out); the old
 // address is told at once, so a stranger with a stolen session cannot move the account quietly.
 // The answer is the same whether or not another account has the new address, and comes as fast:
-// the mails go after the answer (mail-later.ts, T3-17). Confirming the new address ends the
+// the mails go after the answer (mail-later.ts). Confirming the new address ends the
 // links mailed to the old one (password resets, lost-authenticator links).
 import type { EmailChanged, Message } from "../../../shared/contract/index.ts";
 import { EMAIL_VERIFICATION_HOURS } from "../../../shared/rules.ts";

@@ -1,4 +1,4 @@
-// Mails sent after the answer (review T3-17): a request that mails never waits for SMTP, so how
+// Mails sent after the answer (decision 017): a request that mails never waits for SMTP, so how
 // long it takes says nothing about what was mailed (whether an address has an account, how many
 // mails went out), and a slow or stuck mail server never holds a sign-in or a settings change.
 // A mail that cannot be sent is logged; the act it tells of stands.

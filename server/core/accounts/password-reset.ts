@@ -99,7 +99,7 @@ export function createPasswordReset({ db, mailer, limiter, publicUrl, tokens, we
     if (Number(taken.numDeletedRows) !== 1) throw badRequest(RESET_LINK_INVALID);
     // Following the mailed link proves the address too.
     await db.updateTable("users").set({ password_hash: passwordHash, is_verified: 1, updated_at: nowSeconds() }).where("id", "=", row.user_id).execute();
-    // Every other link mailed for the account dies with the old password (T3-17).
+    // Every other link mailed for the account dies with the old password.
     await forgetMailedLinks(db, row.user_id);
     await tokens.revokeAllForUser(row.user_id);
     await webSessions?.destroyAllForUser(row.user_id);

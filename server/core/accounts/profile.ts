@@ -63,7 +63,7 @@ export function createProfile(ctx: AccountsContext) {
       throw badRequest("Current password is incorrect");
     }
     await update(userId, { password_hash: await hashPassword(input.new_password) });
-    // Links mailed before the change die with the old password (T3-17): a reset link or an
+    // Links mailed before the change die with the old password: a reset link or an
     // e-mail change that a mailbox or a session thief asked for would otherwise outlive it.
     await forgetMailedLinks(db, userId);
     await tokens.revokeAllForUser(userId);

@@ -13,7 +13,7 @@ import type { AccountsContext } from "./context.ts";
 import { REGISTER_PER_IP, RESEND_PER_USER } from "./limits.ts";
 
 const USERNAME_OR_EMAIL_TAKEN = "Username or email already exists";
-/** "Someone tried to sign up with your address" mails per address (review T3-19): a stranger
+/** "Someone tried to sign up with your address" mails per address: a stranger
  *  can trigger them, so after these a day the owner hears nothing more of it until the window ends. */
 export const SIGNUP_NOTICES_PER_ADDRESS = { max: 3, windowSeconds: 24 * 3600 };
 

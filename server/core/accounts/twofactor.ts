@@ -23,7 +23,7 @@ export function createTwoFactor(ctx: AccountsContext) {
 
   /**
    * Starts 2FA set-up: a new secret, kept pending until a code for it is verified. An account
-   * with a password gives it first (T3-06): a stolen session alone cannot add a factor.
+   * with a password gives it first (decision 017): a stolen session alone cannot add a factor.
    */
   async function setupTotp(userId: string, input: TotpSetupRequest = {}): Promise<TotpSetup> {
     const u = await requireUser(userId);

@@ -18,7 +18,7 @@ export const SETTING_LIMITS = {
   maxConcurrentMax: 10_000,
 } as const;
 
-/** The spec's sample figure for the platform-wide cap. */
+/** The platform-wide cap's default figure. */
 export const DEFAULT_MAX_CONCURRENT = 100;
 
 export const MAINTENANCE_DETAIL = "faultline is in maintenance mode: new deployments are paused. Deployments already running continue. Please try again later.";

@@ -1,4 +1,4 @@
-// Reset to the broken state (issue 10): a ready deployment's containers are replaced by fresh
+// Reset to the broken state: a ready deployment's containers are replaced by fresh
 // ones and setup runs again (new random values), keeping the deployment's id, expiry and ssh user
 // (so the same ssh command works). ready → resetting → ready, told on the live channel; open
 // shells are closed with a message first (the "reset" event, server.ts hands it to the gateway).

@@ -48,8 +48,8 @@ export interface Refusal {
  *   words), or `{ refuse: "..." }` to tell the person something specific (for example
  *   "Your deployment is still being set up: try again in a few seconds.").
  * - It is called once per signed attempt whose signature the gateway has verified (a forged one
- *   never reaches it: the gateway answers every forger alike, whatever the key's state; review
- *   T3-14). Unsigned "would this key do?" queries never reach it (they get the same yes for
+ *   never reaches it: the gateway answers every forger alike, whatever the key's state;
+ *   decision 004). Unsigned "would this key do?" queries never reach it (they get the same yes for
  *   every well-formed key). It must be cheap and free of side effects. A thrown error refuses the key and is logged.
  */
 export type Resolve = (sshUser: string, key: OfferedKey) => Promise<Target | Refusal | null>;

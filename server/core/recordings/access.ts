@@ -1,4 +1,4 @@
-// Who may read a recording (issue 10), on top of the store (store.ts): its owner; anyone once the
+// Who may read a recording, on top of the store (store.ts): its owner; anyone once the
 // owner published it (only a solved challenge's session can be); an admin from the console, each
 // opening written to the audit log. To everyone else a recording does not exist: 404, never 403,
 // so ids cannot be probed.

@@ -1,4 +1,4 @@
-// The commands typed in each recorded shell (issue 20; review T3-05), computed once and stored:
+// The commands typed in each recorded shell, computed once and stored:
 // when a shell ends, its recording goes to the extractor (a worker thread with a time budget,
 // extractor.ts) and the list lands in the row (`commands`, `commands_cut`; migration 0016).
 // Readers (the debrief) take the stored list. Two cases compute on read, still off the main

@@ -87,7 +87,7 @@ describe("commands from a recording", () => {
   });
 });
 
-// What a player typed is hostile input (review T3-05): the work is bounded by the input's length
+// What a player typed is hostile input: the work is bounded by the input's length
 // (never by what the keys ask for), and so is what comes out. The work counter counts every
 // character the editor moves or copies: the bound is checked on it, not on a clock.
 describe("hostile input", () => {

@@ -1,4 +1,4 @@
-// "Compare" (issue 10): the commands a player typed, in order, rebuilt from an asciicast v2
+// "Compare": the commands a player typed, in order, rebuilt from an asciicast v2
 // recording's "i" (input) events the way a line editor (bash's readline) would: printable text
 // inserted at the cursor, backspace and delete, arrows and Home/End, the usual Ctrl keys
 // (C, U, K, W, A, E), bracketed paste, and Up/Down recalling the commands typed before in the
@@ -7,7 +7,7 @@
 // Tab completion happens in the shell, not in the keys: the completed part is not in the input,
 // so a completed word shows as typed.
 //
-// What a player typed is hostile input (review T3-05), so the cost is bounded by the input, not
+// What a player typed is hostile input, so the cost is bounded by the input, not
 // by what the keys ask for (docs/decisions/016-per-user-bounds.md):
 // - the line is a gap buffer (the characters before the cursor, and those after it in reverse),
 //   so typing and deleting at the cursor cost O(1) wherever the cursor is: never a splice;

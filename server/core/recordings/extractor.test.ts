@@ -1,4 +1,4 @@
-// The command extractor runs in a worker thread with a time budget (review T3-05): the real
+// The command extractor runs in a worker thread with a time budget: the real
 // thread, real files. A job over its budget is stopped (the thread ended, the job empty and cut)
 // and the next job is served by a fresh thread; a file that is gone has no commands; the queue
 // is bounded.

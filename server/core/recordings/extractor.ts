@@ -1,6 +1,6 @@
 // Rebuilding the commands typed in a recording (compare.ts) costs time in proportion to what the
 // player typed, up to a megabyte of it: never on the main thread, which serves every page, API
-// call, SSH session and the worker's rounds (review T3-05). One worker thread, started on first
+// call, SSH session and the worker's rounds. One worker thread, started on first
 // use, takes the jobs one at a time; each has a time budget, and a job over it ends the thread
 // (a fresh one takes the next job) and comes back empty and cut. The queue is bounded: past it a
 // job is refused at once (null), and the caller leaves the row to be done later.

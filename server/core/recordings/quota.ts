@@ -1,4 +1,4 @@
-// What one player may keep in recordings (review T3-04; docs/decisions/016-per-user-bounds.md):
+// What one player may keep in recordings (docs/decisions/016-per-user-bounds.md):
 // per user and per deployment, a number of files and of bytes. A shell being recorded counts as
 // a full file (its final size is unknown until it ends). When a new shell would pass a bound,
 // the oldest private recordings that have ended make room, the deployment's first (so one

@@ -10,7 +10,7 @@
 // what the person types is kept in that reserve, so "compare" still sees the commands typed after
 // a large `cat`. The shell itself is never slowed or stopped by its recording.
 //
-// What a player can make us keep is bounded too (review T3-04; docs/decisions/016-per-user-
+// What a player can make us keep is bounded too (docs/decisions/016-per-user-
 // bounds.md): before a shell is recorded, the user's recorded shells per minute (rate), the free
 // space where recordings live (floor) and the user's and the deployment's quotas (quota.ts,
 // making room by removing the oldest private recordings) must allow it, or the shell runs

@@ -1,6 +1,6 @@
 // Scores kept as solves happen, so reading a leaderboard, a rank, the catalogue's solve counts
-// or the home figures never aggregates `solves` (issue 12: a request took a second at 100,000
-// players because every read summed every solve).
+// or the home figures never aggregates `solves` (before, a request took a second at 100,000
+// players because every read summed every solve; docs/decisions/012-scores-kept-by-triggers.md).
 //
 // Database triggers do the upkeep, in the same transaction as the change to `solves`, for every
 // writer alike: grading's insert, fixtures and the seeding bench, a deleted account's cascade, and

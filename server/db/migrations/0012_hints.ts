@@ -1,4 +1,4 @@
-// Revealed hints (issue 10): one row per user, challenge and hint, remembered across deployments.
+// Revealed hints: one row per user, challenge and hint, remembered across deployments.
 // The cost is kept as it was shown when the hint was revealed, so a later change of
 // challenge.yaml never charges a player more than they agreed to.
 import type { Kysely, Migration } from "kysely";

@@ -1,4 +1,4 @@
-// Account basics (issue 10): password-reset links and e-mail changes waiting for the new
+// Account basics: password-reset links and e-mail changes waiting for the new
 // address's proof (single-use secrets, stored as SHA-256 hashes like every other one), how many
 // times a deployment was reset to its broken state, and when each user last got the digest of new
 // challenges. Every row goes with its user (ON DELETE CASCADE): deleting an account leaves none.

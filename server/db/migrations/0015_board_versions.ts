@@ -1,4 +1,4 @@
-// Two things for the leaderboard's reads at 100,000 players (issue 12).
+// Two things for the leaderboard's reads at 100,000 players (bench/leaderboard.ts).
 //
 // 1. score_boards: per bucket (period, start), a version that moves whenever the set of players
 //    on that board changes or one of them is renamed: a row of score_buckets reaching or leaving

@@ -1,5 +1,5 @@
-// Bounds on what a player can make the platform store and compute (issue 20; review T3-04,
-// T3-05; docs/decisions/016-per-user-bounds.md).
+// Bounds on what a player can make the platform store and compute
+// (docs/decisions/016-per-user-bounds.md).
 //
 // 1. Recordings live in RECORDINGS_DIR (DATA_DIR/recordings unless configured), apart from the
 //    database: a row's `path` becomes relative to that folder ("<user id>/<id>.cast"; it was

@@ -1,4 +1,4 @@
-// Step-up that holds (issue 20, review T3-06; decision 017).
+// Step-up that holds (docs/decisions/017-step-up.md).
 //
 // users:
 // - totp_enabled_at: when the second factor was turned on. Its codes confirm an e-mail change, a

@@ -1,23 +1,23 @@
-// Two changes from the second security review (issue 20, part 4).
+// Two changes from the second security review (docs/decisions/018-billing-and-audit-by-id.md).
 //
 // 1. The audit log names what an entry is about by type and id (target_type, target_id), never by
 //    a name. Rows used to carry the target as text (a username, a challenge id or a recording id,
 //    depending on the action) and the actor's name as text (at a failed sign-in: whatever was
 //    typed). A user was matched to "their" rows by comparing that text with their username, and
 //    challenge ids were valid usernames: a player named after a challenge got every player's rows
-//    about it in their data export, and deleting that account blanked them (review T3-09). Names
+//    about it in their data export, and deleting that account blanked them. Names
 //    are now read by joining users on the ids (server/core/audit.ts), so an entry can no longer be
 //    claimed by choosing a name, and a deleted account's name disappears from every entry with it.
 //    Existing rows are typed from what their action says the target was (the only way the old
 //    text was ever written: see the call sites), and a username is resolved to its account's id
 //    (none when the account is gone). Then the two text columns go, which also drops what was
-//    typed at failed sign-ins, passwords typed into the name field included (T3-16).
+//    typed at failed sign-ins, passwords typed into the name field included.
 //
 // 2. billing_checkouts: every Checkout Session this installation opened, with its user. A
 //    completed checkout counts only if it is one of these (a Payment Link or another app's
-//    session naming our user id in client_reference_id does not: T3-07), and a user has at most
+//    session naming our user id in client_reference_id does not), and a user has at most
 //    one open at a time (a partial unique index decides between two requests racing), so a second
-//    subscription nobody tracks cannot be bought (T3-11).
+//    subscription nobody tracks cannot be bought.
 import { type Kysely, type Migration, sql } from "kysely";
 
 /** The actions whose `target` text was a challenge id, a recording id, or a username. */

@@ -1,5 +1,5 @@
 // Rate-limit rows remember when they were last hit and the limit they were counted against
-// (server/core/ratelimit-db.ts, review T3-20): past the bound on rows, the least recently hit go
+// (server/core/ratelimit-db.ts): past the bound on rows, the least recently hit go
 // first and a key at its limit (a lock-out in force) never goes early. The rows' windows ending
 // soonest went first before, so a flood of fresh keys evicted the oldest active lock-outs, the
 // flooder's own per-address and per-account counters included. Rows from before count as "at

@@ -1,4 +1,4 @@
-// A disabled account leaves the leaderboards (issue 20: disabled users' profiles are hidden, and
+// A disabled account leaves the leaderboards (disabled users' profiles are hidden, and
 // the boards named them still). Its score buckets go when an admin disables it and come back,
 // recomputed from its solves, when the account is enabled again; a solve recorded meanwhile (a
 // check that was running when the account was disabled) adds no bucket. Triggers, in the

@@ -1,6 +1,6 @@
 // Exit codes of every open exec of one engine, learned in one place. Engine API 1.41 reports an
 // exec's exit code only through `exec inspect`; polling that per exec (about 5 times a second)
-// cost some 400 engine calls a second for one user holding 80 shells (security review S2).
+// cost some 400 engine calls a second for one user holding 80 shells.
 // Instead: the engine's event stream says `exec_die` with the exec's id and exit code the moment
 // it ends (dockerd 20.10), and one shared loop inspects each open exec as a safety net (an event
 // missed while the stream reconnects) every 2 s; without the stream, often at first, then every

@@ -32,7 +32,7 @@ describe("message reducer", () => {
     expect(v).toMatchObject({ status: "ready", expiresAt: iso(99_000), ssh: SSH, errorMessage: null });
   });
 
-  it("keeps the gateway's host key fingerprint from the SSH details, and only a well-formed one (L12)", () => {
+  it("keeps the gateway's host key fingerprint from the SSH details, and only a well-formed one", () => {
     const fingerprint = "SHA256:8zwBkxqGJ4l0tczzabz9dQaXbEq3Za4zI5FVKfz4UXg";
     const v = reduceLive(queued, { type: "deployment_ready", status: "ready", expires_at: iso(1), ssh_details: { ...SSH, host_key_fingerprint: fingerprint } });
     expect(v.ssh).toEqual({ ...SSH, host_key_fingerprint: fingerprint });

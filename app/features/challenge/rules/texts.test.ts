@@ -10,7 +10,7 @@ import {
   wrongAnswerFeedback,
 } from "./texts.ts";
 
-describe("the spec's error catalogue for the challenge page", () => {
+describe("the challenge page's error texts", () => {
   it("load failure: the detail, or 'Failed to load challenge'", () => {
     expect(loadErrorText("database is down")).toBe("database is down");
     expect(loadErrorText("")).toBe("Failed to load challenge");

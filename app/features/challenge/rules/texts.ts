@@ -1,4 +1,4 @@
-// The challenge page's user-visible texts: the product spec's error catalogue for this page, word
+// The challenge page's user-visible texts: the error wording users see on this page, word
 // for word (texts.test.ts pins each one). Sentences the API says too live in shared/rules.ts.
 import { NO_ACTIVE_DEPLOYMENT, VALIDATION_FAILED_DEFAULT, VERIFY_TO_START } from "../../../../shared/rules.ts";
 import { AUTH_REQUIRED } from "./reconnect.ts";
@@ -37,7 +37,7 @@ export const terminateErrorText = (detail?: string | null) => {
 };
 /** Submit failure: the detail, or 'Failed to submit solution'. */
 export const submitErrorText = (detail?: string | null) => clean(detail) ?? TEXT.submitFailed;
-/** The feedback under 'Validation Failed': the grader's, or the spec's default. */
+/** The feedback under 'Validation Failed': the grader's, or VALIDATION_FAILED_DEFAULT. */
 export const wrongAnswerFeedback = (feedback?: string | null) => clean(feedback) ?? TEXT.validationDefault;
 /** The failure banner: 'Deployment failed.' plus the error. */
 export const deploymentFailedText = (error?: string | null) => {
