@@ -27,79 +27,6 @@ except OSError as e:
 ' '
 import hashlib, os, re, stat, time
 
-def held_deleted(prefix):
-    """(pid, arguments, file) of a process holding a deleted file below prefix, through a
-    descriptor or a mapping (the blocks a name no longer shows): the eldest of a family that
-    shares it (a child inherits its parent'"'"'s descriptors)."""
-    holders = {}
-    for pid in fl.target_pids():
-        try:
-            links = [os.readlink(f"/proc/{pid}/fd/{n}") for n in os.listdir(f"/proc/{pid}/fd")]
-            with open(f"/proc/{pid}/maps") as f:
-                links += [cols[5].rstrip("\n") for cols in (line.split(None, 5) for line in f) if len(cols) == 6]
-            args, parent = " ".join(fl.argv(pid))[:70], fl.parent_of(pid)
-        except OSError:
-            continue  # ended meanwhile
-        for link in links:
-            if link.startswith(prefix) and link.endswith(" (deleted)"):
-                holders[pid] = (parent, args, link)
-                break
-    for pid, (parent, args, link) in sorted(holders.items()):
-        if parent not in holders:
-            return pid, args, link
-    return None
-
-def services(want, exe, configs=()):
-    """The target'"'"'s processes running exactly this command line, each verified (fl.verify_process:
-    the system'"'"'s program, unaltered, started after its settings): {pid: start time}. A fork that
-    has not run its own command yet (it shows its parent'"'"'s arguments for a moment), or a process
-    that ended or became another program since it was listed, is left out."""
-    found = {}
-    for pid in fl.target_pids():
-        try:
-            if fl.argv(pid) == want:
-                found[pid] = fl.parent_of(pid)
-        except OSError:
-            continue
-    verified = {}
-    for pid, parent in found.items():
-        if parent in found:
-            continue
-        try:
-            verified[pid] = fl.verify_process(pid, exe, want, configs)
-        except fl.Refused:
-            try:
-                if fl.argv(pid) != want:
-                    continue
-            except OSError:
-                continue
-            raise
-    return verified
-
-def not_stopped(pid, label):
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            state = f.read().rsplit(b")", 1)[1].split()[0]
-    except OSError:
-        raise fl.Refused(f"{label} (process {pid}) ended while the grader looked at it.")
-    if state in (b"T", b"t", b"Z", b"X"):
-        raise fl.Refused(f"{label} (process {pid}) is stopped: it does no work.")
-
-def heartbeat(path):
-    try:
-        return int(fl.read_file(path).strip() or 0)
-    except (OSError, ValueError):
-        return 0
-
-def moves(path, limit=2.5):
-    """Whether the heartbeat at path moves within limit seconds (it is written every second)."""
-    first, deadline = heartbeat(path), time.monotonic() + limit
-    while time.monotonic() < deadline:
-        time.sleep(0.2)
-        if heartbeat(path) > first:
-            return True
-    return False
-
 fd, _ = fl.resolve("/srv", want_dir=True)
 try:
     s = os.fstatvfs(fd)
@@ -108,7 +35,7 @@ finally:
 free = s.f_bavail * s.f_frsize // 1024
 if free < 16384:
     raise fl.Refused(f"/srv has only {free // 1024} MiB free: the space is not back yet.")
-held = held_deleted("/srv/")
+held = fl.held_deleted("/srv/")
 if held:
     raise fl.Refused(f"Process {held[0]} ({held[1]}) still holds the deleted file {held[2]}: whatever its size now, what made it is stuck and the space is not really given back.")
 
@@ -130,24 +57,24 @@ if (str(count), h.hexdigest()) != (os.environ["FL_BLOCKS"], os.environ["FL_DIGES
     raise fl.Refused(f"The database'"'"'s blocks in {data} are not what they were: they must be kept.")
 
 argv = ["/bin/bash", "/usr/sbin/tsdbd"]
-pids = services(argv, "/usr/bin/bash")
+pids = fl.verified_processes(argv, "/usr/bin/bash")
 if not pids:
     raise fl.Refused("tsdbd is not running.")
 for pid, started in pids.items():
-    not_stopped(pid, "tsdbd")
+    fl.not_stopped(pid, "tsdbd")
     if os.environ["FL_PHASE"] == "live" and started >= int(os.environ["FL_SETUP_AT"]):
         raise fl.Refused("tsdbd was restarted, which cut off its clients, and it was not what held the space. Find the process that did.")
 
 # Every job, the one that held the space too (started again, idle): each has its work to do.
 for job in os.environ["FL_JOBS"].split():
     argv = ["/usr/bin/python3", "-I", "-S", "/usr/lib/tsdb/tsdb-job", job]
-    pids = services(argv, "/usr/bin/python3.11", [f"/etc/tsdb/jobs/{job}.conf"])
+    pids = fl.verified_processes(argv, "/usr/bin/python3.11", [f"/etc/tsdb/jobs/{job}.conf"])
     if not pids:
         raise fl.Refused(f"The background job {job} is not running: every job must run (service tsdb-jobs status).")
     for pid in pids:
-        not_stopped(pid, f"The job {job}")
+        fl.not_stopped(pid, f"The job {job}")
 
-if not moves(f"{data}/heartbeat"):
+if not fl.heartbeat_moves(f"{data}/heartbeat"):
     raise fl.Refused(f"tsdbd runs, but its heartbeat in {data}/heartbeat is not moving.")
 print(f"/srv has {free // 1024} MiB free, nothing holds a deleted file there, tsdbd kept running and writes again, and every job runs.")
 '

@@ -23,79 +23,6 @@ except OSError as e:
 ' '
 import hashlib, os, re, stat, time
 
-def held_deleted(prefix):
-    """(pid, arguments, file) of a process holding a deleted file below prefix, through a
-    descriptor or a mapping (the blocks a name no longer shows): the eldest of a family that
-    shares it (a child inherits its parent'"'"'s descriptors)."""
-    holders = {}
-    for pid in fl.target_pids():
-        try:
-            links = [os.readlink(f"/proc/{pid}/fd/{n}") for n in os.listdir(f"/proc/{pid}/fd")]
-            with open(f"/proc/{pid}/maps") as f:
-                links += [cols[5].rstrip("\n") for cols in (line.split(None, 5) for line in f) if len(cols) == 6]
-            args, parent = " ".join(fl.argv(pid))[:70], fl.parent_of(pid)
-        except OSError:
-            continue  # ended meanwhile
-        for link in links:
-            if link.startswith(prefix) and link.endswith(" (deleted)"):
-                holders[pid] = (parent, args, link)
-                break
-    for pid, (parent, args, link) in sorted(holders.items()):
-        if parent not in holders:
-            return pid, args, link
-    return None
-
-def services(want, exe, configs=()):
-    """The target'"'"'s processes running exactly this command line, each verified (fl.verify_process:
-    the system'"'"'s program, unaltered, started after its settings): {pid: start time}. A fork that
-    has not run its own command yet (it shows its parent'"'"'s arguments for a moment), or a process
-    that ended or became another program since it was listed, is left out."""
-    found = {}
-    for pid in fl.target_pids():
-        try:
-            if fl.argv(pid) == want:
-                found[pid] = fl.parent_of(pid)
-        except OSError:
-            continue
-    verified = {}
-    for pid, parent in found.items():
-        if parent in found:
-            continue
-        try:
-            verified[pid] = fl.verify_process(pid, exe, want, configs)
-        except fl.Refused:
-            try:
-                if fl.argv(pid) != want:
-                    continue
-            except OSError:
-                continue
-            raise
-    return verified
-
-def not_stopped(pid, label):
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            state = f.read().rsplit(b")", 1)[1].split()[0]
-    except OSError:
-        raise fl.Refused(f"{label} (process {pid}) ended while the grader looked at it.")
-    if state in (b"T", b"t", b"Z", b"X"):
-        raise fl.Refused(f"{label} (process {pid}) is stopped: it does no work.")
-
-def heartbeat(path):
-    try:
-        return int(fl.read_file(path).strip() or 0)
-    except (OSError, ValueError):
-        return 0
-
-def moves(path, limit=2.5):
-    """Whether the heartbeat at path moves within limit seconds (it is written every second)."""
-    first, deadline = heartbeat(path), time.monotonic() + limit
-    while time.monotonic() < deadline:
-        time.sleep(0.2)
-        if heartbeat(path) > first:
-            return True
-    return False
-
 fd, _ = fl.resolve("/srv", want_dir=True)
 try:
     s = os.fstatvfs(fd)
@@ -104,7 +31,7 @@ finally:
 free = s.f_bavail * s.f_frsize // 1024
 if free < 16384:
     raise fl.Refused(f"/srv has only {free // 1024} MiB free: the space is not back yet.")
-held = held_deleted("/srv/")
+held = fl.held_deleted("/srv/")
 if held:
     raise fl.Refused(f"Process {held[0]} ({held[1]}) still holds the deleted file {held[2]}: its blocks stay in use, unseen, and it will fill /srv again. Make it let go of the file (restart it).")
 
@@ -127,12 +54,12 @@ if (str(count), h.hexdigest()) != (os.environ["FL_JOURNALS"], os.environ["FL_DIG
 
 # ledgerd: the system'"'"'s program (a bash script in the read-only /usr/sbin), nothing in its way.
 argv = ["/bin/bash", "/usr/sbin/ledgerd"]
-pids = services(argv, "/usr/bin/bash")
+pids = fl.verified_processes(argv, "/usr/bin/bash")
 if not pids:
     raise fl.Refused("ledgerd is not running.")
 for pid in pids:
-    not_stopped(pid, "ledgerd")
-if not moves(f"{data}/heartbeat"):
+    fl.not_stopped(pid, "ledgerd")
+if not fl.heartbeat_moves(f"{data}/heartbeat"):
     raise fl.Refused(f"ledgerd runs, but its heartbeat in {data}/heartbeat is not moving.")
 print(f"/srv has {free // 1024} MiB free, nothing holds a deleted file there, the journals are intact and ledgerd writes its heartbeat again.")
 '

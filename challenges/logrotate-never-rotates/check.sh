@@ -30,33 +30,6 @@ import gzip, os, re, subprocess, tempfile, time
 log, phase = os.environ["FL_LOG"], os.environ["FL_PHASE"]
 folder, base = log.rsplit("/", 1)
 
-def services(want, exe, configs=()):
-    """The target'"'"'s processes running exactly this command line, each verified (fl.verify_process:
-    the system'"'"'s program, unaltered, started after its settings): {pid: start time}. A fork that
-    has not run its own command yet (it shows its parent'"'"'s arguments for a moment), or a process
-    that ended or became another program since it was listed, is left out."""
-    found = {}
-    for pid in fl.target_pids():
-        try:
-            if fl.argv(pid) == want:
-                found[pid] = fl.parent_of(pid)
-        except OSError:
-            continue
-    verified = {}
-    for pid, parent in found.items():
-        if parent in found:
-            continue
-        try:
-            verified[pid] = fl.verify_process(pid, exe, want, configs)
-        except fl.Refused:
-            try:
-                if fl.argv(pid) != want:
-                    continue
-            except OSError:
-                continue
-            raise
-    return verified
-
 def size_of(path):
     try:
         return fl.stat_path(path).st_size
@@ -80,7 +53,7 @@ if phase == "boot":
         raise fl.Refused("The next nightly run of logrotate, tried on a copy of this host, moved the log away, but pricefeed kept writing into the rotated file: nothing makes it open its new log.")
 
 argv = ["/bin/bash", "/usr/sbin/pricefeed"]
-pids = services(argv, "/usr/bin/bash", ["/etc/default/pricefeed"])
+pids = fl.verified_processes(argv, "/usr/bin/bash", ["/etc/default/pricefeed"])
 if not pids:
     raise fl.Refused("pricefeed is not running.")
 for pid in pids:

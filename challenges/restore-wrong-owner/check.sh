@@ -28,33 +28,6 @@ except OSError as e:
 ' '
 import hashlib, os, re, stat, time
 
-def services(want, exe, configs=()):
-    """The target'"'"'s processes running exactly this command line, each verified (fl.verify_process:
-    the system'"'"'s program, unaltered, started after its settings): {pid: start time}. A fork that
-    has not run its own command yet (it shows its parent'"'"'s arguments for a moment), or a process
-    that ended or became another program since it was listed, is left out."""
-    found = {}
-    for pid in fl.target_pids():
-        try:
-            if fl.argv(pid) == want:
-                found[pid] = fl.parent_of(pid)
-        except OSError:
-            continue
-    verified = {}
-    for pid, parent in found.items():
-        if parent in found:
-            continue
-        try:
-            verified[pid] = fl.verify_process(pid, exe, want, configs)
-        except fl.Refused:
-            try:
-                if fl.argv(pid) != want:
-                    continue
-            except OSError:
-                continue
-            raise
-    return verified
-
 def digest(path, what):
     try:
         fd, where = fl.resolve(path)
@@ -70,27 +43,6 @@ def digest(path, what):
     finally:
         os.close(fd)
     return h.hexdigest()
-
-def heartbeat(path):
-    """The heartbeat tallyd writes in its data directory (the file itself, not one a link leads to)."""
-    try:
-        fd, where = fl.resolve(path)
-    except OSError:
-        return 0
-    os.close(fd)
-    try:
-        return int(fl.read_file(path).strip() or 0) if where == path else 0
-    except (OSError, ValueError):
-        return 0
-
-def moves(path, limit=2.5):
-    """Whether the heartbeat at path moves within limit seconds (it is written every second)."""
-    first, deadline = heartbeat(path), time.monotonic() + limit
-    while time.monotonic() < deadline:
-        time.sleep(0.2)
-        if heartbeat(path) > first:
-            return True
-    return False
 
 data = os.environ["FL_DATA"]
 # The data directory tallyd uses: /etc/default/tallyd read the way tallyd reads it (the last
@@ -112,11 +64,11 @@ if uses is None or uses != directory(data):
     raise fl.Refused(f"tallyd is not set to use {data} any more (DATA_DIR in /etc/default/tallyd): its restored data must stay its data.")
 if (digest(f"{data}/db/records.dat", "records"), digest(f"{data}/db/records.idx", "index")) != (os.environ["FL_DIGEST"], os.environ["FL_INDEX"]):
     raise fl.Refused(f"The restored records in {data}/db were changed: the data must be kept as restored.")
-if not moves(f"{data}/db/heartbeat"):
+if not fl.heartbeat_moves(f"{data}/db/heartbeat"):
     raise fl.Refused(f"tallyd'"'"'s heartbeat in {data}/db is not moving: it is not working. Its log says why.")
 
 argv = ["/bin/bash", "/usr/sbin/tallyd"]
-pids = services(argv, "/usr/bin/bash", ["/etc/default/tallyd"])
+pids = fl.verified_processes(argv, "/usr/bin/bash", ["/etc/default/tallyd"])
 if not pids:
     raise fl.Refused("Something writes the heartbeat, but tallyd is not running.")
 for pid in pids:

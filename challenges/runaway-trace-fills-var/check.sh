@@ -47,33 +47,6 @@ def state_and_parent(pid, label):
         raise fl.Refused(f"{label} (process {pid}) is stopped: it does no work.")
     return int(fields[1])
 
-def services(want, exe, configs=()):
-    """The target'"'"'s processes running exactly this command line, each verified (fl.verify_process:
-    the system'"'"'s program, unaltered, started after its settings): {pid: start time}. A fork that
-    has not run its own command yet (it shows its parent'"'"'s arguments for a moment), or a process
-    that ended or became another program since it was listed, is left out."""
-    found = {}
-    for pid in fl.target_pids():
-        try:
-            if fl.argv(pid) == want:
-                found[pid] = fl.parent_of(pid)
-        except OSError:
-            continue
-    verified = {}
-    for pid, parent in found.items():
-        if parent in found:
-            continue
-        try:
-            verified[pid] = fl.verify_process(pid, exe, want, configs)
-        except fl.Refused:
-            try:
-                if fl.argv(pid) != want:
-                    continue
-            except OSError:
-                continue
-            raise
-    return verified
-
 def traces(pids):
     """(pid, fd, file identity, worker, path) of every descriptor from 3 up that a worker holds
     open for writing on anything but a character device."""
@@ -114,7 +87,7 @@ finally:
 if h.hexdigest() != os.environ["FL_CATALOG"]:
     raise fl.Refused(f"{snapshot} was changed: it was not the problem.")
 
-supervisors = services(["/bin/bash", "/usr/sbin/ingest-supervisor"], "/usr/bin/bash")
+supervisors = fl.verified_processes(["/bin/bash", "/usr/sbin/ingest-supervisor"], "/usr/bin/bash")
 if not supervisors:
     raise fl.Refused("ingest-supervisor is not running: the workers are meant to run under it (service ingest).")
 for pid in supervisors:
@@ -122,7 +95,7 @@ for pid in supervisors:
 now = time.time()
 workers = {}
 for name in os.environ["FL_WORKERS"].split():
-    pids = services(["/bin/bash", "/usr/lib/ingest/worker", name], "/usr/bin/bash", [f"/etc/ingest/workers/{name}.conf"])
+    pids = fl.verified_processes(["/bin/bash", "/usr/lib/ingest/worker", name], "/usr/bin/bash", [f"/etc/ingest/workers/{name}.conf"])
     if not pids:
         raise fl.Refused(f"The worker {name} is not running: every worker has a job to do.")
     for pid in pids:

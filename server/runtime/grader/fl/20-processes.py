@@ -243,3 +243,92 @@ def verify_listener(port, want_exe, argvs, configs=()):
     return sorted(pids)
 
 
+# What the storage and service challenges ask of the processes they judge (more than one check
+# asks the same): who holds a deleted file, which processes run a command line and are the
+# system's program, whether one is stopped, whether a heartbeat moves.
+
+
+def held_deleted(prefix):
+    """(pid, arguments, file) of a process holding a deleted file below prefix, through a
+    descriptor or a mapping (the blocks a name no longer shows): the eldest of a family that
+    shares it (a child inherits its parent's descriptors)."""
+    holders = {}
+    for pid in target_pids():
+        try:
+            links = [os.readlink(f"/proc/{pid}/fd/{n}") for n in os.listdir(f"/proc/{pid}/fd")]
+            with open(f"/proc/{pid}/maps") as f:
+                links += [cols[5].rstrip("\n") for cols in (line.split(None, 5) for line in f) if len(cols) == 6]
+            args, parent = " ".join(argv(pid))[:70], parent_of(pid)
+        except OSError:
+            continue  # ended meanwhile
+        for link in links:
+            if link.startswith(prefix) and link.endswith(" (deleted)"):
+                holders[pid] = (parent, args, link)
+                break
+    for pid, (parent, args, link) in sorted(holders.items()):
+        if parent not in holders:
+            return pid, args, link
+    return None
+
+
+def verified_processes(want, exe, configs=()):
+    """The target's processes running exactly this command line, each verified (verify_process:
+    the system's program, unaltered, started after its settings): {pid: start time}. A fork that
+    has not run its own command yet (it shows its parent's arguments for a moment), or a process
+    that ended or became another program since it was listed, is left out."""
+    found = {}
+    for pid in target_pids():
+        try:
+            if argv(pid) == want:
+                found[pid] = parent_of(pid)
+        except OSError:
+            continue
+    verified = {}
+    for pid, parent in found.items():
+        if parent in found:
+            continue
+        try:
+            verified[pid] = verify_process(pid, exe, want, configs)
+        except Refused:
+            try:
+                if argv(pid) != want:
+                    continue
+            except OSError:
+                continue
+            raise
+    return verified
+
+
+def not_stopped(pid, label):
+    """Refuses when process `pid` (called `label`) is stopped or gone: it does no work."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        raise Refused(f"{label} (process {pid}) ended while the grader looked at it.")
+    if state in (b"T", b"t", b"Z", b"X"):
+        raise Refused(f"{label} (process {pid}) is stopped: it does no work.")
+
+
+def heartbeat(path):
+    """The number a service writes to its heartbeat file every second: the file itself, not one a
+    link leads to (0 when there is none or it says nothing)."""
+    try:
+        fd, where = resolve(path)
+    except OSError:
+        return 0
+    os.close(fd)
+    try:
+        return int(read_file(path).strip() or 0) if where == path else 0
+    except (OSError, ValueError):
+        return 0
+
+
+def heartbeat_moves(path, limit=2.5):
+    """Whether the heartbeat at path moves within limit seconds (it is written every second)."""
+    first, deadline = heartbeat(path), time.monotonic() + limit
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if heartbeat(path) > first:
+            return True
+    return False
