@@ -25,17 +25,6 @@ JOB_USERS = ("root", "builder")
 budget = 300000
 
 
-def identities():
-    """Every account but root, with its user id and groups, as fl.access reads them (read once)."""
-    members = {}
-    for line in fl.read_file("/etc/group").decode("utf-8", "replace").splitlines():
-        f = line.split(":")
-        if len(f) >= 4 and f[2].isdigit():
-            for m in f[3].split(","):
-                members.setdefault(m, set()).add(int(f[2]))
-    return {u: (uid, {gid} | members.get(u, set())) for u, (uid, gid) in fl._passwd().items() if uid != 0}
-
-
 def root_alone(path, ids):
     """The tool and every directory above it: root's, and writable by no other account as the
     kernel decides (fl._allowed: mode bits and ACLs, search permission on the way). The backup
@@ -94,7 +83,7 @@ try:
         finally:
             os.close(fd)
     digest = hashlib.sha256()
-    ids = identities()
+    ids = fl.other_accounts()
     for tool in TOOLS:
         try:
             fd, _ = fl.resolve(tool)
