@@ -39,62 +39,19 @@ else
 fi
 
 
-# Who answers, nothing else listening, the boot's own scripts, and the metrics port closed to
-# this host: one Python process over fl's functions.
-cat >"$tmp/who.py" <<'PY'
-SERVICE, USER, PORT_VALUES, METRICS = "wms-api", "wms", ("PORT", "METRICS"), True
-ARGV = ["/usr/bin/python3", "-I", "-S", "/usr/lib/wms-api/wms_api.py", "/etc/wms-api/wms-api.conf"]
-CONF = ["/etc/wms-api", "/etc/wms-api/wms-api.conf"]
-BOOT_FILES = ["/etc/init.d", *(f"/etc/rc{r}.d" for r in "0123456S"), "/etc/rc.local", "/etc/alternatives/iptables",
-              "/etc/alternatives/iptables-restore", "/etc/alternatives/iptables-save"]
-import os, socket, sys
-ns = {"__name__": "fl"}
-exec(compile(open("/tmp/fl.py").read(), "fl.py", "exec"), ns)
-Refused = ns["Refused"]
-PORTS = [int(os.environ[f"FL_{name}"]) for name in PORT_VALUES]
-
-
-def main():
-    # Nothing but the service listens (a packet filter rule could send the clients elsewhere).
-    ns["quiet_net"]({str(p) for p in PORTS})
-    # Nothing else of the network stack treats some hosts differently (policy rules, traffic
-    # control, neighbour entries, routes, packet filters other than the firewall judged above).
-    ns["network_as_built"](firewall=("ip", "filter"))
-    for port in PORTS:
-        for pid in ns["verify_listener"](port, "/usr/bin/python3.11", [ARGV], CONF):
-            user = ns["user_name"](ns["uid_of"](pid))
-            if user != USER:
-                raise Refused(f"{SERVICE} runs as {user}; it must run as its own user, {USER} (use its service script).")
-        for addr, _, _ in ns["listeners"](port):
-            if addr != "0.0.0.0":
-                raise Refused(f"{SERVICE} listens on {addr}:{port} only: it must listen on every address of its host (bind = 0.0.0.0), as configured.")
-    if os.environ.get("FL_PHASE") == "boot":
-        for path in BOOT_FILES:
-            ns["pristine"](path)
-    if METRICS:
-        # The metrics port stays closed to this host, from where the API answered: a connection
-        # to it is refused or never answered.
-        s = socket.socket()
-        s.settimeout(1.5)
-        try:
-            s.connect((os.environ["FL_TARGET"], int(os.environ["FL_METRICS"])))
-            raise Refused(f"The API answers, but so does the metrics port {os.environ['FL_METRICS']}, from a host that is not the monitoring server: the firewall must keep protecting it.")
-        except (ConnectionRefusedError, socket.timeout):
-            pass
-        finally:
-            s.close()
-
-
-try:
-    main()
-except Refused as e:
-    print(e)
-    sys.exit(1)
-except OSError as e:
-    print(f"The grader could not read what it needs ({e.strerror or e}).")
-    sys.exit(1)
+# Who answers (the system's program as its own user, on every address), nothing else listening or
+# in the way on the network stack, the boot's own scripts, the metrics port closed to this host:
+# fl.network_service (server/runtime/grader/fl/60-network-client.py).
+who=$(python3 -I -S - <<'PY'
+import sys
+sys.path.insert(0, "/tmp")
+import fl
+fl.judged(fl.network_service, "wms-api", "wms", ["PORT", "METRICS"], private="METRICS", firewall=("ip", "filter"),
+          argv=["/usr/bin/python3", "-I", "-S", "/usr/lib/wms-api/wms_api.py", "/etc/wms-api/wms-api.conf"],
+          config=["/etc/wms-api", "/etc/wms-api/wms-api.conf"],
+          boot_files=["/etc/alternatives/iptables", "/etc/alternatives/iptables-restore", "/etc/alternatives/iptables-save"])
 PY
-who=$(python3 -I -S "$tmp/who.py") || refuse "${who:-The grader could not judge who answers: not graded.}"
+) || refuse "${who:-The grader could not judge who answers: not graded.}"
 
 # Where replies to every neighbour go (live: the main table; after a boot: the kernel's decision):
 # /tmp/routes.py (server/runtime/grader/routes.py).

@@ -77,3 +77,58 @@ def gate():
     boot_files(os.environ.get("FL_BOOT_EXEMPT", "").split())
 
 
+
+
+# The boot's own scripts: what starts a service at every boot and stops it at shutdown.
+BOOT_SCRIPTS = ["/etc/init.d", *(f"/etc/rc{r}.d" for r in "0123456S"), "/etc/rc.local"]
+
+
+def network_service(service, user, ports, argv, config, exe="/usr/bin/python3.11", boot_files=(), firewall=None, private=None):
+    """The service a challenge's clients call over the network, as the system runs it, on a host
+    whose player holds NET_ADMIN: nothing but the service listens (a packet filter rule could send
+    the clients elsewhere); nothing else of the network stack treats some hosts differently
+    (network_as_built, `firewall` as there); every port (FL_<name> for each name in `ports`) is
+    held by the system's `exe` running `argv` after the last change of `config`, as its own
+    `user`, on every address; after a boot, the boot's scripts (and `boot_files`) as installed;
+    and the port FL_<`private`> does not answer this host (the firewall keeps it for others)."""
+    numbers = [int(os.environ[f"FL_{name}"]) for name in ports]
+    quiet_net({str(p) for p in numbers})
+    network_as_built(firewall=firewall)
+    for port in numbers:
+        for pid in verify_listener(port, exe, [argv], config):
+            owner = user_name(uid_of(pid))
+            if owner != user:
+                raise Refused(f"{service} runs as {owner}; it must run as its own user, {user} (use its service script).")
+        for addr, _, _ in listeners(port):
+            if addr != "0.0.0.0":
+                raise Refused(f"{service} listens on {addr}:{port} only: it must listen on every address of its host (bind = 0.0.0.0), as configured.")
+    if os.environ.get("FL_PHASE") == "boot":
+        for path in [*BOOT_SCRIPTS, *boot_files]:
+            pristine(path)
+    if private:
+        import socket
+
+        port = int(os.environ[f"FL_{private}"])
+        s = socket.socket()
+        s.settimeout(1.5)
+        try:
+            s.connect((os.environ["FL_TARGET"], port))
+            raise Refused(f"The API answers, but so does the metrics port {port}, from a host that is not the monitoring server: the firewall must keep protecting it.")
+        except (ConnectionRefusedError, socket.timeout):
+            pass
+        finally:
+            s.close()
+
+
+def judged(question, *args, **kwargs):
+    """Runs one of fl's judgements for a check's Python and ends the program the way check.sh reads
+    it: silent with status 0 when it holds; its one line and status 1 when it is refused or the
+    grader could not read what it needs."""
+    try:
+        question(*args, **kwargs)
+    except Refused as e:
+        print(e)
+        sys.exit(1)
+    except OSError as e:
+        print(f"The grader could not read what it needs ({e.strerror or e}).")
+        sys.exit(1)
