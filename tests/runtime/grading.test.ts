@@ -1,11 +1,13 @@
 // Grading's writes are one transaction: when recording the solve fails, the
 // correct submission is not left behind without its points; the player submits again and gets
 // them. Against the real server, dockerd and the OpenSSH client; the failure is a trigger in the
-// server's own SQLite database, the way a crash between the two writes would leave it.
+// server's own SQLite database, the way a crash between the two writes would leave it. Networks
+// with the deployment's labels beside its own (a booted copy's, while it is removed) change nothing.
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadChallenges } from "../../server/runtime/challenges.ts";
+import { createDockerRuntime } from "../../server/runtime/docker/index.ts";
 import { clientOptions, runClient } from "../gateway/support.ts";
 import { HOST, startTestServer, waitForStatus } from "../support/server.ts";
 
@@ -33,6 +35,17 @@ it("a failed solve write leaves no correct submission behind, and the next submi
 
   const db = new Database(join(server.dataDir, "faultline.db"));
   try {
+    // A check's booted copy has a network of its own, with the deployment's labels, for the
+    // seconds its removal takes: the next check must still join the deployment's own network.
+    const deployment = db.prepare("SELECT id, user_id FROM deployments WHERE challenge_id = ? ORDER BY created_at DESC LIMIT 1").get(NGINX) as {
+      id: string;
+      user_id: string;
+    };
+    const runtime = createDockerRuntime();
+    for (const purpose of ["bdecoy1", "bdecoy2", "bdecoy3"]) {
+      await runtime.createNetwork({ deploymentId: deployment.id, userId: deployment.user_id, challengeId: NGINX }, purpose);
+    }
+
     db.exec("CREATE TRIGGER fail_solves BEFORE INSERT ON solves BEGIN SELECT RAISE(ABORT, 'disk gone'); END");
     const failed = await call("POST", `/challenges/${NGINX}/submit`, { solution: "Repaired the site's configuration." });
     expect(failed.status).toBe(500);

@@ -75,7 +75,11 @@ export function createReads(ctx: DeploymentContext) {
   async function environment(row: DeploymentRow): Promise<{ env: Environment; values: ScenarioValues }> {
     if (!runtime) throw unavailable(RUNTIME_UNAVAILABLE);
     const target = row.container_id ? await runtime.inspect(row.container_id) : null;
-    const [network] = await runtime.listNetworks({ [LABEL.deployment]: row.id });
+    // The network its target is on: a check's booted copy has a network of its own, with the
+    // same labels, for the seconds its removal takes after the check (the first one listed was
+    // that one now and then, and the next check's grader joined it: "did not answer in time" on
+    // an honest fix, or "network not found" once it was gone).
+    const network = target && (await runtime.listNetworks({ [LABEL.deployment]: row.id })).find((n) => n.name === target.network);
     if (!target || target.state !== "running" || !network) {
       throw conflict("The environment of this deployment is gone. Start the challenge again.");
     }
