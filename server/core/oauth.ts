@@ -1,7 +1,13 @@
 // Sign-in with GitHub and Google: authorization-code flow with PKCE and a single-use state
 // kept server-side. The provider's profile becomes a faultline account, or is linked to the
 // account that already owns the same provider-verified e-mail.
-import { createHash, randomUUID } from "node:crypto";
+// The protocol itself (the authorization URL, the S256 challenge, the code exchange with the
+// client's credentials) is arctic's generic OAuth2Client (https://arcticjs.dev), the client
+// remix-auth-oauth2 is built on; the exchange lives here, in the API, which the web calls
+// in-process. Arctic's GitHub and Google classes are not used: they fix the providers' URLs, and
+// ours are configurable (GitHub Enterprise; the loopback provider of tests/support/oauth-provider.ts).
+import { randomUUID } from "node:crypto";
+import { ArcticFetchError, CodeChallengeMethod, generateCodeVerifier, OAuth2Client } from "arctic";
 import type { LoginResult, OAuthStart } from "../../shared/contract/index.ts";
 import type { OAuthProviderConfig, OAuthProviderName } from "../config.ts";
 import type { Db } from "../db/index.ts";
@@ -14,6 +20,15 @@ import type { Accounts } from "./accounts/index.ts";
 import type { UserRow } from "./users.ts";
 
 const STATE_SECONDS = 10 * 60;
+/** How long the provider has to answer one request before the sign-in fails with 502. */
+const PROVIDER_MS = 10_000;
+const TIMED_OUT = new Error("the provider did not answer in time");
+/** Arctic's fetch takes no signal: the sign-in stops waiting, and the request ends on its own. */
+function withinTime<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(TIMED_OUT), PROVIDER_MS)));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
 /**
  * Starting a sign-in needs no account and stores a state row: without a limit, every anonymous
  * GET would be a database write. Generous for people (a start per click), tight for a script.
@@ -51,30 +66,27 @@ export function createOAuth(deps: {
     return c as Required<OAuthProviderConfig>;
   }
 
-  async function exchangeCode(p: OAuthProviderName, code: string, verifier: string): Promise<string> {
+  const client = (p: OAuthProviderName) => {
     const c = configured(p);
-    const body = new URLSearchParams({
-      grant_type: "authorization_code",
-      code,
-      redirect_uri: redirectUri(p),
-      client_id: c.clientId,
-      client_secret: c.clientSecret,
-      code_verifier: verifier,
-    });
-    const res = await callProvider(c.tokenUrl, {
-      method: "POST",
-      headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
-      body,
-    });
-    const json = (await res.json().catch(() => ({}))) as { access_token?: string; error?: string };
-    if (!res.ok || !json.access_token) throw badRequest(AUTH_FAILED);
-    return json.access_token;
+    return { c, oauth: new OAuth2Client(c.clientId, c.clientSecret, redirectUri(p)) };
+  };
+
+  async function exchangeCode(p: OAuthProviderName, code: string, verifier: string): Promise<string> {
+    const { c, oauth } = client(p);
+    try {
+      const tokens = await withinTime(oauth.validateAuthorizationCode(c.tokenUrl, code, verifier));
+      // GitHub answers a refused code with 200 and an `error` field: no access token, so this throws.
+      return tokens.accessToken();
+    } catch (e) {
+      // Unreachable, timed out: the provider failed (502). Anything it answered: the sign-in failed.
+      throw e instanceof ArcticFetchError || e === TIMED_OUT ? upstreamFailed(AUTH_FAILED) : badRequest(AUTH_FAILED);
+    }
   }
 
   /** A provider that cannot be reached (down, timed out) fails the sign-in with 502, not a 500. */
   async function callProvider(url: string, init: RequestInit): Promise<Response> {
     try {
-      return await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+      return await fetch(url, { ...init, signal: AbortSignal.timeout(PROVIDER_MS) });
     } catch {
       throw upstreamFailed(AUTH_FAILED);
     }
@@ -221,10 +233,10 @@ export function createOAuth(deps: {
 
     /** `ip`: the caller's address; starts are limited per address (each one stores a row). */
     async start(p: OAuthProviderName, ip: string): Promise<OAuthStart> {
-      const c = configured(p);
+      const { c, oauth } = client(p);
       await limiter.consume(`oauth-start:${addressKey(ip)}`, STARTS_PER_IP);
       const state = randomToken();
-      const verifier = randomToken(48);
+      const verifier = generateCodeVerifier();
       // Expired states go as new ones come: the table holds at most the last 10 minutes' starts.
       await db.deleteFrom("oauth_states").where("expires_at", "<", nowSeconds()).execute();
       await db
@@ -237,14 +249,8 @@ export function createOAuth(deps: {
           created_at: nowSeconds(),
         })
         .execute();
-      const url = new URL(c.authorizeUrl);
-      url.searchParams.set("client_id", c.clientId);
-      url.searchParams.set("redirect_uri", redirectUri(p));
-      url.searchParams.set("response_type", "code");
-      url.searchParams.set("scope", p === "github" ? "read:user user:email" : "openid email profile");
-      url.searchParams.set("state", state);
-      url.searchParams.set("code_challenge", createHash("sha256").update(verifier).digest("base64url"));
-      url.searchParams.set("code_challenge_method", "S256");
+      const scopes = p === "github" ? ["read:user", "user:email"] : ["openid", "email", "profile"];
+      const url = oauth.createAuthorizationURLWithPKCE(c.authorizeUrl, state, CodeChallengeMethod.S256, verifier, scopes);
       return { state, auth_url: url.toString() };
     },
 

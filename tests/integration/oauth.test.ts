@@ -1,6 +1,8 @@
 // Sign-in with GitHub and Google against a real OAuth2 server on loopback
 // (tests/support/oauth-provider.ts): PKCE, single-use state, code replay, account creation,
 // unique usernames, linking by verified e-mail, and the provider not being configured.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestPlatform, DATABASES, freshIp, type TestPlatform, unique } from "../support/platform.ts";
 import { type OAuthProfile, type OAuthProvider, type ProviderName, startOAuthProvider } from "../support/oauth-provider.ts";
@@ -333,6 +335,26 @@ describe.each(DATABASES)("OAuth without configuration on %s", (kind) => {
 });
 
 describe("OAuth when the provider is unreachable", () => {
+  it("answers 502 when the token endpoint accepts the connection and never answers, after 10 s, not never", async () => {
+    const provider = await startOAuthProvider();
+    const silent = createServer(() => {}); // takes the connection, says nothing
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const tokenUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/token`;
+    const t = await createTestPlatform("sqlite", { env: { ...provider.env, GITHUB_TOKEN_URL: tokenUrl, PUBLIC_URL } });
+    try {
+      const { state } = (await t.call("GET", "/auth/oauth/github/login")).body;
+      const t0 = Date.now();
+      const res = await t.call("POST", "/auth/oauth/github/callback", { body: { code: "c", state } });
+      expectError(res, 502, "Authentication failed");
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(9_000);
+    } finally {
+      await t.close();
+      silent.closeAllConnections();
+      silent.close();
+      await provider.close();
+    }
+  }, 30_000);
+
   it("answers 502 'Authentication failed', not a 500", async () => {
     const provider = await startOAuthProvider();
     const env = { ...provider.env, PUBLIC_URL };
