@@ -6,7 +6,7 @@ import { DomainError, tooLarge } from "./core/errors.ts";
 
 /**
  * The largest body any form or API call legitimately sends, with room to spare. The biggest is
- * a solution of 16 384 characters (server/api/schemas.ts) posted by the web form: URL-encoded,
+ * a solution of 16 384 characters (shared/contract/inputs.ts) posted by the web form: URL-encoded,
  * a character can take 9 bytes (3 UTF-8 bytes, each written %XX), so 147 456 bytes. As JSON the
  * same text is at most 6 bytes a character (\uXXXX), an SSH key field at most 16 000 characters.
  */

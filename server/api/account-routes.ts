@@ -9,8 +9,8 @@ import type { AccountExporter } from "../core/accounts/export.ts";
 import type { Notifications } from "../core/accounts/notifications.ts";
 import type { PasswordReset } from "../core/accounts/password-reset.ts";
 import type { Deployments } from "../core/deployments/index.ts";
-import { type Ctx, json, parse, type Router } from "./router.ts";
-import { challengeIdParam, password } from "./schemas.ts";
+import { type BaseCtx, json, parse, type Router } from "./router.ts";
+import { challengeIdParam, password } from "../../shared/contract/inputs.ts";
 
 export interface AccountServices {
   passwordReset: PasswordReset;
@@ -22,9 +22,9 @@ export interface AccountServices {
 
 export interface AccountRoutesDeps extends AccountServices {
   deployments: Pick<Deployments, "reset">;
-  userId(c: Ctx): Promise<string>;
+  userId(c: BaseCtx): Promise<string>;
   /** The user and the sign-in the access token belongs to (the step-up rules ask it). */
-  session(c: Ctx): Promise<{ userId: string; sid: string | null }>;
+  session(c: BaseCtx): Promise<{ userId: string; sid: string | null }>;
 }
 
 const email = z.email({ error: "must be a valid e-mail address" }).trim().max(254, "must be at most 254 characters");

@@ -9,15 +9,15 @@ import type { Admin } from "../core/admin/index.ts";
 import { SETTING_LIMITS } from "../core/admin/settings.ts";
 import type { Actor } from "../core/admin/users.ts";
 import { badRequest } from "../core/errors.ts";
-import { type Ctx, parse, type Router } from "./router.ts";
-import { blank, challengeIdParam, queryText, registerBody, wholeNumber } from "./schemas.ts";
+import { type BaseCtx, parse, type Router } from "./router.ts";
+import { blank, challengeIdParam, queryText, registerBody, wholeNumber } from "../../shared/contract/inputs.ts";
 
 export interface AdminRoutesDeps {
   admin: Admin;
   audit: Audit;
   /** Public state for the global banner. */
   notice(): { maintenance: boolean; message: string | null };
-  userId(c: Ctx): Promise<string>;
+  userId(c: BaseCtx): Promise<string>;
 }
 
 // Query strings: an empty value (a GET form's blank field) means "not given".
@@ -84,9 +84,9 @@ export const settingsBody = z
 
 export function adminRoutes(r: Router, { admin, audit, notice, userId }: AdminRoutesDeps) {
   /** The signed-in admin, or 401 (not signed in) / 403 (not an admin). */
-  const adminActor = async (c: Ctx): Promise<Actor> => admin.actor(await userId(c));
-  const user = (c: Ctx) => parse(userIdParam, c.params.id);
-  const challenge = (c: Ctx) => parse(challengeIdParam, c.params.id);
+  const adminActor = async (c: BaseCtx): Promise<Actor> => admin.actor(await userId(c));
+  const user = (c: { params: Record<string, string> }) => parse(userIdParam, c.params.id);
+  const challenge = (c: { params: Record<string, string> }) => parse(challengeIdParam, c.params.id);
   const auditFilter = (q: z.output<typeof auditQuery>): AuditFilter => ({ action: q.action, actor: q.actor, user: q.user, from: q.from, to: q.to });
 
   r.get("/system/notice", { summary: "The public notice for the global banner (maintenance mode)", tags: ["System"], access: "public" }, async () => notice());

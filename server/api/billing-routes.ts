@@ -6,12 +6,12 @@ import { z } from "zod";
 import { readBodyText } from "../body-limit.ts";
 import type { Billing } from "../core/billing.ts";
 import type { Plans } from "../core/plans.ts";
-import { type Ctx, type Router } from "./router.ts";
+import { type BaseCtx, type Router } from "./router.ts";
 
 export interface BillingRouteDeps {
   plans: Plans;
   billing: Billing;
-  userId: (c: Ctx) => Promise<string>;
+  userId: (c: BaseCtx) => Promise<string>;
 }
 
 export const cancelBody = z.object({

@@ -6,8 +6,8 @@ import { z } from "zod";
 import type { Debriefs } from "../core/debrief.ts";
 import type { Hints } from "../core/hints.ts";
 import type { RecordingAccess } from "../core/recordings/access.ts";
-import { type Ctx, parse, type Router } from "./router.ts";
-import { challengeIdParam, queryText, wholeNumber } from "./schemas.ts";
+import { type BaseCtx, parse, type Router } from "./router.ts";
+import { challengeIdParam, queryText, wholeNumber } from "../../shared/contract/inputs.ts";
 
 export const hintRevealBody = z.strictObject({
   number: z.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").max(100, "must be at most 100"),
@@ -24,9 +24,9 @@ export interface DebriefRoutesDeps {
   hints: Hints;
   debriefs: Debriefs;
   recordings: RecordingAccess;
-  userId(c: Ctx): Promise<string>;
+  userId(c: BaseCtx): Promise<string>;
   /** The caller when an admin (403 otherwise; 401 without credentials). */
-  adminId(c: Ctx): Promise<string>;
+  adminId(c: BaseCtx): Promise<string>;
 }
 
 /** An asciicast v2 file: never cached by a shared cache, never sniffed as something else. */
@@ -36,9 +36,9 @@ const cast = (text: string) =>
   });
 
 export function debriefRoutes(r: Router, { hints, debriefs, recordings, userId, adminId }: DebriefRoutesDeps) {
-  const challenge = (c: Ctx) => parse(challengeIdParam, c.params.id);
-  const recording = (c: Ctx) => parse(recordingIdParam, c.params.id);
-  const optionalUser = async (c: Ctx) => (c.request.headers.has("authorization") ? userId(c) : null);
+  const challenge = (c: { params: Record<string, string> }) => parse(challengeIdParam, c.params.id);
+  const recording = (c: { params: Record<string, string> }) => parse(recordingIdParam, c.params.id);
+  const optionalUser = async (c: BaseCtx) => (c.request.headers.has("authorization") ? userId(c) : null);
   const tags: [string] = ["Hints and debrief"];
 
   r.get(

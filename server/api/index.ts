@@ -23,8 +23,9 @@ import { playerRoutes } from "./player-routes.ts";
 import { twoFactorRoutes } from "./twofactor-routes.ts";
 import { acceptRequestId, currentRequest, REQUEST_ID_HEADER, type RequestContext, runInRequest } from "../request-context.ts";
 import { buildOpenApi, type OpenApiDocument } from "./openapi.ts";
-import { type Ctx, createRouter, json, parse } from "./router.ts";
-import * as s from "./schemas.ts";
+import { type BaseCtx, createRouter, json, parse } from "./router.ts";
+import { operations } from "../../shared/contract/operations.ts";
+import * as s from "../../shared/contract/inputs.ts";
 
 export const API_PREFIX = "/api/v1";
 
@@ -92,8 +93,8 @@ export function createApi({
 }: ApiDeps) {
   /** The signed-in user's id from `Authorization: Bearer <access token>`, or 401; verified once
    *  per request (the access guard and the handler ask the same). */
-  const verified = new WeakMap<Ctx, Promise<string>>();
-  function userId(c: Ctx): Promise<string> {
+  const verified = new WeakMap<BaseCtx, Promise<string>>();
+  function userId(c: BaseCtx): Promise<string> {
     let id = verified.get(c);
     if (!id) {
       const m = /^Bearer\s+(.+)$/i.exec(c.request.headers.get("authorization") ?? "");
@@ -114,14 +115,14 @@ export function createApi({
   });
 
   /** As userId, with the sign-in the token belongs to (step-up rules ask it, decision 017). */
-  async function session(c: Ctx): Promise<{ userId: string; sid: string | null }> {
+  async function session(c: BaseCtx): Promise<{ userId: string; sid: string | null }> {
     const m = /^Bearer\s+(.+)$/i.exec(c.request.headers.get("authorization") ?? "");
     if (!m) throw unauthorized();
     return tokens.verifySession(m[1]!.trim());
   }
 
   // Live health of each part (server/core/health.ts): public, status words and counts only.
-  r.get("/health", { summary: "Live health of each part (status words and counts)", tags: ["System"], access: "public" }, async () => health.check());
+  r.handle(operations.getHealth, async () => health.check());
 
   // Authentication
   r.post(
@@ -331,15 +332,15 @@ export function createApi({
   // after every route is registered.
   let described: OpenApiDocument | null = null;
   const openapi = () => (described ??= buildOpenApi(r.routes(), API_PREFIX));
-  r.get("/openapi.json", { summary: "This document: the API in OpenAPI 3.1", tags: ["System"], access: "public" }, async () =>
-    json(openapi(), 200, { "cache-control": "public, max-age=300" }),
+  r.handle(operations.getOpenApi, async (c) =>
+    c.reply(openapi() as unknown as Record<string, unknown>, { headers: { "cache-control": "public, max-age=300" } }),
   );
 
   return {
     // The caller's address is known to the audit log for the whole request (server/core/audit.ts);
     // a request the HTTP layer did not start (the web's in-process client) gets its id here.
     handle: (request: Request, info: { clientIp: string }, opts: { labelsRequest?: boolean } = {}) =>
-      inRequest(request, () => withRequest(info, () => r.handle(request, info, API_PREFIX)), opts.labelsRequest ?? false),
+      inRequest(request, () => withRequest(info, () => r.serve(request, info, API_PREFIX)), opts.labelsRequest ?? false),
     /** Every registered route with its RouteDoc (the OpenAPI check iterates it). */
     routes: r.routes,
     openapi,

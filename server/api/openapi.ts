@@ -1,9 +1,11 @@
-// The API described: an OpenAPI 3.1 document built from the router's table (server/api/router.ts),
-// so each operation shows the zod schemas its handler really validates with (z.toJSONSchema, in
-// JSON Schema 2020-12, OpenAPI 3.1's dialect). Served at /api/v1/openapi.json and rendered on
+// The API described: an OpenAPI 3.1 document built from the operations the router registered
+// (shared/contract/operations.ts), so each operation shows the zod schemas its inputs are parsed
+// with and its answers checked against (z.toJSONSchema, in JSON Schema 2020-12, OpenAPI 3.1's
+// dialect). Served at /api/v1/openapi.json and rendered on
 // /docs/api; tests/integration/openapi.test.ts checks it against the routes.
 import { z } from "zod";
-import type { Access, RouteDoc, RouteEntry } from "./router.ts";
+import type { Access, Operation } from "../../shared/contract/operation.ts";
+import type { RouteEntry } from "./router.ts";
 
 import type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiParameter } from "../../shared/contract/openapi.ts";
 
@@ -31,26 +33,18 @@ const SECURITY: Record<Access, Record<string, string[]>[]> = {
 };
 
 /** The schema a caller must send: zod's input side; transforms and refinements are server-side. */
-export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as JsonSchema;
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "input"): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as JsonSchema;
   return rest;
 }
 
 /** `/challenges/:id/submit` → `/challenges/{id}/submit`. */
 export const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
 
-const operationId = (method: string, path: string) =>
-  method.toLowerCase() +
-  path
-    .split(/[/{}:_.-]+/)
-    .filter(Boolean)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join("");
-
-function parameters(path: string, doc: RouteDoc): OpenApiParameter[] {
+function parameters(path: string, doc: Operation): OpenApiParameter[] {
   const out: OpenApiParameter[] = [];
   for (const [, name] of path.matchAll(/:(\w+)/g)) {
-    const schema = doc.params?.[name!];
+    const schema = doc.params?.shape[name!] as z.ZodType | undefined;
     out.push({ name: name!, in: "path", required: true, schema: schema ? jsonSchemaOf(schema) : { type: "string" } });
   }
   if (doc.query) {
@@ -62,13 +56,13 @@ function parameters(path: string, doc: RouteDoc): OpenApiParameter[] {
   return out;
 }
 
-function operation(route: RouteEntry & { doc: RouteDoc }): OpenApiOperation {
-  const { method, path, doc } = route;
+function operation(doc: Operation): OpenApiOperation {
+  const { path } = doc;
   const op: OpenApiOperation = {
-    operationId: operationId(method, path),
+    operationId: doc.name,
     summary: doc.summary,
     ...(doc.description ? { description: doc.description } : {}),
-    tags: doc.tags,
+    tags: [...doc.tags],
     security: SECURITY[doc.access],
     parameters: parameters(path, doc),
     responses: {},
@@ -85,7 +79,7 @@ function operation(route: RouteEntry & { doc: RouteDoc }): OpenApiOperation {
   }
   op.responses[String(doc.status ?? 200)] = {
     description: doc.returns ?? "OK",
-    content: { [doc.contentType ?? "application/json"]: { schema: doc.contentType ? { type: "string" } : { type: "object" } } },
+    content: { [doc.contentType ?? "application/json"]: { schema: doc.contentType ? { type: "string" } : jsonSchemaOf(doc.response, "output") } },
   };
   const errors: Partial<Record<number, string>> = { ...ACCESS_ERRORS[doc.access] };
   if (doc.params || doc.query || doc.body || doc.rawBody) errors[400] = "Invalid input: `detail` names the field and the rule";
@@ -98,14 +92,13 @@ function operation(route: RouteEntry & { doc: RouteDoc }): OpenApiOperation {
   return op;
 }
 
-/** The document for these routes (undocumented ones are left out; the CI check names them). */
+/** The document for these routes. */
 export function buildOpenApi(routes: readonly RouteEntry[], prefix: string): OpenApiDocument {
   const paths: OpenApiDocument["paths"] = {};
   const tags = new Set<string>();
   for (const r of routes) {
-    if (!r.doc) continue;
     const p = openApiPath(r.path);
-    const op = operation({ ...r, doc: r.doc });
+    const op = operation(r.op);
     for (const t of op.tags) tags.add(t);
     (paths[p] ??= {})[r.method.toLowerCase()] = op;
   }

@@ -1,14 +1,15 @@
 // A small router over the Fetch API's Request and Response, so the same handler serves HTTP
 // (through server/http.ts) and the web's in-process client without a network hop.
-// Each route is registered with what it takes (path parameters, query, body: the zod schemas its
-// handler validates with) and what it answers; server/api/openapi.ts builds the OpenAPI
-// document from that table, and tests/integration/openapi.test.ts fails for a route registered
-// without it. A handler that validates with another schema than it declared is a bug: 500.
+// Each handler is registered against its operation in the contract (shared/contract/operations.ts):
+// the router enforces the operation's access, parses its params, query and body with the
+// operation's schemas before the handler runs, and (outside production) checks the JSON it answers
+// against the response schema; server/api/openapi.ts builds the OpenAPI document from the same table.
 import { z } from "zod";
 import { readBodyText } from "../body-limit.ts";
 import { badRequest } from "../core/errors.ts";
 import type { Logger } from "../logger.ts";
 import { currentRequest } from "../request-context.ts";
+import type { Access, BodyOf, HttpMethod, Operation, OperationSpec, ParamsOf, QueryOf } from "../../shared/contract/operation.ts";
 import { errorResponse, json } from "./errors.ts";
 
 export { errorResponse, json };
@@ -18,62 +19,61 @@ export interface RequestInfo {
   clientIp: string;
 }
 
-export interface Ctx {
+/** What every handler is given, whatever its operation. */
+export interface BaseCtx {
   request: Request;
   url: URL;
-  params: Record<string, string>;
   info: RequestInfo;
-  /** The JSON body, validated by the schema; a bad body becomes a 400 naming the field. */
-  body<S extends z.ZodType>(schema: S): Promise<z.output<S>>;
-  query<S extends z.ZodType>(schema: S): z.output<S>;
 }
 
-/** A handler returns the JSON to send (status 200), or a Response for anything else. */
-export type Handler = (c: Ctx) => Promise<unknown>;
-
-/**
- * Who may call an operation: anyone; a signed-in user (`Authorization: Bearer <access token>`);
- * anyone, answering more to a signed-in user; an admin; or a service (its own credential).
- */
-export type Access = "public" | "user" | "optional-user" | "admin" | "service";
-
-/** What a route takes and answers, as the OpenAPI document (server/api/openapi.ts) shows it. */
-export interface RouteDoc {
-  summary: string;
-  /** The first tag groups the operation on /docs/api. */
-  tags: [string, ...string[]];
-  description?: string;
-  access: Access;
-  /** Each `:name` in the path, with the schema its handler parses it with. */
-  params?: Record<string, z.ZodType>;
-  /** The query string's schema (the handler's `c.query(schema)`). */
-  query?: z.ZodType;
-  /** The JSON body's schema (the handler's `c.body(schema)`). */
-  body?: z.ZodType;
-  /** A body read raw instead (a webhook whose signature covers the exact bytes). */
-  rawBody?: { contentType: string; description: string };
-  /** The success status (200 unless given) and what it carries. */
-  status?: number;
-  returns?: string;
-  /** A success answer that is not JSON (e.g. `application/x-ndjson`). */
-  contentType?: string;
-  /** Further failures than those implied by `access` and the inputs (status → when). */
-  errors?: Partial<Record<number, string>>;
+/** A handler's view of its request: params, query and body already parsed by the operation's
+ *  schemas (a bad one was a 400 naming the field before the handler ran). */
+export interface Ctx<O = Operation> extends BaseCtx {
+  params: ParamsOf<O>;
+  query: QueryOf<O>;
+  body: BodyOf<O>;
+  /** The JSON answer with another status than the operation's or with headers; still checked
+   *  against the response schema (here at compile time, in tests by the router). */
+  reply(data: z.input<ResponseSchemaOf<O>>, init?: { status?: number; headers?: Record<string, string> }): Response;
 }
+
+type ResponseSchemaOf<O> = O extends { response: infer R extends z.ZodType } ? R : z.ZodNever;
+
+/** A handler answers its operation's response (sent with the operation's status), or a Response
+ *  for anything else (another status, a redirect, a stream, text). */
+export type Handler<O> = (c: Ctx<O>) => Promise<z.input<ResponseSchemaOf<O>> | Response>;
+
+export type { Access };
 
 export interface RouteEntry {
   method: string;
   /** As registered, e.g. `/challenges/:id/submit` (the API prefix left out). */
   path: string;
-  /** Missing only for a route registered the old way, which the OpenAPI check refuses. */
-  doc?: RouteDoc;
+  op: Operation;
 }
 
 interface Route extends RouteEntry {
   pattern: RegExp;
   keys: string[];
-  handler: Handler;
+  handler: (c: Ctx<Operation>) => Promise<unknown>;
+  /** TRANSITIONAL: a route still registered the old way (r.get(path, doc, handler)). */
+  legacy?: LegacyHandler;
 }
+
+/** TRANSITIONAL: the old registration's context, while the areas move to `r.handle`. */
+export interface LegacyCtx extends BaseCtx {
+  params: Record<string, string>;
+  body<S extends z.ZodType>(schema: S): Promise<z.output<S>>;
+  query<S extends z.ZodType>(schema: S): z.output<S>;
+}
+export type LegacyHandler = (c: LegacyCtx) => Promise<unknown>;
+export interface RouteDoc extends Omit<OperationSpec, "method" | "path" | "response" | "params"> {
+  params?: Record<string, z.ZodType>;
+}
+
+/** The JSON a `c.reply` carries, so the router can check it against the response schema. */
+const REPLIED = Symbol("replied");
+type Replied = Response & { [REPLIED]?: unknown };
 
 export function parse<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
   const r = schema.safeParse(data);
@@ -105,36 +105,38 @@ function rejectNul(v: unknown, path: string, depth = 0): void {
   }
 }
 
-/** A route validating with a schema it did not declare: the document would lie about it. */
-function undeclared(r: RouteEntry, what: "body" | "query"): Error {
-  return new Error(`${r.method} ${r.path} validates a ${what} schema its registration does not declare (server/api/router.ts, RouteDoc.${what})`);
-}
-
 /** Refuses a caller the operation's `access` does not admit (401 without a valid credential, 403
  *  without the role), before its inputs are read or its handler runs. */
-export type AccessGuard = (access: Access, c: Ctx) => Promise<void>;
+export type AccessGuard = (access: Access, c: BaseCtx) => Promise<void>;
 
-export function createRouter(log: Logger, guard?: AccessGuard) {
+export interface RouterOptions {
+  /** Parse each JSON answer with its operation's response schema; a mismatch is a 500, logged as
+   *  an error. On outside production (tests and development), where the cost does not matter and
+   *  a drifting shape must fail loudly. */
+  checkResponses?: boolean;
+}
+
+export function createRouter(log: Logger, guard?: AccessGuard, { checkResponses = process.env.NODE_ENV !== "production" }: RouterOptions = {}) {
   const routes: Route[] = [];
 
-  function add(method: string, path: string, docOrHandler: RouteDoc | Handler, maybeHandler?: Handler) {
-    const doc = typeof docOrHandler === "function" ? undefined : docOrHandler;
-    const handler = typeof docOrHandler === "function" ? docOrHandler : maybeHandler;
-    if (!handler) throw new Error(`${method} ${path}: no handler`);
+  /** Registers `handler` as the implementation of `op`; its inputs and answer are typed by the
+   *  operation's schemas. */
+  function handle<O extends Operation>(op: O, handler: Handler<O>): void {
+    if (routes.some((r) => r.op.name === op.name)) throw new Error(`${op.name} is registered twice`);
     const keys: string[] = [];
     const pattern = new RegExp(
       "^" +
-        path.replace(/\/$/, "").replace(/:(\w+)/g, (_, k) => {
+        op.path.replace(/\/$/, "").replace(/:(\w+)/g, (_, k) => {
           keys.push(k);
           return "([^/]+)";
         }) +
         "/?$",
     );
-    routes.push({ method, path, doc, pattern, keys, handler });
+    routes.push({ method: op.method, path: op.path, op, pattern, keys, handler: handler as unknown as Route["handler"] });
   }
 
   /** One debug line per API request, in the request's context (so with its id). */
-  async function handle(request: Request, info: RequestInfo, prefix = ""): Promise<Response> {
+  async function serve(request: Request, info: RequestInfo, prefix = ""): Promise<Response> {
     const t0 = performance.now();
     const res = await dispatch(request, info, prefix);
     const route = currentRequest()?.route;
@@ -145,6 +147,35 @@ export function createRouter(log: Logger, guard?: AccessGuard) {
       ms: Math.round(performance.now() - t0),
     });
     return res;
+  }
+
+  async function readBody(request: Request, schema: z.ZodType): Promise<unknown> {
+    let data: unknown = {};
+    const text = await readBodyText(request);
+    if (text.trim()) {
+      try {
+        data = JSON.parse(text);
+      } catch {
+        throw badRequest("The request body must be JSON");
+      }
+      rejectNul(data, "");
+    }
+    return parse(schema, data);
+  }
+
+  /** The answer as sent, after checking its JSON against the operation's response schema. */
+  function answer(op: Operation, out: unknown): Response {
+    const res = out instanceof Response ? (out as Replied) : null;
+    const data = res ? res[REPLIED] : out;
+    if (checkResponses && (!res || REPLIED in res) && !op.contentType) {
+      const checked = op.response.safeParse(data);
+      if (!checked.success) {
+        const issues = checked.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+        log.error(`api ${op.name} answered JSON its response schema refuses (shared/contract): ${issues}`, { operation: op.name });
+        return json({ detail: "Internal server error" }, 500);
+      }
+    }
+    return res ?? json(out, op.status ?? 200);
   }
 
   async function dispatch(request: Request, info: RequestInfo, prefix: string): Promise<Response> {
@@ -159,45 +190,50 @@ export function createRouter(log: Logger, guard?: AccessGuard) {
       // The pattern, not the URL, labels the request's metrics (bounded cardinality).
       const ctxOfRequest = currentRequest();
       if (ctxOfRequest) ctxOfRequest.route = prefix + r.path;
-      let params: Record<string, string>;
+      let raw: Record<string, string>;
       try {
-        params = Object.fromEntries(r.keys.map((k, i) => [k, decodeURIComponent(m[i + 1]!)]));
-        for (const [k, v] of Object.entries(params)) rejectNul(v, k);
+        raw = Object.fromEntries(r.keys.map((k, i) => [k, decodeURIComponent(m[i + 1]!)]));
+        for (const [k, v] of Object.entries(raw)) rejectNul(v, k);
       } catch (e) {
         return errorResponse(e instanceof URIError ? badRequest("Malformed percent-encoding in the path") : e, log);
       }
-      const ctx: Ctx = {
+      const { op } = r;
+      const ctx: Ctx<Operation> = {
         request,
         url,
-        params,
         info,
-        async body(schema) {
-          if (r.doc && r.doc.body !== schema) throw undeclared(r, "body");
-          let data: unknown = {};
-          const text = await readBodyText(request);
-          if (text.trim()) {
-            try {
-              data = JSON.parse(text);
-            } catch {
-              throw badRequest("The request body must be JSON");
-            }
-            rejectNul(data, "");
-          }
-          return parse(schema, data);
-        },
-        query: (schema) => {
-          if (r.doc && r.doc.query !== schema) throw undeclared(r, "query");
-          const q = Object.fromEntries(url.searchParams);
-          rejectNul(q, "");
-          return parse(schema, q);
-        },
+        params: raw,
+        query: undefined,
+        body: undefined,
+        reply: (data, init = {}) => Object.assign(json(data, init.status ?? op.status ?? 200, init.headers), { [REPLIED]: data }),
       };
       try {
-        // Access is the table's to enforce, not each handler's to remember (an undocumented
-        // route has none, and the OpenAPI check refuses it).
-        if (guard && r.doc) await guard(r.doc.access, ctx);
-        const out = await r.handler(ctx);
-        return out instanceof Response ? out : json(out ?? { message: "ok" });
+        // Access is the table's to enforce, not each handler's to remember; nothing of the
+        // request is read before it.
+        if (guard) await guard(op.access, ctx);
+        if (r.legacy) {
+          const out = await r.legacy({
+            request,
+            url,
+            info,
+            params: raw,
+            body: async (schema) => parse(schema, await readBody(request, z.unknown())),
+            query: (schema) => {
+              const q = Object.fromEntries(url.searchParams);
+              rejectNul(q, "");
+              return parse(schema, q);
+            },
+          });
+          return out instanceof Response ? out : json(out ?? { message: "ok" });
+        }
+        if (op.params) ctx.params = parse(op.params, raw) as Record<string, string>;
+        if (op.query) {
+          const q = Object.fromEntries(url.searchParams);
+          rejectNul(q, "");
+          ctx.query = parse(op.query, q) as undefined;
+        }
+        if (op.body) ctx.body = (await readBody(request, op.body)) as undefined;
+        return answer(op, await r.handler(ctx));
       } catch (e) {
         return errorResponse(e, log);
       }
@@ -205,26 +241,27 @@ export function createRouter(log: Logger, guard?: AccessGuard) {
     return pathMatched ? json({ detail: "Method not allowed" }, 405) : json({ detail: `Not found: ${path}` }, 404);
   }
 
-  /** `r.get(path, doc, handler)`; `r.get(path, handler)` still registers, undocumented. */
-  type Register = {
-    (path: string, doc: RouteDoc, handler: Handler): void;
-    /** @deprecated Give the route's RouteDoc: the OpenAPI check refuses undocumented routes. */
-    (path: string, handler: Handler): void;
-  };
-  const method =
-    (m: string): Register =>
-    (p: string, a: RouteDoc | Handler, b?: Handler) =>
-      add(m, p, a, b);
+  const legacy =
+    (method: HttpMethod) =>
+    (path: string, doc: RouteDoc, handler: LegacyHandler): void => {
+      const { params, ...rest } = doc;
+      handle(
+        { ...rest, method, path, name: `${method} ${path}`, response: z.unknown(), ...(params ? { params: z.object(params) } : {}) } as Operation,
+        async () => undefined,
+      );
+      routes[routes.length - 1]!.legacy = handler;
+    };
 
   return {
-    get: method("GET"),
-    post: method("POST"),
-    put: method("PUT"),
-    patch: method("PATCH"),
-    delete: method("DELETE"),
     handle,
+    serve,
+    get: legacy("GET"),
+    post: legacy("POST"),
+    put: legacy("PUT"),
+    patch: legacy("PATCH"),
+    delete: legacy("DELETE"),
     /** Every registered route, in matching order (the OpenAPI document and its check read it). */
-    routes: (): readonly RouteEntry[] => routes.map(({ method, path, doc }) => ({ method, path, doc })),
+    routes: (): readonly RouteEntry[] => routes.map(({ method, path, op }) => ({ method, path, op })),
   };
 }
 export type Router = ReturnType<typeof createRouter>;

@@ -4,13 +4,13 @@
 // call one service. The sign-in's second step is POST /auth/login/2fa (index.ts).
 import { z } from "zod";
 import type { Accounts } from "../core/accounts/index.ts";
-import { type Ctx, json, type Router } from "./router.ts";
-import { totpDisableBody, totpRemovalRequestBody, totpSetupBody, totpVerifyBody } from "./schemas.ts";
+import { type BaseCtx, json, type Router } from "./router.ts";
+import { totpDisableBody, totpRemovalRequestBody, totpSetupBody, totpVerifyBody } from "../../shared/contract/inputs.ts";
 
 export interface TwoFactorRoutesDeps {
   accounts: Pick<Accounts, "setupTotp" | "enableTotp" | "disableTotp" | "totpStatus" | "newRecoveryCodes" | "requestTotpRemoval" | "confirmTotpRemoval">;
   /** The signed-in user and the sign-in (refresh family) the access token belongs to. */
-  session(c: Ctx): Promise<{ userId: string; sid: string | null }>;
+  session(c: BaseCtx): Promise<{ userId: string; sid: string | null }>;
 }
 
 export const totpRemovalConfirmBody = z.object({ token: z.string({ error: "is required" }).trim().min(1, "is required").max(300, "is too long") });

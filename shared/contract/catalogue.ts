@@ -1,5 +1,8 @@
 // The API's JSON shapes and enums for the challenge catalogue (docs/api.md, "Catalogue, leaderboard and scoring"): the
 // list's filters and orders, and a challenge as the list shows it.
+import { z } from "zod";
+import { blank, oneOf, queryText, wholeNumber } from "./inputs.ts";
+import { defineOperations } from "./operation.ts";
 
 export const DIFFICULTIES = ["easy", "medium", "hard", "expert"] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
@@ -13,42 +16,59 @@ export type ChallengeOrder = (typeof ORDERS)[number];
 export const BADGES = ["trending", "new", "popular"] as const;
 export type Badge = (typeof BADGES)[number];
 
-/** A challenge as the API lists it (docs/api.md, "Catalogue, leaderboard and scoring"). */
 /** How a challenge is graded, said before a player starts (decision 008). */
-export interface ChallengeGrading {
+export const challengeGradingSchema = z.object({
   /** The fix is judged on the running system and on a copy of its disk after a reboot. */
-  after_reboot: boolean;
+  after_reboot: z.boolean(),
   /** What the written answer must name, one of each and no other candidate; how many wrong
    *  answers a deployment takes before it must be reset. Null: the challenge asks no question. */
-  answer: { names: string[]; wrong_answers_allowed: number } | null;
-}
+  answer: z.object({ names: z.array(z.string()), wrong_answers_allowed: z.number() }).nullable(),
+});
+export type ChallengeGrading = z.infer<typeof challengeGradingSchema>;
 
-export interface ChallengeView {
+/** A challenge as the API lists it (docs/api.md, "Catalogue, leaderboard and scoring"). */
+export const challengeViewSchema = z.object({
   /** The folder name: the uid, used as the id. */
-  uid: string;
-  id: string;
-  title: string;
-  difficulty_level: Difficulty;
-  points: number;
-  category: string;
-  estimated_time_minutes: number;
-  description: string;
-  short_description: string;
-  instructions: string;
+  uid: z.string(),
+  id: z.string(),
+  title: z.string(),
+  difficulty_level: z.enum(DIFFICULTIES),
+  points: z.number(),
+  category: z.string(),
+  estimated_time_minutes: z.number(),
+  description: z.string(),
+  short_description: z.string(),
+  instructions: z.string(),
   /** How many hints it has; their texts and costs come from /challenges/{id}/hints. */
-  hint_count: number;
-  tags: string[];
-  badge: Badge | null;
-  incident_note: string | null;
-  grading: ChallengeGrading;
-  is_approved: boolean;
-  votes: number;
+  hint_count: z.number(),
+  tags: z.array(z.string()),
+  badge: z.enum(BADGES).nullable(),
+  incident_note: z.string().nullable(),
+  grading: challengeGradingSchema,
+  is_approved: z.boolean(),
+  votes: z.number(),
   /** How many users solved it. */
-  solves: number;
-  created_at: number;
-}
+  solves: z.number(),
+  created_at: z.number(),
+});
+export type ChallengeView = z.infer<typeof challengeViewSchema>;
 
 /** GET /challenges/ query. */
+export const challengeListQuery = z.object({
+  limit: wholeNumber(1, 100),
+  is_approved: z.preprocess(
+    (v) => (typeof v === "string" ? blank(v.trim().toLowerCase()) : v),
+    z
+      .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+      .transform((v) => v === "true" || v === "1")
+      .optional(),
+  ),
+  order_by: oneOf(ORDERS),
+  search: queryText(100),
+  category: z.preprocess((v) => (typeof v === "string" && v.trim().toLowerCase() === "all" ? undefined : v), oneOf(CATEGORIES)),
+  difficulty: z.preprocess((v) => (typeof v === "string" && v.trim().toLowerCase() === "all" ? undefined : v), oneOf(DIFFICULTIES)),
+});
+/** What the web sends (the query parses its text into these, and is laxer about words). */
 export interface ListQuery {
   limit?: number;
   is_approved?: boolean;
@@ -57,3 +77,27 @@ export interface ListQuery {
   category?: string;
   difficulty?: Difficulty;
 }
+
+export const catalogueOperations = defineOperations({
+  listChallenges: {
+    method: "GET",
+    path: "/challenges/",
+    summary: "The catalogue, filtered and ordered",
+    tags: ["Challenges"],
+    access: "optional-user",
+    query: challengeListQuery,
+    returns: "{challenges}; fresh for 5 minutes for visitors",
+    response: z.object({ challenges: z.array(challengeViewSchema) }),
+  },
+  getChallenge: {
+    method: "GET",
+    path: "/challenges/:id",
+    summary: "One challenge",
+    tags: ["Challenges"],
+    access: "optional-user",
+    // Reading: a malformed id names no challenge (404, said by the handler), not a bad input.
+    params: z.object({ id: z.string() }),
+    errors: { 404: "Challenge not found" },
+    response: challengeViewSchema,
+  },
+});

@@ -1,4 +1,5 @@
-// zod schemas for every API input. Messages here are what a caller sees in `detail`.
+// zod schemas for the API's inputs that several operations share (ids, passwords, codes, the query
+// string's blank handling and paging). Messages here are what a caller sees in `detail`.
 import { z } from "zod";
 import {
   BIO_MAX,
@@ -11,8 +12,8 @@ import {
   STEP_UP_REQUIRED,
   USERNAME_PATTERN,
   USERNAME_RULE,
-} from "../../shared/rules.ts";
-import { normalizeRecoveryCode } from "../../shared/recovery-codes.ts";
+} from "../rules.ts";
+import { normalizeRecoveryCode } from "../recovery-codes.ts";
 
 export const password = z
   .string({ error: "is required" })

@@ -1,7 +1,10 @@
 // The API's JSON shapes for scoring: achievements, the leaderboard, a profile's solves and
 // activity, the home page's figures (docs/api.md, "Catalogue, leaderboard and scoring"), and what a
 // submission answers (its points, rank and the achievements it unlocked).
-import type { Difficulty } from "./catalogue.ts";
+import { z } from "zod";
+import { DIFFICULTIES } from "./catalogue.ts";
+import { oneOf, queryText, wholeNumber } from "./inputs.ts";
+import { defineOperations } from "./operation.ts";
 
 export const PERIODS = ["all_time", "this_month", "this_week", "today"] as const;
 export type Period = (typeof PERIODS)[number];
@@ -10,88 +13,141 @@ export const ACHIEVEMENT_IDS = ["first-blood", "speed-demon", "point-collector"]
 export type AchievementId = (typeof ACHIEVEMENT_IDS)[number];
 
 /** An achievement as a user's views list it, locked or not. */
-export interface Achievement {
-  id: AchievementId;
-  icon: string;
-  title: string;
-  description: string;
-  xp: number;
-  unlocked: boolean;
+export const achievementSchema = z.object({
+  id: z.enum(ACHIEVEMENT_IDS),
+  icon: z.string(),
+  title: z.string(),
+  description: z.string(),
+  xp: z.number(),
+  unlocked: z.boolean(),
   /** Epoch seconds of the solve that unlocked it (absent while locked). */
-  unlocked_at?: number;
-}
+  unlocked_at: z.number().optional(),
+});
+export type Achievement = z.infer<typeof achievementSchema>;
 
 /** An achievement a submission has just unlocked, as the success screen's toast shows it. */
-export type AchievementUnlocked = Pick<Achievement, "icon" | "title" | "description" | "xp">;
+export const achievementUnlockedSchema = achievementSchema.pick({ icon: true, title: true, description: true, xp: true });
+export type AchievementUnlocked = z.infer<typeof achievementUnlockedSchema>;
 
-export interface LeaderboardEntry {
-  rank: number;
-  username: string;
-  points: number;
-  challenges_completed: number;
-  average_time: number | null;
-}
+export const leaderboardEntrySchema = z.object({
+  rank: z.number(),
+  username: z.string(),
+  points: z.number(),
+  challenges_completed: z.number(),
+  average_time: z.number().nullable(),
+});
+export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
 
-export interface LeaderboardPage {
-  entries: LeaderboardEntry[];
+export const leaderboardPageSchema = z.object({
+  entries: z.array(leaderboardEntrySchema),
   /** Entries matching the search (all entries without one). */
-  total: number;
-  page: number;
-  limit: number;
-  period: Period;
-}
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+  period: z.enum(PERIODS),
+});
+export type LeaderboardPage = z.infer<typeof leaderboardPageSchema>;
 
-export interface LeaderboardQuery {
-  page?: number;
-  limit?: number;
-  period?: Period;
-  search?: string;
-}
+export const leaderboardQuery = z.object({
+  page: wholeNumber(1, 100_000),
+  limit: wholeNumber(1, 100),
+  period: oneOf(PERIODS),
+  search: queryText(100),
+});
+export type LeaderboardQuery = z.output<typeof leaderboardQuery>;
 
-export interface SolvedChallenge {
-  id: string;
-  uid: string;
-  title: string;
-  difficulty_level: Difficulty | null;
-  category: string | null;
-  points: number;
-  solve_seconds: number;
+export const solvedChallengeSchema = z.object({
+  id: z.string(),
+  uid: z.string(),
+  title: z.string(),
+  difficulty_level: z.enum(DIFFICULTIES).nullable(),
+  category: z.string().nullable(),
+  points: z.number(),
+  solve_seconds: z.number(),
   /** Minutes, one decimal. */
-  solve_time_minutes: number;
-  solved_at: number;
-}
+  solve_time_minutes: z.number(),
+  solved_at: z.number(),
+});
+export type SolvedChallenge = z.infer<typeof solvedChallengeSchema>;
 
-export type Activity =
-  | { type: "solve"; at: number; challenge_id: string; title: string; points: number; solve_seconds: number }
-  | { type: "achievement"; at: number; achievement_id: AchievementId; icon: string; title: string; xp: number }
-  | { type: "joined"; at: number };
+export const activitySchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("solve"), at: z.number(), challenge_id: z.string(), title: z.string(), points: z.number(), solve_seconds: z.number() }),
+  z.object({
+    type: z.literal("achievement"),
+    at: z.number(),
+    achievement_id: z.enum(ACHIEVEMENT_IDS),
+    icon: z.string(),
+    title: z.string(),
+    xp: z.number(),
+  }),
+  z.object({ type: z.literal("joined"), at: z.number() }),
+]);
+export type Activity = z.infer<typeof activitySchema>;
 
-export interface HomeStats {
+export const homeStatsSchema = z.object({
   /** Challenges in the catalogue. */
-  challenges: number;
+  challenges: z.number(),
   /** Correct solutions (solves). */
-  solutions: number;
+  solutions: z.number(),
   /** Registered users. */
-  users: number;
-}
+  users: z.number(),
+});
+export type HomeStats = z.infer<typeof homeStatsSchema>;
 
 /** POST /challenges/{id}/submit. */
-export interface SubmissionResult {
-  is_correct: boolean;
-  feedback: string;
-  points_awarded: number;
+export const submissionResultSchema = z.object({
+  is_correct: z.boolean(),
+  feedback: z.string(),
+  points_awarded: z.number(),
   /** Points the revealed hints took from this solve (server/core/hints.ts); 0 without. */
-  hints_cost?: number;
-  already_solved: boolean;
-  solve_time_seconds: number | null;
-  rank: number | null;
-  ranked_users: number;
-  total_points: number;
-  achievements_unlocked: AchievementUnlocked[];
-}
+  hints_cost: z.number().optional(),
+  already_solved: z.boolean(),
+  solve_time_seconds: z.number().nullable(),
+  rank: z.number().nullable(),
+  ranked_users: z.number(),
+  total_points: z.number(),
+  achievements_unlocked: z.array(achievementUnlockedSchema),
+});
+export type SubmissionResult = z.infer<typeof submissionResultSchema>;
 
-/** What a submission sends. */
-export interface SubmissionBody {
-  solution: string;
-  deployment_uid: string;
-}
+const username = z.object({ username: z.string() });
+
+export const scoringOperations = defineOperations({
+  getLeaderboard: {
+    method: "GET",
+    path: "/leaderboard",
+    summary: "The leaderboard: a page of one period, optionally searched",
+    tags: ["Leaderboard"],
+    access: "optional-user",
+    query: leaderboardQuery,
+    response: leaderboardPageSchema,
+  },
+  listSolvedChallenges: {
+    method: "GET",
+    path: "/users/:username/challenges/",
+    summary: "The challenges a player solved",
+    tags: ["Users"],
+    access: "optional-user",
+    params: username,
+    errors: { 404: "No such user" },
+    response: z.object({ challenges: z.array(solvedChallengeSchema) }),
+  },
+  getRecentActivity: {
+    method: "GET",
+    path: "/users/:username/activity",
+    summary: "A player's recent activity",
+    tags: ["Users"],
+    access: "public",
+    params: username,
+    errors: { 404: "No such user" },
+    response: z.object({ activity: z.array(activitySchema) }),
+  },
+  getHomeStats: {
+    method: "GET",
+    path: "/stats",
+    summary: "The home page's figures",
+    tags: ["Leaderboard"],
+    access: "public",
+    response: homeStatsSchema,
+  },
+});

@@ -28,7 +28,7 @@ const forbidden: [file: string, code: string][] = [
   ["server/runtime/scenario.ts", `import { x } from "../db/index.ts";`],
   ["server/runtime/docker/containers.ts", `import { x } from "../../core/errors.ts";`],
   ["server/db/index.ts", `import { x } from "../core/users.ts";`],
-  ["server/db/migrations.ts", `import { x } from "../api/schemas.ts";`],
+  ["server/db/migrations.ts", `import { x } from "../api/openapi.ts";`],
   ["server/platform.ts", `import { x } from "../app/root.tsx";`],
 ];
 

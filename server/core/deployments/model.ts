@@ -3,7 +3,7 @@
 import type { Selectable } from "kysely";
 import type { DeploymentsTable, DeploymentStatus } from "../../db/schema.ts";
 import { RuntimeError } from "../../runtime/types.ts";
-import { ACTIVE_DEPLOYMENT_STATUSES, isActiveStatus } from "../../../shared/contract/deployments.ts";
+import { ACTIVE_DEPLOYMENT_STATUSES, type DeploymentView, isActiveStatus } from "../../../shared/contract/deployments.ts";
 
 export type DeploymentRow = Selectable<DeploymentsTable>;
 
@@ -29,18 +29,8 @@ export interface SshEndpoint {
   hostPublicKey?: string;
 }
 
-/** What the owner sees of a deployment (never the scenario's values). */
-export interface DeploymentView {
-  deployment_id: string;
-  challenge_id: string;
-  status: DeploymentStatus;
-  expires_at: string;
-  created_at: string;
-  ready_at: string | null;
-  ssh_details: SshDetails | null;
-  websocket_url: string;
-  error_message: string | null;
-}
+/** What the owner sees of a deployment (never the scenario's values): the contract's shape. */
+export type { DeploymentView } from "../../../shared/contract/deployments.ts";
 
 /** Messages of the live channel (/ws/deployments/{id}); shapes in docs/api.md. */
 export type LiveMessage =

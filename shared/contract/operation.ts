@@ -1,0 +1,65 @@
+// One API operation, declared once: its route, who may call it, and the zod schemas of what it
+// takes and answers. The router registers handlers against these objects (server/api/router.ts),
+// the OpenAPI document is generated from them (server/api/openapi.ts) and the web's client calls
+// through them (app/.server/api-client.ts), so a shape lives in one place and a change to it fails
+// the type check wherever it is produced or read.
+import type { z } from "zod";
+
+/**
+ * Who may call an operation: anyone; a signed-in user (`Authorization: Bearer <access token>`);
+ * anyone, answering more to a signed-in user; an admin; or a service (its own credential).
+ */
+export type Access = "public" | "user" | "optional-user" | "admin" | "service";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** An operation as written in an area's table, before its name is added from its key. */
+export interface OperationSpec {
+  method: HttpMethod;
+  /** As routed, e.g. `/challenges/:id/submit` (the API prefix left out). */
+  path: string;
+  access: Access;
+  summary: string;
+  /** The first tag groups the operation on /docs/api. */
+  tags: readonly [string, ...string[]];
+  description?: string;
+  /** The path's `:name` values; each missing one is taken as a plain string. */
+  params?: z.ZodObject;
+  /** The query string (parsed before the handler runs). */
+  query?: z.ZodType;
+  /** The JSON body (read and parsed before the handler runs, after the access check). */
+  body?: z.ZodType;
+  /** A body read raw instead (a webhook whose signature covers the exact bytes). */
+  rawBody?: { contentType: string; description: string };
+  /** What a success answers: the JSON's schema, or the text's when `contentType` is given. */
+  response: z.ZodType;
+  /** The success status (200 unless given). */
+  status?: number;
+  returns?: string;
+  /** A success answer that is not JSON (e.g. `application/x-ndjson`). */
+  contentType?: string;
+  /** Further failures than those implied by `access` and the inputs (status → when). */
+  errors?: Partial<Record<number, string>>;
+}
+
+export interface Operation extends OperationSpec {
+  /** camelCase, in the web's words ("deployment", never "session"). */
+  name: string;
+}
+
+type Named<T extends Record<string, OperationSpec>> = { [K in keyof T]: T[K] & { name: K } };
+
+/** An area's operations, each named after its key. */
+export function defineOperations<const T extends Record<string, OperationSpec>>(specs: T): Named<T> {
+  return Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, { ...spec, name }])) as Named<T>;
+}
+
+/** What a handler is given, validated by the operation's schemas. */
+export type ParamsOf<O> = O extends { params: infer P extends z.ZodType } ? z.output<P> : Record<string, string>;
+export type QueryOf<O> = O extends { query: infer Q extends z.ZodType } ? z.output<Q> : undefined;
+export type BodyOf<O> = O extends { body: infer B extends z.ZodType } ? z.output<B> : undefined;
+/** What a handler may answer and a caller reads. */
+export type ResponseOf<O> = O extends { response: infer R extends z.ZodType } ? z.output<R> : never;
+/** What a caller sends (before transforms). */
+export type QueryInputOf<O> = O extends { query: infer Q extends z.ZodType } ? z.input<Q> : undefined;
+export type BodyInputOf<O> = O extends { body: infer B extends z.ZodType } ? z.input<B> : undefined;
