@@ -84,6 +84,23 @@ describe("challenge catalogue", () => {
     expect(() => loadChallenge(dir, "demo")).toThrow(/two fakes named boot-later/);
   });
 
+  it("runs fakes/lib.sh (not a fake itself) in the same shell right before each fake", () => {
+    const dir = folder(minimal, { Dockerfile: "FROM x", "check.sh": "#!/bin/bash\n", "solution.sh": "#!/bin/bash\nfixed=yes\n" });
+    mkdirSync(join(dir, "fakes", "after-fix"), { recursive: true });
+    writeFileSync(join(dir, "fakes", "lib.sh"), "#!/bin/bash\nshared() { echo shared; }\n");
+    writeFileSync(join(dir, "fakes", "standin.sh"), "#!/bin/bash\nshared\n");
+    writeFileSync(join(dir, "fakes", "after-fix", "boot-later.sh"), "#!/bin/bash\nshared $fixed\n");
+    const fakes = loadChallenge(dir, "demo").fakes;
+    expect(fakes.map((f) => f.name)).toEqual(["boot-later", "standin"]);
+    const before = fakes[1]!.script;
+    expect(before.startsWith("#!/bin/bash\nshared() { echo shared; }\n")).toBe(true);
+    expect(before.endsWith("#!/bin/bash\nshared\n")).toBe(true);
+    const after = fakes[0]!.script;
+    expect(after.startsWith("#!/bin/bash\nfixed=yes\n")).toBe(true);
+    expect(after.indexOf("shared() {")).toBeGreaterThan(after.indexOf("fixed=yes"));
+    expect(after.indexOf("shared $fixed")).toBeGreaterThan(after.indexOf("shared() {"));
+  });
+
   it("names the file and the field of a mistake", () => {
     expect(() => loadChallenge(folder(minimal.replace("easy", "trivial")), "demo")).toThrow(/challenge.yaml:\n\s+difficulty:/);
     expect(() => loadChallenge(folder(minimal + "colour: red\n"), "demo")).toThrow(ChallengeError);

@@ -255,22 +255,25 @@ export function loadChallenge(dir: string, id: string): Challenge {
 
 /** fakes/*.sh as they are, and fakes/after-fix/*.sh each after the reference fix, in the same
  *  shell (it may use what solution.sh defined): the tricks played on a repaired system without
- *  a copy of the repair in every file. */
+ *  a copy of the repair in every file. fakes/lib.sh (optional, not a fake) runs in the same shell
+ *  right before each fake: what several of them share, written once. */
 function loadFakes(dir: string, solution: string): Challenge["fakes"] {
   const read = (sub: string) => {
     const at = join(dir, sub);
     return existsSync(at)
       ? readdirSync(at)
-          .filter((f) => f.endsWith(".sh"))
+          .filter((f) => f.endsWith(".sh") && !(sub === "fakes" && f === "lib.sh"))
           .sort()
           .map((f) => ({ name: f.replace(/\.sh$/, ""), text: readFileSync(join(at, f), "utf8") }))
       : [];
   };
+  const libAt = join(dir, "fakes", "lib.sh");
+  const lib = existsSync(libAt) ? `${readFileSync(libAt, "utf8")}\n# ---- the fake (fakes/lib.sh above)\n` : "";
   const fakes = [
-    ...read("fakes").map(({ name, text }) => ({ name, script: text })),
+    ...read("fakes").map(({ name, text }) => ({ name, script: `${lib}${text}` })),
     ...read("fakes/after-fix").map(({ name, text }) => ({
       name,
-      script: `${solution}\n# ---- the fake, after the reference fix (fakes/after-fix/${name}.sh)\n${text}`,
+      script: `${solution}\n# ---- the fake, after the reference fix (fakes/after-fix/${name}.sh)\n${lib}${text}`,
     })),
   ];
   const names = fakes.map((f) => f.name);
