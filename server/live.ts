@@ -18,6 +18,7 @@ import { DomainError } from "./core/errors.ts";
 import type { TokenService } from "./core/tokens.ts";
 import type { SessionEnded, WebSessions } from "./core/web-sessions.ts";
 import type { Logger } from "./logger.ts";
+import { sessionSockets } from "./session-sockets.ts";
 import type { UpgradeClaim, UpgradeDispatcher } from "./upgrades.ts";
 
 export const LIVE_PATH = /^\/ws\/deployments\/([0-9a-f-]{36})\/?$/;
@@ -33,9 +34,6 @@ function closeFor(e: unknown): [code: number, reason: string] {
   if (e instanceof DomainError && e.kind === "rate_limited") return [CLOSE.tooMany, e.detail.slice(0, 120)];
   return [CLOSE.notFound, NOT_FOUND];
 }
-const PING_MS = 25_000;
-/** How often every open socket's web session is checked again (sessions can also expire). */
-const REVALIDATE_MS = 60_000;
 /** Open channels per user: a page and its reconnects need a few; thousands would be an attack. */
 const MAX_PER_USER = 16;
 
@@ -67,34 +65,10 @@ export function attachLiveChannel(upgrades: UpgradeDispatcher, deps: LiveDeps) {
   const { deployments, tokens, webSessions, publicOrigin, log } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxPayload ?? 4096 });
   const openByUser = new Map<string, number>();
-  /** Authenticated sockets, with what authenticated them. */
-  const open = new Map<WebSocket, Caller>();
-
   const refuse = (ws: WebSocket) => ws.close(CLOSE.unauthorized, AUTH_REQUIRED);
-  const closeWhere = (match: (c: Caller) => boolean) => {
-    for (const [ws, c] of open) if (match(c)) refuse(ws);
-  };
-
-  // Sign-out, rotation and password changes end sessions: their sockets go with them.
-  const onEnded = (e: SessionEnded) => closeWhere((c) => (e.key ? c.sessionKey === e.key : c.userId === e.userId));
-  const unsubscribe = webSessions.onEnded(onEnded);
-  const unsubscribeElsewhere = deps.sessionsEndedElsewhere?.(onEnded);
-  // Sessions also end by expiry or by rows deleted elsewhere: look again every minute.
-  const revalidate = setInterval(() => void recheck(), deps.revalidateMs ?? REVALIDATE_MS);
-  revalidate.unref();
-
-  async function recheck() {
-    const keys = new Map<string, string>(); // session key -> user
-    for (const c of open.values()) if (c.sessionKey) keys.set(c.sessionKey, c.userId);
-    for (const [key, userId] of keys) {
-      try {
-        const s = await webSessions.readByKey(key);
-        if (!s || s.userId !== userId) closeWhere((c) => c.sessionKey === key);
-      } catch (e) {
-        log.debug(`live channel: re-checking a session failed: ${(e as Error).message}`);
-      }
-    }
-  }
+  /** Authenticated sockets, with what authenticated them; sign-out, rotation and password
+   *  changes end sessions, and their sockets go with them. */
+  const open = sessionSockets<Caller>({ ...deps, refuse, label: "live channel" });
 
   async function authenticate(req: IncomingMessage): Promise<Caller | null> {
     const origin = req.headers.origin;
@@ -143,7 +117,7 @@ export function attachLiveChannel(upgrades: UpgradeDispatcher, deps: LiveDeps) {
     const count = openByUser.get(userId) ?? 0;
     if (count >= MAX_PER_USER) return ws.close(CLOSE.tooMany, "Too many live connections");
     openByUser.set(userId, count + 1);
-    open.set(ws, caller);
+    open.add(ws, caller);
     claim.authenticated();
     // A bearer token's socket ends with the token (access tokens cannot be revoked otherwise).
     const expiry = caller.exp === null ? null : setTimeout(() => refuse(ws), Math.max(0, caller.exp * 1000 - Date.now()));
@@ -166,19 +140,10 @@ export function attachLiveChannel(upgrades: UpgradeDispatcher, deps: LiveDeps) {
     });
     if (current.status === "terminated") ws.close(1000, "Deployment terminated");
 
-    let alive = true;
-    ws.on("pong", () => (alive = true));
-    const ping = setInterval(() => {
-      if (!alive) return ws.terminate();
-      alive = false;
-      ws.ping();
-    }, PING_MS);
     ws.on("message", () => {}); // nothing to say to us; maxPayload bounds it
     ws.on("close", () => {
-      clearInterval(ping);
       if (expiry) clearTimeout(expiry);
       stop();
-      open.delete(ws);
       const left = (openByUser.get(userId) ?? 1) - 1;
       if (left > 0) openByUser.set(userId, left);
       else openByUser.delete(userId);
@@ -188,9 +153,7 @@ export function attachLiveChannel(upgrades: UpgradeDispatcher, deps: LiveDeps) {
   return {
     close() {
       unroute();
-      clearInterval(revalidate);
-      unsubscribe();
-      unsubscribeElsewhere?.();
+      open.close();
       for (const c of wss.clients) c.terminate();
       wss.close();
     },

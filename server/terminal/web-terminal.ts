@@ -15,12 +15,12 @@ import type { SessionEnded, WebSessions } from "../core/web-sessions.ts";
 import { RecentBuckets } from "../gateway/limits.ts";
 import { clientIp } from "../http.ts";
 import type { Logger } from "../logger.ts";
+import { sessionSockets } from "../session-sockets.ts";
 import type { UpgradeClaim, UpgradeDispatcher } from "../upgrades.ts";
 import { TERMINAL_CLOSE, TERMINAL_TEXT } from "../../shared/contract/terminal.ts";
 import type { WebShells } from "./web-shells.ts";
 
 export const TERMINAL_PATH = /^\/ws\/terminal\/([0-9a-f-]{36})\/?$/;
-const PING_MS = 25_000;
 /** Opening attempts per user: 10 at once, then one every 2 s (each may start an exec). */
 const OPEN_RATE = { capacity: 10, perSecond: 0.5 };
 /** One message: a paste of up to 64 KiB, or a control message. */
@@ -28,9 +28,6 @@ const MAX_PAYLOAD = 64 * 1024;
 /** Users whose opening budget is remembered; past it the least recently seen is forgotten (a
  *  forgotten user starts with a full budget, as everyone did when the whole map was cleared). */
 const OPENS_REMEMBERED = 10_000;
-/** How often every open socket's web session is checked again (sessions also expire, or their
- *  rows are deleted by another replica). */
-const REVALIDATE_MS = 60_000;
 
 const query = z.object({
   cols: z.coerce.number().int().min(1).max(1000).catch(80),
@@ -63,32 +60,10 @@ export function attachWebTerminal(upgrades: UpgradeDispatcher, deps: WebTerminal
   const { deployments, webSessions, shells, publicOrigin, log } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
   const opens = new RecentBuckets(OPEN_RATE.capacity, OPEN_RATE.perSecond, OPENS_REMEMBERED);
-  const open = new Map<WebSocket, { userId: string; sessionKey: string }>();
-
   const refuse = (ws: WebSocket) => ws.close(TERMINAL_CLOSE.unauthorized, "Authentication required");
-  const closeWhere = (match: (c: { userId: string; sessionKey: string }) => boolean) => {
-    for (const [ws, c] of open) if (match(c)) refuse(ws);
-  };
   // Sign-out and password changes end sessions, here or on another replica: their sockets go.
-  const onEnded = (e: SessionEnded) => closeWhere((c) => (e.key ? c.sessionKey === e.key : c.userId === e.userId));
-  const unsubscribe = webSessions.onEnded(onEnded);
-  const unsubscribeElsewhere = deps.sessionsEndedElsewhere?.(onEnded);
-  // Sessions also end by expiry or by rows deleted elsewhere: look again every minute.
-  const revalidate = setInterval(() => void recheck(), deps.revalidateMs ?? REVALIDATE_MS);
-  revalidate.unref();
-
-  async function recheck() {
-    const keys = new Map<string, string>(); // session key -> user
-    for (const c of open.values()) keys.set(c.sessionKey, c.userId);
-    for (const [key, userId] of keys) {
-      try {
-        const s = await webSessions.readByKey(key);
-        if (!s || s.userId !== userId) closeWhere((c) => c.sessionKey === key);
-      } catch (e) {
-        log.debug(`terminal: re-checking a session failed: ${(e as Error).message}`);
-      }
-    }
-  }
+  // A page whose network went away is noticed by the pings, so its shell starts waiting for it.
+  const open = sessionSockets({ ...deps, refuse, label: "terminal" });
 
   const unroute = upgrades.route(TERMINAL_PATH, (req, socket, head, claim) => {
     wss.handleUpgrade(req, socket, head, (ws) => {
@@ -115,20 +90,8 @@ export function attachWebTerminal(upgrades: UpgradeDispatcher, deps: WebTerminal
     if (target === "not_ready") return ws.close(TERMINAL_CLOSE.notReady, TERMINAL_TEXT.notReady);
     if (ws.readyState !== ws.OPEN) return; // the page left while we looked
 
-    open.set(ws, { userId, sessionKey: session.key });
+    open.add(ws, { userId, sessionKey: session.key });
     claim.authenticated();
-    let alive = true;
-    ws.on("pong", () => (alive = true));
-    // A page whose network went away is noticed, so its shell starts waiting for it to return.
-    const ping = setInterval(() => {
-      if (!alive) return ws.terminate();
-      alive = false;
-      ws.ping();
-    }, PING_MS);
-    ws.on("close", () => {
-      clearInterval(ping);
-      open.delete(ws);
-    });
     const q = query.parse(Object.fromEntries(claim.url.searchParams));
     shells.attach(ws, { userId, target, cols: q.cols, rows: q.rows, shellId: q.shell, offset: q.offset, remote: clientIp(req, deps.trustProxy) });
   }
@@ -136,9 +99,7 @@ export function attachWebTerminal(upgrades: UpgradeDispatcher, deps: WebTerminal
   return {
     close() {
       unroute();
-      clearInterval(revalidate);
-      unsubscribe();
-      unsubscribeElsewhere?.();
+      open.close();
       for (const c of wss.clients) c.terminate();
       wss.close();
     },
