@@ -53,3 +53,26 @@ class Refused(Exception):
     """Grading cannot go on: the message is shown to the user."""
 
 
+
+
+class verdict:
+    """`with fl.verdict("The grader could not look at X"):` around a check's judgement, in a check
+    that reads its verdict from the output: prints "ok" when the judgement ends, its refusal when
+    it refuses, and "The grader could not look at X (why)." when a file cannot be read."""
+
+    def __init__(self, unreadable):
+        self.unreadable = unreadable
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, e, tb):
+        if kind is None:
+            print("ok")
+        elif issubclass(kind, Refused):
+            print(e)
+        elif issubclass(kind, OSError):
+            print(f"{self.unreadable} ({e.strerror}).")
+        else:
+            return False
+        return True

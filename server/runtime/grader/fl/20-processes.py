@@ -332,3 +332,19 @@ def heartbeat_moves(path, limit=2.5):
         if heartbeat(path) > first:
             return True
     return False
+
+
+def cron_running():
+    """Refuses unless cron runs: the system's program, started as its init script starts it (the
+    children it forks for the jobs, with the same arguments, are left out)."""
+    pids = []
+    for pid in target_pids():
+        try:
+            if argv(pid) == ["/usr/sbin/cron"] and argv(parent_of(pid)) != ["/usr/sbin/cron"]:
+                pids.append(pid)
+        except OSError:
+            continue
+    if not pids:
+        raise Refused("cron is not running (service cron start): the jobs must keep running.")
+    for pid in pids:
+        verify_process(pid, "/usr/sbin/cron", ["/usr/sbin/cron"])

@@ -27,6 +27,19 @@ def stream(fd, chunk=1 << 20):
         offset += len(data)
 
 
+def digest_of(*paths):
+    """sha256 of every byte of the target's files, one after the other, whatever their size."""
+    digest = hashlib.sha256()
+    for path in paths:
+        fd, _ = resolve(path)
+        try:
+            for chunk in stream(fd):
+                digest.update(chunk)
+        finally:
+            os.close(fd)
+    return digest.hexdigest()
+
+
 def data_segments(fd, chunk=1 << 20):
     """The data of a file without its holes, as (offset, bytes): a sparse file of any apparent
     size costs only what it holds."""
@@ -173,6 +186,20 @@ def pristine(path):
         os.close(fd)
     for name in names:
         pristine(f"{path.rstrip('/')}/{name}")
+
+
+# What the boot runs, and the shutdown (server/runtime/grader/boot.sh).
+BOOT_SCRIPTS = ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S"))
+
+
+def boot_scripts_pristine():
+    """Refuses unless the boot's own scripts are as installed: one of the player's could undo the
+    repair minutes after a boot, later than the check of the booted copy."""
+    for path in BOOT_SCRIPTS:
+        try:
+            pristine(path)
+        except Refused:
+            raise Refused(f"{path} is not as installed: a start-up script of one's own could undo the repair minutes after the next boot, later than any check. Put it back.")
 
 
 def _open_nofollow_last(path):

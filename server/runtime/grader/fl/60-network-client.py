@@ -33,6 +33,26 @@ def tcp(host, port, send=None, timeout=3.0):
 BOOT_FILES = ("/etc/init.d", "/etc/rcS.d", *(f"/etc/rc{n}.d" for n in range(7)), "/etc/rc.local", "/etc/default")
 
 
+def http_get(host, port, path, headers=None):
+    """A client's GET, with the user agent of the story's clients (FL_CLIENT_AGENT): (status, JSON
+    body or {}); (None, {}) when nothing answers."""
+    import http.client
+
+    conn = http.client.HTTPConnection(host, port, timeout=5)
+    try:
+        conn.request("GET", path, headers={"User-Agent": os.environ.get("FL_CLIENT_AGENT", "curl/7.88.1"), "Accept": "*/*", **(headers or {})})
+        answer = conn.getresponse()
+        body = answer.read(65536)
+        try:
+            return answer.status, json.loads(body)
+        except ValueError:
+            return answer.status, {}
+    except (OSError, http.client.HTTPException):
+        return None, {}
+    finally:
+        conn.close()
+
+
 def boot_files(exempt=()):
     """Refuses unless what the target runs at boot or shutdown is as installed (pristine), but for
     the files its challenge judges itself (FL_BOOT_EXEMPT: written by setup, or part of the fix).
