@@ -95,13 +95,8 @@ try:
     for addr, _, _ in ns["listeners"](8080):
         if addr != "0.0.0.0":
             raise ns["Refused"](f"inventory-api listens on {addr} only: as before, it must listen on every address of inv01 (bind = 0.0.0.0).")
-    # The boot's own scripts as installed: one of the player's could undo the repair minutes after
-    # a boot, later than the check of the booted copy.
-    for path in ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S")):
-        try:
-            ns["pristine"](path)
-        except ns["Refused"]:
-            raise ns["Refused"](f"{path} is not as installed: a start-up script of one's own could undo the repair minutes after the next boot, later than any check. Put it back.")
+    # The boot's own scripts as installed (a script of one's own could undo the repair later).
+    ns["boot_scripts_pristine"]()
 except ns["Refused"] as e:
     print(e)
     sys.exit(1)

@@ -11,21 +11,11 @@
 # The written answer (which worker, which file) is judged by the platform (challenge.yaml answer:).
 # Environment: FL_WORKERS, FL_CATALOG.
 #
-# One Python process with fl.py's functions (`fl`, loaded as a module) does it all: each program
+# One Python process with fl's functions (`fl py`, fl as `fl`) does it all: each program
 # start costs, on a busy host, more than the reading itself. (The snapshot's path is one of the
 # written answer's candidates: like every value, it reaches the grader's programs through the
 # environment, never their command lines.)
-FL_SNAPSHOT=/var/lib/ingest/catalog.snapshot python3 -I -S -c 'import importlib.util as u, sys
-s = u.spec_from_file_location("fl", "/tmp/fl.py"); fl = u.module_from_spec(s); s.loader.exec_module(fl)
-try:
-    exec(sys.argv[1])
-except fl.Refused as e:
-    print(e); sys.exit(1)
-except FileNotFoundError as e:
-    print((e.filename or "A file the check reads") + " does not exist on the system."); sys.exit(1)
-except OSError as e:
-    print(f"The grader could not read what it needs ({e.strerror})."); sys.exit(1)
-' '
+FL_SNAPSHOT=/var/lib/ingest/catalog.snapshot fl py '
 import hashlib, os, stat, time
 
 def free_kib():

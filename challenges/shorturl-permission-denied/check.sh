@@ -40,19 +40,9 @@ headers=$(<"$tmp/headers")
 [[ "$headers" =~ [Ll]ocation:\ ([^$'\r\n']*) ]] && location=${BASH_REMATCH[1]} || location=""
 [ "$code" = 301 ] && [ "$location" = "$target" ] || refuse "A new link was accepted but does not work afterwards."
 
-# One Python process with fl.py's functions (`fl`, loaded as a module) does the rest: each program
+# One Python process with fl's functions (`fl py`, fl as `fl`) does the rest: each program
 # start costs, on a busy host, more than the reading itself.
-FL_ASKED=$asked FL_NEW="$new"$'\t'"$target" python3 -I -S -c 'import importlib.util as u, sys
-s = u.spec_from_file_location("fl", "/tmp/fl.py"); fl = u.module_from_spec(s); s.loader.exec_module(fl)
-try:
-    exec(sys.argv[1])
-except fl.Refused as e:
-    print(e); sys.exit(1)
-except FileNotFoundError as e:
-    print((e.filename or "A file the check reads") + " does not exist on the system."); sys.exit(1)
-except OSError as e:
-    print(f"The grader could not read what it needs ({e.strerror})."); sys.exit(1)
-' '
+FL_ASKED=$asked FL_NEW="$new"$'\t'"$target" fl py '
 import os
 
 conf = "/etc/shorturl/shorturl.conf"
