@@ -6,7 +6,6 @@
 // remix-auth-oauth2 is built on; the exchange lives here, in the API, which the web calls
 // in-process. Arctic's GitHub and Google classes are not used: they fix the providers' URLs, and
 // ours are configurable (GitHub Enterprise; the loopback provider of tests/support/oauth-provider.ts).
-import { randomUUID } from "node:crypto";
 import { ArcticFetchError, CodeChallengeMethod, generateCodeVerifier, OAuth2Client } from "arctic";
 import type { LoginResult, OAuthStart } from "../../shared/contract/index.ts";
 import type { OAuthProviderConfig, OAuthProviderName } from "../config.ts";
@@ -17,7 +16,7 @@ import { hashToken, randomToken } from "./secrets.ts";
 import { addressKey, type RateLimiter } from "./ratelimit.ts";
 import type { TokenService } from "./tokens.ts";
 import type { Accounts } from "./accounts/index.ts";
-import type { UserRow } from "./users.ts";
+import { newUserRow, type UserRow } from "./users.ts";
 
 const STATE_SECONDS = 10 * 60;
 /** How long the provider has to answer one request before the sign-in fails with 502. */
@@ -200,29 +199,21 @@ export function createOAuth(deps: {
         return (await accounts.byId(existing.id))!;
       }
     }
-    const id = randomUUID();
-    await db
+    const { id } = await db
       .insertInto("users")
-      .values({
-        id,
-        username: await uniqueUsername(prof),
-        // Providers may hide the address; a placeholder keeps the column unique and says so.
-        email: email ?? `${p}-${prof.id}@users.noreply.faultline`,
-        password_hash: null,
-        is_verified: prof.emailVerified ? 1 : 0,
-        display_name: prof.name,
-        bio: null,
-        location: null,
-        github_username: p === "github" ? prof.login : null,
-        oauth_provider: p,
-        ssh_public_key: null,
-        ssh_key_fingerprint: null,
-        totp_secret: null,
-        totp_last_step: null,
-        created_at: nowSeconds(),
-        updated_at: nowSeconds(),
-      })
-      .execute();
+      .values(
+        newUserRow({
+          username: await uniqueUsername(prof),
+          // Providers may hide the address; a placeholder keeps the column unique and says so.
+          email: email ?? `${p}-${prof.id}@users.noreply.faultline`,
+          is_verified: prof.emailVerified ? 1 : 0,
+          display_name: prof.name,
+          github_username: p === "github" ? prof.login : null,
+          oauth_provider: p,
+        }),
+      )
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const user = (await accounts.byId(id))!;
     await link({ ...user, is_verified: 1 }, p, prof);
     return (await accounts.byId(id))!;

@@ -1,13 +1,49 @@
 // The shapes in which a user leaves the core: the owner's view and the public view.
 // Both are declared once, in shared/contract (the web reads the same types).
-import type { Selectable } from "kysely";
+import { randomUUID } from "node:crypto";
+import type { Insertable, Selectable } from "kysely";
 import type { OAuthProvider, OwnUser, PublicUser } from "../../shared/contract/index.ts";
+import { nowSeconds } from "../db/index.ts";
 import type { UsersTable } from "../db/schema.ts";
 import { effectivePlan } from "../../shared/plans.ts";
 import { NO_STATS, type UserStats } from "./scoring.ts";
 import { sshKeyPreview } from "./sshkeys.ts";
 
 export type UserRow = Selectable<UsersTable>;
+
+type OptionalField =
+  | "password_hash"
+  | "display_name"
+  | "bio"
+  | "location"
+  | "github_username"
+  | "oauth_provider"
+  | "ssh_public_key"
+  | "ssh_key_fingerprint"
+  | "totp_secret"
+  | "totp_last_step"
+  | "plan_until";
+/** Every optional field of a new account, empty. */
+const EMPTY_USER: Pick<UserRow, OptionalField> = {
+  password_hash: null,
+  display_name: null,
+  bio: null,
+  location: null,
+  github_username: null,
+  oauth_provider: null,
+  ssh_public_key: null,
+  ssh_key_fingerprint: null,
+  totp_secret: null,
+  totp_last_step: null,
+  plan_until: null,
+};
+
+/** A new account's row: what the caller knows (name, address, how it signs in), every optional
+ *  field empty. Registration, an admin's "create user" and a first OAuth sign-in all start here. */
+export function newUserRow<K extends { username: string; email: string } & Partial<Insertable<UsersTable>>>(known: K) {
+  const now = nowSeconds();
+  return { id: randomUUID(), ...EMPTY_USER, created_at: now, updated_at: now, ...known };
+}
 
 /** The public view; `stats` comes from scoring (zeros for a user without solves). */
 export function publicUser(u: UserRow, stats: UserStats = NO_STATS): PublicUser {

@@ -1,6 +1,5 @@
 // Registration and e-mail proof: a new account, the verification link (sent, followed, sent
 // again), and the answer to a registration with an address that already has an account.
-import { randomUUID } from "node:crypto";
 import type { EmailVerified, Message, OwnUser } from "../../../shared/contract/index.ts";
 import { EMAIL_VERIFICATION_HOURS, isReservedUsername } from "../../../shared/rules.ts";
 import { nowSeconds } from "../../db/index.ts";
@@ -8,7 +7,7 @@ import { badRequest, conflict } from "../errors.ts";
 import { hashPassword } from "../passwords.ts";
 import { addressKey } from "../ratelimit.ts";
 import { hashToken, randomToken } from "../secrets.ts";
-import type { UserRow } from "../users.ts";
+import { newUserRow, type UserRow } from "../users.ts";
 import type { AccountsContext } from "./context.ts";
 import { REGISTER_PER_IP, RESEND_PER_USER } from "./limits.ts";
 
@@ -134,23 +133,7 @@ export function createRegistration(ctx: AccountsContext) {
     // A reserved name reads as taken: it is, by the platform (and saying "reserved" would tell
     // which ids hidden challenges have).
     if (nameTaken || usernameReserved(input.username)) throw conflict(USERNAME_OR_EMAIL_TAKEN);
-    const row = {
-      id: randomUUID(),
-      username: input.username,
-      email,
-      password_hash: await hashPassword(input.password),
-      display_name: null,
-      bio: null,
-      location: null,
-      github_username: null,
-      oauth_provider: null,
-      ssh_public_key: null,
-      ssh_key_fingerprint: null,
-      totp_secret: null,
-      totp_last_step: null,
-      created_at: nowSeconds(),
-      updated_at: nowSeconds(),
-    };
+    const row = newUserRow({ username: input.username, email, password_hash: await hashPassword(input.password) });
     const owner = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
     if (owner) return registeredAgain(owner, row);
     try {

@@ -4,7 +4,6 @@
 // revoked, its web sessions deleted (which closes its live sockets, server/live.ts), its
 // deployments terminated; from then on sign-in is refused (accounts) and its access tokens are
 // refused (tokens.ts), both by the `disabled_users` row.
-import { randomUUID } from "node:crypto";
 import { sql, type SqlBool } from "kysely";
 import type { Db } from "../../db/index.ts";
 import { nowSeconds } from "../../db/index.ts";
@@ -13,7 +12,7 @@ import type { Audit } from "../audit.ts";
 import { likePattern } from "../../db/search.ts";
 import { badRequest, conflict, notFound } from "../errors.ts";
 import { hashPassword } from "../passwords.ts";
-import type { UserRow } from "../users.ts";
+import { newUserRow, type UserRow } from "../users.ts";
 import { ACTIVE } from "../deployments/model.ts";
 import type { AdminUserView, AdminUsersPage } from "../../../shared/contract/admin.ts";
 
@@ -148,30 +147,10 @@ export function createAdminUsers(deps: AdminUsersDeps) {
         .executeTakeFirst();
       // An admin may know which addresses have accounts: the plain answer.
       if (taken || deps.usernameReserved?.(input.username)) throw conflict("Username or email already exists");
-      const now = nowSeconds();
-      const id = randomUUID();
+      const row = newUserRow({ username: input.username, email, password_hash: await hashPassword(input.password) });
+      const id = row.id;
       try {
-        await db
-          .insertInto("users")
-          .values({
-            id,
-            username: input.username,
-            email,
-            password_hash: await hashPassword(input.password),
-            display_name: null,
-            bio: null,
-            location: null,
-            github_username: null,
-            oauth_provider: null,
-            ssh_public_key: null,
-            ssh_key_fingerprint: null,
-            totp_secret: null,
-            totp_last_step: null,
-            plan_until: null,
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
+        await db.insertInto("users").values(row).execute();
       } catch (e) {
         if (/unique|duplicate/i.test(String(e))) throw conflict("Username or email already exists");
         throw e;
