@@ -49,30 +49,11 @@ LOGIN = ["/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/environment
 BOOT = ["/etc/init.d", "/etc/rc.local", "/etc/default", *(f"/etc/rc{r}.d" for r in "0123456S")]
 WRITABLE = ("/etc", "/var", "/root", "/home", "/tmp", "/run", "/srv", "/opt", "/usr/local", "/dev")
 account = os.environ["FL_ACCOUNT"]
-budget = 300000
+budget = [300000]
 
 
 def setid_walk(fd):
-    global budget
-    for name in os.listdir(fd):
-        budget -= 1
-        if budget < 0:
-            raise Refused("There are too many files on jobs02 for the grader to look at.")
-        try:
-            st = os.stat(name, dir_fd=fd, follow_symlinks=False)
-        except FileNotFoundError:
-            continue
-        if stat.S_ISDIR(st.st_mode):
-            try:
-                sub = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_DIRECTORY, dir_fd=fd)
-            except FileNotFoundError:
-                continue
-            try:
-                setid_walk(sub)
-            finally:
-                os.close(sub)
-        elif stat.S_ISREG(st.st_mode) and st.st_mode & (stat.S_ISUID | stat.S_ISGID):
-            raise Refused("A program in jobs02's writable directories still hands its owner's privileges to whoever runs it (set-user-ID or set-group-ID).")
+    fl.setid_below(fd, "A program in jobs02's writable directories still hands its owner's privileges to whoever runs it (set-user-ID or set-group-ID).", "There are too many files on jobs02 for the grader to look at.", budget)
 
 
 def as_bash_reads(data, path):
@@ -89,7 +70,7 @@ def as_bash_reads(data, path):
     return kept
 
 
-try:
+with fl.verdict("The grader could not look at jobs02's files"):
     for top in WRITABLE:
         try:
             fd, _ = fl.resolve(top, want_dir=True)
@@ -161,33 +142,10 @@ try:
             installed = f.read()
         if as_bash_reads(fl.read_file(path), path) != as_bash_reads(installed, path):
             raise Refused("A job's script does not say what it said before the intrusion: remove what the intruder added, keep the rest.")
-    digest = hashlib.sha256()
-    for path in SOURCED:
-        fd, _ = fl.resolve(path)
-        try:
-            for chunk in fl.stream(fd):
-                digest.update(chunk)
-        finally:
-            os.close(fd)
-    if digest.hexdigest() != os.environ["FL_DIGEST"]:
+    if fl.digest_of(*SOURCED) != os.environ["FL_DIGEST"]:
         raise Refused("A job's settings are not what they were: keep them as they are.")
 
-    pids = []
-    for pid in fl.target_pids():
-        try:
-            if fl.argv(pid) == ["/usr/sbin/cron"] and fl.argv(fl.parent_of(pid)) != ["/usr/sbin/cron"]:
-                pids.append(pid)
-        except OSError:
-            continue
-    if not pids:
-        raise Refused("cron is not running (service cron start): the jobs must keep running.")
-    for pid in pids:
-        fl.verify_process(pid, "/usr/sbin/cron", ["/usr/sbin/cron"])
-    print("ok")
-except Refused as e:
-    print(e)
-except OSError as e:
-    print(f"The grader could not look at jobs02's files ({e.strerror}).")
+    fl.cron_running()
 PY
 ) || refuse "The grader could not look at jobs02's files."
 [ "$verdict" = ok ] || refuse "$verdict"

@@ -22,7 +22,7 @@ TOOLS = ["/opt/acme-backup/bin/acme-tar", "/opt/acme-backup/bin/acme-find", "/op
          "/usr/local/bin/logview", "/usr/local/bin/envrun", "/usr/local/bin/fastawk", "/usr/local/sbin/confedit"]
 WRITABLE = ("/etc", "/var", "/root", "/home", "/tmp", "/run", "/srv", "/opt", "/usr/local", "/dev")
 JOB_USERS = ("root", "builder")
-budget = 300000
+budget = [300000]
 
 
 def root_alone(path, ids):
@@ -50,29 +50,10 @@ def root_alone(path, ids):
 
 
 def walk(fd, path):
-    global budget
-    for name in os.listdir(fd):
-        budget -= 1
-        if budget < 0:
-            raise fl.Refused("There are too many files on build02 for the grader to look at.")
-        try:
-            st = os.stat(name, dir_fd=fd, follow_symlinks=False)
-        except FileNotFoundError:
-            continue
-        if stat.S_ISDIR(st.st_mode):
-            try:
-                sub = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_DIRECTORY, dir_fd=fd)
-            except FileNotFoundError:
-                continue
-            try:
-                walk(sub, f"{path}/{name}")
-            finally:
-                os.close(sub)
-        elif stat.S_ISREG(st.st_mode) and st.st_mode & (stat.S_ISUID | stat.S_ISGID):
-            raise fl.Refused("A program on build02 still runs with its owner's or its group's privileges for whoever starts it (a set-user-ID or set-group-ID bit).")
+    fl.setid_below(fd, "A program on build02 still runs with its owner's or its group's privileges for whoever starts it (a set-user-ID or set-group-ID bit).", "There are too many files on build02 for the grader to look at.", budget)
 
 
-try:
+with fl.verdict("The grader could not look at build02's files"):
     for top in WRITABLE:
         try:
             fd, canonical = fl.resolve(top, want_dir=True)
@@ -104,18 +85,8 @@ try:
             raise fl.Refused(f"The backup jobs run {tool} as root, but {wrong}: whoever can change the program has root's privileges. Keep the tools root's.")
     if digest.hexdigest() != os.environ["FL_TOOLS"]:
         raise fl.Refused("The tools in /opt/acme-backup/bin and /usr/local are not the ones the jobs were set up with: keep them unchanged.")
-    # The boot's own scripts as installed: one of the player's could undo the repair minutes after
-    # a boot, later than the check of the booted copy.
-    for path in ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S")):
-        try:
-            fl.pristine(path)
-        except Refused:
-            raise Refused(f"{path} is not as installed: a start-up script of one's own could undo the repair minutes after the next boot, later than any check. Put it back.")
-    print("ok")
-except fl.Refused as e:
-    print(e)
-except OSError as e:
-    print(f"The grader could not look at build02's files ({e.strerror}).")
+    # The boot's own scripts as installed (a script of one's own could undo the repair later).
+    fl.boot_scripts_pristine()
 PY
 ) || refuse "The grader could not look at build02's files."
 [ "$report" = ok ] || refuse "$report"

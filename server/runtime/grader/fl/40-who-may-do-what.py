@@ -182,3 +182,48 @@ def held_for_writing(paths):
             if flags & (os.O_WRONLY | os.O_RDWR):
                 return want[(st.st_dev, st.st_ino)], pid
     return None
+
+
+def setid_below(fd, found, too_many, budget):
+    """Refuses with `found` when a regular file below the open directory `fd` (links not followed)
+    has a set-user-ID or set-group-ID bit, and with `too_many` once more names than budget[0] were
+    read (a one-item list, spent across calls)."""
+    for name in os.listdir(fd):
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise Refused(too_many)
+        try:
+            st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+        except FileNotFoundError:
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            try:
+                sub = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_DIRECTORY, dir_fd=fd)
+            except FileNotFoundError:
+                continue
+            try:
+                setid_below(sub, found, too_many, budget)
+            finally:
+                os.close(sub)
+        elif stat.S_ISREG(st.st_mode) and st.st_mode & (stat.S_ISUID | stat.S_ISGID):
+            raise Refused(found)
+
+
+def open_file_holding(pid, fds, needles, deleted_only=False):
+    """The first of the process's descriptors (`fds`, names in /proc/PID/fd) open on a regular file
+    that holds one of `needles` anywhere, whatever its size; None when none does. deleted_only:
+    only files no longer linked anywhere."""
+    for n in fds:
+        try:
+            st = os.stat(f"/proc/{pid}/fd/{n}")
+            if not stat.S_ISREG(st.st_mode) or (deleted_only and st.st_nlink):
+                continue
+            f = os.open(f"/proc/{pid}/fd/{n}", os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            if contains(f, needles):
+                return n
+        finally:
+            os.close(f)
+    return None
