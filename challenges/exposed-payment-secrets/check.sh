@@ -121,22 +121,10 @@ def holds_secret(fd, needles):
 
 def get_health():
     """A client's GET /health: (status, JSON body or {}); (None, {}) when nothing answers."""
-    conn = http.client.HTTPConnection(os.environ["FL_TARGET"], 8443, timeout=5)
-    try:
-        conn.request("GET", "/health", headers={"User-Agent": os.environ.get("FL_CLIENT_AGENT", "curl/7.88.1"), "Accept": "*/*"})
-        answer = conn.getresponse()
-        body = answer.read(65536)
-        try:
-            return answer.status, json.loads(body)
-        except ValueError:
-            return answer.status, {}
-    except (OSError, http.client.HTTPException):
-        return None, {}
-    finally:
-        conn.close()
+    return fl.http_get(os.environ["FL_TARGET"], 8443, "/health")
 
 
-try:
+with fl.verdict("The grader could not look at pay01's files"):
     code, health = get_health()
     if code != 200:
         raise Refused(f"The payment gateway does not answer at http://{os.environ['FL_TARGET']}:8443/health (HTTP {code or 'none'}): payments are down.")
@@ -166,14 +154,7 @@ try:
         held = None
     if held != (api_key, db_password):
         raise Refused(f"{CONF} does not hold the gateway's provider key and database password as it reads them: keep the secrets, restrict who can read them.")
-    digest = hashlib.sha256()
-    fd, _ = fl.resolve(KEY)
-    try:
-        for chunk in fl.stream(fd):
-            digest.update(chunk)
-    finally:
-        os.close(fd)
-    if digest.hexdigest() != os.environ["FL_KEY_DIGEST"]:
+    if fl.digest_of(KEY) != os.environ["FL_KEY_DIGEST"]:
         raise Refused("The gateway's TLS key is not the one it was given: keep it, restrict who can read it.")
 
     needles = [api_key.encode(), db_password.encode(), os.environ["FL_KEY_LINE"].encode()]
@@ -209,30 +190,10 @@ try:
                 environ = b""
             if any(n in environ for n in needles):
                 raise Refused(f"Process {pid} ({fl.user_name(uid)}) carries one of the gateway's secrets in its environment: that account has it.")
-        for n in fds:
-            try:
-                if not stat.S_ISREG(os.stat(f"/proc/{pid}/fd/{n}").st_mode):
-                    continue
-                f = os.open(f"/proc/{pid}/fd/{n}", os.O_RDONLY | os.O_NONBLOCK)
-            except OSError:
-                continue
-            try:
-                if fl.contains(f, needles):
-                    raise Refused(f"Process {pid} ({fl.user_name(uid)}) still holds a file with the gateway's secrets open: it can read them whatever the modes say now.")
-            finally:
-                os.close(f)
-    # The boot's own scripts as installed: one of the player's could undo the repair minutes after
-    # a boot, later than the check of the booted copy.
-    for path in ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S")):
-        try:
-            fl.pristine(path)
-        except Refused:
-            raise Refused(f"{path} is not as installed: a start-up script of one's own could undo the repair minutes after the next boot, later than any check. Put it back.")
-    print("ok")
-except Refused as e:
-    print(e)
-except OSError as e:
-    print(f"The grader could not look at pay01's files ({e.strerror}).")
+        if fl.open_file_holding(pid, fds, needles) is not None:
+            raise Refused(f"Process {pid} ({fl.user_name(uid)}) still holds a file with the gateway's secrets open: it can read them whatever the modes say now.")
+    # The boot's own scripts as installed (a script of one's own could undo the repair later).
+    fl.boot_scripts_pristine()
 PY
 ) || refuse "The grader could not look at pay01's files."
 [ "$verdict" = ok ] || refuse "$verdict"

@@ -33,22 +33,7 @@ target, account, old = os.environ["FL_TARGET"], os.environ["FL_ACCOUNT"], os.env
 
 def call(path, token=None):
     """A client's GET: (status, JSON body or {}); (None, {}) when nothing answers."""
-    headers = {"User-Agent": os.environ.get("FL_CLIENT_AGENT", "curl/7.88.1"), "Accept": "*/*"}
-    if token is not None:
-        headers["Authorization"] = f"Bearer {token}"
-    conn = http.client.HTTPConnection(target, 8080, timeout=5)
-    try:
-        conn.request("GET", path, headers=headers)
-        answer = conn.getresponse()
-        body = answer.read(65536)
-        try:
-            return answer.status, json.loads(body)
-        except ValueError:
-            return answer.status, {}
-    except (OSError, http.client.HTTPException):
-        return None, {}
-    finally:
-        conn.close()
+    return fl.http_get(target, 8080, path, None if token is None else {"Authorization": f"Bearer {token}"})
 
 
 def whoami(token):
@@ -56,7 +41,7 @@ def whoami(token):
     return code, body.get("account") if isinstance(body, dict) else None
 
 
-try:
+with fl.verdict("The grader could not look at billing01"):
     code, body = call("/health")
     if code != 200:
         raise Refused(f"billing-api does not answer at http://{target}:8080/health (HTTP {code or 'none'}): its clients cannot work.")
@@ -134,31 +119,10 @@ try:
                         raise Refused(f"Process {pid} ({fl.user_name(fl.uid_of(pid))}) carries the old token in its environment: that account has it.")
         except OSError:
             pass
-        for n in fds:
-            try:
-                st = os.stat(f"/proc/{pid}/fd/{n}")
-                if not stat.S_ISREG(st.st_mode) or st.st_nlink:
-                    continue
-                f = os.open(f"/proc/{pid}/fd/{n}", os.O_RDONLY | os.O_NONBLOCK)
-            except OSError:
-                continue
-            try:
-                if fl.contains(f, needle):
-                    raise Refused(f"Process {pid} ({fl.user_name(fl.uid_of(pid))}) still holds a deleted file with the old token open: its content is still on billing01.")
-            finally:
-                os.close(f)
-    # The boot's own scripts as installed: one of the player's could undo the repair minutes after
-    # a boot, later than the check of the booted copy.
-    for path in ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S")):
-        try:
-            fl.pristine(path)
-        except Refused:
-            raise Refused(f"{path} is not as installed: a start-up script of one's own could undo the repair minutes after the next boot, later than any check. Put it back.")
-    print("ok")
-except Refused as e:
-    print(e)
-except OSError as e:
-    print(f"The grader could not look at billing01 ({e.strerror}).")
+        if fl.open_file_holding(pid, fds, needle, deleted_only=True) is not None:
+            raise Refused(f"Process {pid} ({fl.user_name(fl.uid_of(pid))}) still holds a deleted file with the old token open: its content is still on billing01.")
+    # The boot's own scripts as installed (a script of one's own could undo the repair later).
+    fl.boot_scripts_pristine()
 PY
 ) || refuse "The grader could not look at billing01."
 [ "$verdict" = ok ] || refuse "$verdict"

@@ -29,22 +29,10 @@ SHOPFRONT = ["/usr/bin/python3", "-I", "-S", "/usr/lib/shopfront/shopfront.py", 
 
 
 def shop_health():
-    conn = http.client.HTTPConnection(target, 8080, timeout=5)
-    try:
-        conn.request("GET", "/health", headers={"User-Agent": os.environ.get("FL_CLIENT_AGENT", "curl/7.88.1"), "Accept": "*/*"})
-        answer = conn.getresponse()
-        body = answer.read(65536)
-        try:
-            return answer.status, json.loads(body)
-        except ValueError:
-            return answer.status, {}
-    except (OSError, http.client.HTTPException):
-        return None, {}
-    finally:
-        conn.close()
+    return fl.http_get(target, 8080, "/health")
 
 
-try:
+with fl.verdict("The grader could not look at shop01"):
     # The attacker's side.
     seen = fl.tcp(target, port, "PING\\r\\n")
     if seen == "closed":
@@ -103,18 +91,8 @@ try:
             password = ""
         if len(password) < 12:
             raise Refused("redis asks for a password, but the one shopfront uses is too short to keep anyone out: use at least 12 random characters.")
-    # The boot's own scripts as installed: one of the player's could undo the repair minutes after
-    # a boot, later than the check of the booted copy.
-    for path in ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S")):
-        try:
-            fl.pristine(path)
-        except Refused:
-            raise Refused(f"{path} is not as installed: a start-up script of one's own could undo the repair minutes after the next boot, later than any check. Put it back.")
-    print("ok")
-except Refused as e:
-    print(e)
-except OSError as e:
-    print(f"The grader could not look at shop01 ({e.strerror}).")
+    # The boot's own scripts as installed (a script of one's own could undo the repair later).
+    fl.boot_scripts_pristine()
 PY
 ) || refuse "The grader could not look at shop01."
 [ "$verdict" = ok ] || refuse "$verdict"

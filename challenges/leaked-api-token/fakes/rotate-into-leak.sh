@@ -5,19 +5,10 @@
 # same files the old one leaked from, readable by the same people (the runbook and the debug log
 # by everyone): it has leaked again.
 set -uo pipefail
-tokens=/etc/billing-api/tokens
 leaked_account=""; leaked_token=""; files=""
-while read -r acct tok; do
-  case "$acct" in ''|'#'*) continue ;; esac
-  hits=$(grep -rlF -- "$tok" /etc /var /root /home /tmp /srv /opt /usr/local 2>/dev/null | grep -vx "$tokens")
-  if [ -n "$hits" ]; then
-    echo "token of $acct found in:"; echo "$hits"
-    leaked_account=$acct; leaked_token=$tok; files=$hits
-  fi
-done <"$tokens"
+find_leak
+echo "token of $leaked_account found in:"; echo "$files"
 [ -n "$leaked_account" ] || { echo "no leaked token found"; exit 1; }
-
-
 new="blk_live_$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
 sed -i "s/^$leaked_account $leaked_token\$/$leaked_account $new/" "$tokens"
 for f in $files; do sed -i "s/$leaked_token/$new/g" "$f"; done
