@@ -1,6 +1,8 @@
 // Sign-in with GitHub and Google against a real OAuth2 server on loopback
 // (tests/support/oauth-provider.ts): PKCE, single-use state, code replay, account creation,
 // unique usernames, linking by verified e-mail, and the provider not being configured.
+// Over 350 lines: every case signs in through the same provider and platform fixtures, and a
+// reader checks the OAuth rules in one place.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
