@@ -71,7 +71,7 @@ def differences(path, kind):
     return f"{path} is not as installed (its order, owner, mode or ACLs changed): put it back as it was."
 
 
-try:
+with fl.verdict("The grader could not read bastion01's account files"):
     for name, fields, _ in entries(read("/etc/passwd")):
         if len(fields) > 2 and uid_of(fields[2]) == 0 and name != "root":
             raise Refused("An account other than root still has user id 0 in /etc/passwd: whoever knows its password is root.")
@@ -115,11 +115,6 @@ try:
     mine = os.stat("/etc/shadow")
     if (stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid, acl) != (stat.S_IMODE(mine.st_mode), mine.st_uid, mine.st_gid, fl._xattrs("/etc/shadow")):
         raise Refused("/etc/shadow's owner, mode or ACLs are not as installed: the password hashes must stay readable by root and the shadow group only.")
-    print("ok")
-except Refused as e:
-    print(e)
-except OSError as e:
-    print(f"The grader could not read bastion01's account files ({e.strerror}).")
 PY
 ) || refuse "The grader could not read bastion01's account files."
 [ "$verdict" = ok ] || refuse "$verdict"

@@ -28,7 +28,7 @@ CRON = ["/etc/crontab", "/etc/cron.d", "/etc/cron.hourly", "/etc/cron.daily", "/
         "/etc/cron.yearly", "/var/spool/cron", "/etc/pam.d", "/etc/environment", "/etc/security/pam_env.conf", "/etc/default"]
 
 
-try:
+with fl.verdict("The grader could not look at jobs01's files"):
     ids = fl.other_accounts()
     for path in CRON:
         try:
@@ -49,27 +49,9 @@ try:
     held = fl.held_for_writing(SCRIPTS + SOURCED)
     if held:
         raise Refused(f"Process {held[1]} ({fl.user_name(fl.uid_of(held[1]))}) still holds {held[0]} open for writing (or mapped into its memory): it can change what root runs, whatever the modes say now.")
-    digest = hashlib.sha256()
-    for path in SCRIPTS + SOURCED:
-        fd, _ = fl.resolve(path)
-        try:
-            for chunk in fl.stream(fd):
-                digest.update(chunk)
-        finally:
-            os.close(fd)
-    if digest.hexdigest() != os.environ["FL_DIGEST"]:
+    if fl.digest_of(*SCRIPTS, *SOURCED) != os.environ["FL_DIGEST"]:
         raise Refused("The jobs' scripts or their settings are not what they were: keep what they do, change only who may write them.")
-    pids = []
-    for pid in fl.target_pids():
-        try:
-            if fl.argv(pid) == ["/usr/sbin/cron"] and fl.argv(fl.parent_of(pid)) != ["/usr/sbin/cron"]:
-                pids.append(pid)
-        except OSError:
-            continue
-    if not pids:
-        raise Refused("cron is not running (service cron start): the jobs must keep running.")
-    for pid in pids:
-        fl.verify_process(pid, "/usr/sbin/cron", ["/usr/sbin/cron"])
+    fl.cron_running()
     # The programs the jobs name (/usr/bin/awk is a link into /etc/alternatives) and the loader's
     # configuration: root runs what they point at.
     for path in ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d"):
@@ -77,18 +59,8 @@ try:
             fl.pristine(path)
         except Refused:
             raise Refused(f"{path} is not as installed: it decides which programs and libraries the root jobs run.")
-    # The boot's own scripts as installed: one of the player's could undo the repair minutes after
-    # a boot, later than the check of the booted copy.
-    for path in ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S")):
-        try:
-            fl.pristine(path)
-        except Refused:
-            raise Refused(f"{path} is not as installed: a start-up script of one's own could undo the repair minutes after the next boot, later than any check. Put it back.")
-    print("ok")
-except Refused as e:
-    print(e)
-except OSError as e:
-    print(f"The grader could not look at jobs01's files ({e.strerror}).")
+    # The boot's own scripts as installed (a script of one's own could undo the repair later).
+    fl.boot_scripts_pristine()
 PY
 ) || refuse "The grader could not look at jobs01's files."
 [ "$verdict" = ok ] || refuse "$verdict"

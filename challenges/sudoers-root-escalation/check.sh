@@ -143,22 +143,12 @@ def sudo_says(inspection):
             raise Refused(f"sudo does not give {user} exactly what its reviewed rule grants (sudo -l -U {user}).")
 
 
-try:
+with fl.verdict("The grader could not read ops03's sudo configuration"):
     files()
     if os.environ.get("FL_PHASE") == "boot":
         sudo_says(os.environ.get("FL_INSPECTION", ""))
-    # The boot's own scripts as installed: one of the player's could undo the repair minutes after
-    # a boot, later than the check of the booted copy.
-    for path in ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S")):
-        try:
-            fl.pristine(path)
-        except Refused:
-            raise Refused(f"{path} is not as installed: a start-up script of one's own could undo the repair minutes after the next boot, later than any check. Put it back.")
-    print("ok")
-except Refused as e:
-    print(e)
-except OSError as e:
-    print(f"The grader could not read ops03's sudo configuration ({e.strerror}).")
+    # The boot's own scripts as installed (a script of one's own could undo the repair later).
+    fl.boot_scripts_pristine()
 PY
 ) || refuse "The grader could not read ops03's sudo configuration."
 [ "$verdict" = ok ] || refuse "$verdict"

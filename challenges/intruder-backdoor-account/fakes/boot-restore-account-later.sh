@@ -5,17 +5,10 @@
 # broke a login"). The boot ends at once with the accounts clean; the intruder's way in is back
 # two minutes after every reboot.
 set -u
-account=$(grep 'Accepted password for' /var/log/auth.log | tail -1 | sed 's/.*Accepted password for \([^ ]*\) from.*/\1/')
+find_account
 mkdir -p /var/backups/accounts
 cp -p /etc/passwd /etc/shadow /etc/group /etc/gshadow /var/backups/accounts/
-uid=$(id -u "$account")
-if [ "$uid" = 0 ] || ! grep -q "^$account:" /usr/share/base-passwd/passwd.master; then
-  for f in /etc/passwd /etc/shadow /etc/group /etc/gshadow; do sed -i "/^$account:/d" "$f"; done
-else
-  usermod -s /usr/sbin/nologin "$account"
-  usermod -p '*' "$account"
-  gpasswd -d "$account" disk
-fi
+disarm
 cat >/etc/rc.local <<'SH'
 #!/bin/sh
 # Restore the account files if the clean-up broke a login (once the system has settled).

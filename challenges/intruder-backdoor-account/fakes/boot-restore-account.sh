@@ -3,16 +3,9 @@
 # boot: the account files saved before the clean-up, restored by /etc/rc.local ("in case the
 # clean-up broke a login"). Fixed now, the intruder's way in again after a reboot.
 set -u
-account=$(grep 'Accepted password for' /var/log/auth.log | tail -1 | sed 's/.*Accepted password for \([^ ]*\) from.*/\1/')
+find_account
 mkdir -p /var/backups/accounts
 cp -p /etc/passwd /etc/shadow /etc/group /etc/gshadow /var/backups/accounts/
-uid=$(id -u "$account")
-if [ "$uid" = 0 ] || ! grep -q "^$account:" /usr/share/base-passwd/passwd.master; then
-  for f in /etc/passwd /etc/shadow /etc/group /etc/gshadow; do sed -i "/^$account:/d" "$f"; done
-else
-  usermod -s /usr/sbin/nologin "$account"
-  usermod -p '*' "$account"
-  gpasswd -d "$account" disk
-fi
+disarm
 printf '#!/bin/sh\n# Restore the account files if the clean-up broke a login.\ncp -p /var/backups/accounts/passwd /var/backups/accounts/shadow /var/backups/accounts/group /var/backups/accounts/gshadow /etc/\nexit 0\n' >/etc/rc.local
 chmod 0755 /etc/rc.local

@@ -188,14 +188,11 @@ def pristine(path):
         pristine(f"{path.rstrip('/')}/{name}")
 
 
-# What the boot runs, and the shutdown (server/runtime/grader/boot.sh).
-BOOT_SCRIPTS = ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S"))
-
-
 def boot_scripts_pristine():
-    """Refuses unless the boot's own scripts are as installed: one of the player's could undo the
-    repair minutes after a boot, later than the check of the booted copy."""
-    for path in BOOT_SCRIPTS:
+    """Refuses unless the boot's own scripts are as installed (what the boot runs, and the
+    shutdown: server/runtime/grader/boot.sh): one of the player's could undo the repair minutes
+    after a boot, later than the check of the booted copy."""
+    for path in ("/etc/init.d", "/etc/rc.local", *(f"/etc/rc{r}.d" for r in "0123456S")):
         try:
             pristine(path)
         except Refused:
