@@ -37,22 +37,9 @@ PY
 verdict=$(python3 -I -S /tmp/routes.py billing01 "the front ends") || refuse "${verdict:-The grader could not judge the routing: not graded.}"
 # Last, what the clients see, from the one address the grader drew: the judgements above cover
 # every address, so a broken system always gets the same first sentence whatever the draw.
-get() {
-  code=$(fetch "$base$1" -sS --connect-timeout 3 --max-time 5 -D "$tmp/headers" -o "$tmp/body" -w '%{http_code}' 2>"$tmp/err")
-  rc=$?
-}
-get /health
-case $rc in
-  0) ;;
-  7) refuse "Connections to $base from another host of billing01's network are refused." ;;
-  28) refuse "Connections to $base from another host of billing01's network time out: no answer ever comes back." ;;
-  *) refuse "Calling $base/health from another host failed: $(sed 's/^curl: ([0-9]*) //' "$tmp/err")" ;;
-esac
-grep -qi '^server: billing-api/' "$tmp/headers" || refuse "Something answers on port $FL_PORT of $FL_TARGET, but it is not billing-api."
-body=$(cat "$tmp/body")
-[ "$code" = 200 ] && [[ "$body" == *"\"instance\": \"$FL_INSTANCE\""* ]] || refuse "Port $FL_PORT answers HTTP $code, but not with this host's billing-api."
-get "/v1/invoices/$FL_INVOICE"
-body=$(cat "$tmp/body")
-[ "$rc" = 0 ] && [ "$code" = 200 ] && [[ "$body" == *"\"$FL_INVOICE\""* ]] || refuse "/health answers, but the invoice lookups of $base do not return this host's invoices."
+api_answers "$base" billing-api "/v1/invoices/$FL_INVOICE" "$FL_INVOICE" \
+  "Connections to $base from another host of billing01's network are refused." \
+  "Connections to $base from another host of billing01's network time out: no answer ever comes back." \
+  "/health answers, but the invoice lookups of $base do not return this host's invoices."
 
 echo "The front ends reach billing-api at $base again, and the routing that cut them off is gone for good."

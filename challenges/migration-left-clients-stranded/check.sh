@@ -60,24 +60,11 @@ routing=${routing#*$'\n'---routing$'\n'}
 verdict=$(FL_INSPECTION=$routing python3 -I -S /tmp/routes.py wh02 "the scanners") || refuse "${verdict:-The grader could not judge the routing: not graded.}"
 # Last, what the clients see, from the one address the grader drew: the judgements above cover
 # every address, so a broken system always gets the same first sentence whatever the draw.
-get() {
-  code=$(fetch "$base$1" -sS --connect-timeout 3 --max-time 5 -D "$tmp/headers" -o "$tmp/body" -w '%{http_code}' 2>"$tmp/err")
-  rc=$?
-}
 if [ "$api_probe" = yes ]; then
-  get /health
-  case $rc in
-    0) ;;
-    7) refuse "The scanners' connections to $base are refused (from another host of wh02's network)." ;;
-    28) refuse "The scanners' connections to $base time out: no answer ever comes back to wh02's network." ;;
-    *) refuse "Calling $base/health from another host failed: $(sed 's/^curl: ([0-9]*) //' "$tmp/err")" ;;
-  esac
-  grep -qi '^server: wms-api/' "$tmp/headers" || refuse "Something answers on port $FL_PORT of $FL_TARGET, but it is not wms-api."
-  body=$(cat "$tmp/body")
-  [ "$code" = 200 ] && [[ "$body" == *"\"instance\": \"$FL_INSTANCE\""* ]] || refuse "Port $FL_PORT answers HTTP $code, but not with this host's wms-api."
-  get "/v1/stock/$FL_ITEM"
-  body=$(cat "$tmp/body")
-  [ "$rc" = 0 ] && [ "$code" = 200 ] && [[ "$body" == *"\"$FL_ITEM\""* ]] || refuse "/health answers, but the stock lookups of $base do not return this host's stock."
+  api_answers "$base" wms-api "/v1/stock/$FL_ITEM" "$FL_ITEM" \
+    "The scanners' connections to $base are refused (from another host of wh02's network)." \
+    "The scanners' connections to $base time out: no answer ever comes back to wh02's network." \
+    "/health answers, but the stock lookups of $base do not return this host's stock."
 fi
 
 echo "The scanners reach wms-api at $base again, the metrics stay private, and nothing of the old site is left to cut them off at the next boot."

@@ -26,4 +26,43 @@ for fl_tool in awk cat cut grep head ls sed sort stat tail tr wc; do
   eval "$fl_tool() { trusted $fl_tool \"\$@\"; }"
 done
 unset fl_tool
+# firewall_as_loaded: what the boot's firewall will load: /etc/iptables/rules.v4 loaded by the
+# image's own iptables-restore the way `service firewall start` does at boot, and iptables-save's
+# account of the rules ("firewall-load: ok" first), or "firewall-load: failed" and why.
+firewall_as_loaded() {
+  local rules=/etc/iptables/rules.v4 err
+  if err=$(trusted xtables-nft-multi iptables-restore --test <"$rules" 2>&1) && err=$(trusted xtables-nft-multi iptables-restore <"$rules" 2>&1); then
+    echo "firewall-load: ok"
+    trusted xtables-nft-multi iptables-save
+  else
+    echo "firewall-load: failed"
+    head -n 3 <<<"${err:-$rules cannot be read}"
+  fi
+}
+# routing_as_booted: what the routing the boot applies does with replies to the host's own network.
+# The copy is on a network of its own, so the host's address as documented in
+# /etc/network/interfaces is put back on eth0 (the check compares it with the deployment's own: a
+# changed file cannot steer this). Then every /etc/network/routes.d/*.conf is applied exactly as
+# `service static-routes start` does at boot, with the image's own ip, and the kernel is asked how
+# it would send a reply to every other address of that network. The routes and rules as the kernel
+# holds them follow. Ends the inspection when there is no address to judge from.
+routing_as_booted() {
+  local dir=/etc/network/routes.d addr f self peer
+  addr=$(awk '$1 == "address" {print $2; exit}' /etc/network/interfaces 2>/dev/null)
+  echo "address ${addr:-none}"
+  [ -n "$addr" ] || exit 0
+  trusted ip -4 addr add "$addr" dev eth0 2>/dev/null || { echo "address-refused"; exit 0; }
+  for f in "$dir"/*.conf; do
+    [ -e "$f" ] || continue
+    grep -v '^[[:space:]]*\(#\|$\)' "$f" | sed 's/^\(route\|rule\) add /\1 replace /; s/^rule replace /rule add /' | trusted ip -force -batch - >/dev/null 2>&1
+    # What each line asks ip to change (its first word: route, rule, or anything else ip obeys).
+    grep -v '^[[:space:]]*\(#\|$\)' "$f" | awk '{print "object " $1}'
+  done
+  self=${addr%/*}
+  for peer in $(trusted python3 -I -S -c 'import ipaddress, sys; i = ipaddress.ip_interface(sys.argv[1]); print(*[a for a in i.network.hosts() if a != i.ip])' "$addr"); do
+    echo "get $peer $(trusted ip -4 -o route get "$peer" from "$self" 2>&1 | head -n 1)"
+  done
+  trusted ip -4 rule show | sed 's/^/rule /'
+  trusted ip -4 route show table all | sed 's/^/route /'
+}
 # ---- inspect.sh

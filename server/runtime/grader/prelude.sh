@@ -47,6 +47,29 @@ fetch() {
 }
 # refuse MESSAGE: the check's answer is "not fixed", with MESSAGE as the feedback.
 refuse() { printf '%s\n' "$@"; exit 1; }
+# api_answers BASE NAME LOOKUP ID REFUSED TIMEOUT WRONG_LOOKUP: a client's calls to the HTTP API
+# at BASE: /health must answer 200 as this host's NAME (its Server header, FL_INSTANCE in the
+# body), and BASE+LOOKUP 200 with ID in the body. REFUSED, TIMEOUT, WRONG_LOOKUP: the refusals for
+# a refused connection, one that times out, and a lookup that does not return this host's record.
+# Scratch files in the check's $tmp.
+api_answers() {
+  local base=$1 name=$2 lookup=$3 id=$4 code rc body
+  code=$(fetch "$base/health" -sS --connect-timeout 3 --max-time 5 -D "$tmp/headers" -o "$tmp/body" -w '%{http_code}' 2>"$tmp/err")
+  rc=$?
+  case $rc in
+    0) ;;
+    7) refuse "$5" ;;
+    28) refuse "$6" ;;
+    *) refuse "Calling $base/health from another host failed: $(sed 's/^curl: ([0-9]*) //' "$tmp/err")" ;;
+  esac
+  grep -qi "^server: $name/" "$tmp/headers" || refuse "Something answers on port $FL_PORT of $FL_TARGET, but it is not $name."
+  body=$(cat "$tmp/body")
+  [ "$code" = 200 ] && [[ "$body" == *"\"instance\": \"$FL_INSTANCE\""* ]] || refuse "Port $FL_PORT answers HTTP $code, but not with this host's $name."
+  code=$(fetch "$base$lookup" -sS --connect-timeout 3 --max-time 5 -D "$tmp/headers" -o "$tmp/body" -w '%{http_code}' 2>"$tmp/err")
+  rc=$?
+  body=$(cat "$tmp/body")
+  [ "$rc" = 0 ] && [ "$code" = 200 ] && [[ "$body" == *"\"$id\""* ]] || refuse "$7"
+}
 # The grader's HTTP client looks like one of the story's clients, another one at each check
 # (FL_CLIENT_AGENT, chosen by the platform), never like a grader.
 export CURL_HOME=/tmp/fl-curl
