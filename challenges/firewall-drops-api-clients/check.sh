@@ -35,24 +35,11 @@ else
   verdict=$(python3 -I -S /tmp/firewall.py "the front ends") || refuse "${verdict:-The grader could not judge the firewall rules: not graded.}"
 fi
 
-get() {
-  code=$(fetch "$base$1" -sS --connect-timeout 3 --max-time 5 -D "$tmp/headers" -o "$tmp/body" -w '%{http_code}' 2>"$tmp/err")
-  rc=$?
-}
 if [ "$api_probe" = yes ]; then
-  get /health
-  case $rc in
-    0) ;;
-    7) refuse "The shop's front ends get \"connection refused\" at $base from another host of the network." ;;
-    28) refuse "Connections to $base from another host of the network time out: nothing comes back." ;;
-    *) refuse "Calling $base/health from another host failed: $(sed 's/^curl: ([0-9]*) //' "$tmp/err")" ;;
-  esac
-  grep -qi '^server: orders-api/' "$tmp/headers" || refuse "Something answers on port $FL_PORT of $FL_TARGET, but it is not orders-api."
-  body=$(cat "$tmp/body")
-  [ "$code" = 200 ] && [[ "$body" == *"\"instance\": \"$FL_INSTANCE\""* ]] || refuse "Port $FL_PORT answers HTTP $code, but not with this host's orders-api."
-  get "/v1/orders/$FL_ORDER"
-  body=$(cat "$tmp/body")
-  [ "$rc" = 0 ] && [ "$code" = 200 ] && [[ "$body" == *"\"$FL_ORDER\""* ]] || refuse "/health answers, but the order lookups of $base do not return this host's orders."
+  api_answers "$base" orders-api "/v1/orders/$FL_ORDER" "$FL_ORDER" \
+    "The shop's front ends get \"connection refused\" at $base from another host of the network." \
+    "Connections to $base from another host of the network time out: nothing comes back." \
+    "/health answers, but the order lookups of $base do not return this host's orders."
 fi
 
 # Who answers (the system's program as its own user, on every address), nothing else listening or

@@ -46,18 +46,7 @@ CACHING = re.compile(r"( ?(expires|etag|add_header [A-Za-z-]+) [^;{}\"'$]* ;)* ?
 def root_alone(path):
     """Only root may change `path`: the file and every directory above it (links resolved) are
     root's, writable by nobody else, with no ACL."""
-    fd, canonical = ns["resolve"](path)
-    os.close(fd)
-    parts = canonical.strip("/").split("/")
-    for i in range(len(parts) + 1):
-        where = "/" + "/".join(parts[:i])
-        fd, _ = ns["resolve"](where, want_dir=i < len(parts))
-        try:
-            st, acl = os.fstat(fd), ns["_acl_entries"](ns["_xattrs"](fd)[0])
-        finally:
-            os.close(fd)
-        if st.st_uid != 0 or st.st_mode & 0o022 or acl:
-            raise Refused(f"{path} is not root's alone to change ({where}: owner, mode or ACL): nginx runs it as root, so nobody else may write it or its directories.")
+    ns["only_root_may_change"](path, "nginx runs it as root, so nobody else may write it or its directories.")
 
 
 def main():
@@ -82,17 +71,8 @@ def main():
         root_alone(SNIPPET)
 
 
-try:
-    main()
-except Refused as e:
-    print(e)
-    sys.exit(1)
-except FileNotFoundError as e:
-    print(f"{e.filename or 'A file the check reads'} does not exist on the system.")
-    sys.exit(1)
-except OSError as e:
-    print(f"The grader could not read what it needs ({e.strerror}).")
-    sys.exit(1)
+# A refusal, or a file missing or unreadable: its one line, exit 1 (fl run_judgement).
+sys.exit(ns["run_judgement"](main))
 PY
 verdict=$(python3 -I -S "$tmp/judge.py") || refuse "${verdict:-The grader could not judge web01 (an error of its own): not graded.}"
 echo "nginx is up and serves the shop at $url."

@@ -97,32 +97,12 @@ def main():
     # Both programs' configurations stay root's alone to change: the file and every directory
     # above it (links resolved), owner, mode bits and ACLs.
     for path in (SITE, APP_CONF):
-        fd, canonical = ns["resolve"](path)
-        os.close(fd)
-        parts = canonical.strip("/").split("/")
-        for i in range(len(parts) + 1):
-            where = "/" + "/".join(parts[:i])
-            fd, _ = ns["resolve"](where, want_dir=i < len(parts))
-            try:
-                st, acl = os.fstat(fd), ns["_acl_entries"](ns["_xattrs"](fd)[0])
-            finally:
-                os.close(fd)
-            if st.st_uid != 0 or st.st_mode & 0o022 or acl:
-                raise Refused(f"{path} is not root's alone to change ({where}: owner, mode or ACL): nobody else may rewrite what nginx and statuspage run.")
+        ns["only_root_may_change"](path, "nobody else may rewrite what nginx and statuspage run.")
     print(port)
 
 
-try:
-    main()
-except Refused as e:
-    print(e)
-    sys.exit(1)
-except FileNotFoundError as e:
-    print(f"{e.filename or 'A file the check reads'} does not exist on the system.")
-    sys.exit(1)
-except OSError as e:
-    print(f"The grader could not read what it needs ({e.strerror}).")
-    sys.exit(1)
+# A refusal, or a file missing or unreadable: its one line, exit 1 (fl run_judgement).
+sys.exit(ns["run_judgement"](main))
 PY
 port=$(python3 -I -S "$tmp/judge.py") || refuse "${port:-The grader could not judge status01 (an error of its own): not graded.}"
 echo "Customers get the status page at $url again: nginx proxies to statuspage on 127.0.0.1:$port."

@@ -227,3 +227,20 @@ def open_file_holding(pid, fds, needles, deleted_only=False):
         finally:
             os.close(f)
     return None
+
+
+def only_root_may_change(path, why):
+    """Refuses unless only root may change `path`: the file and every directory above it (links
+    resolved) root's, writable by nobody else, with no ACL. The refusal names where, then `why`."""
+    fd, canonical = resolve(path)
+    os.close(fd)
+    parts = canonical.strip("/").split("/")
+    for i in range(len(parts) + 1):
+        where = "/" + "/".join(parts[:i])
+        fd, _ = resolve(where, want_dir=i < len(parts))
+        try:
+            st, acl = os.fstat(fd), _acl_entries(_xattrs(fd)[0])
+        finally:
+            os.close(fd)
+        if st.st_uid != 0 or st.st_mode & 0o022 or acl:
+            raise Refused(f"{path} is not root's alone to change ({where}: owner, mode or ACL): {why}")

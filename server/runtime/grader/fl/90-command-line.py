@@ -18,12 +18,11 @@ def _json_argv(text):
     return [expand(a) for a in json.loads(text)]
 
 
-def run_script(source):
-    """`fl py SCRIPT`: a check's Python, run in one process with fl's functions as `fl` (each
-    program start costs, on a busy host, more than the reading itself). A refusal prints its one
-    line and exits 1; so does a file that is missing or cannot be read."""
+def run_judgement(main):
+    """A check's judgement, main(), run: a refusal prints its one line and gives 1, and so does a
+    file that is missing or cannot be read; 0 when it ends."""
     try:
-        exec(source, {"__name__": "__check__", "fl": sys.modules[__name__]})
+        main()
     except Refused as e:
         print(e)
         return 1
@@ -34,6 +33,13 @@ def run_script(source):
         print(f"The grader could not read what it needs ({e.strerror}).")
         return 1
     return 0
+
+
+def run_script(source):
+    """`fl py SCRIPT`: a check's Python, run in one process with fl's functions as `fl` (each
+    program start costs, on a busy host, more than the reading itself), judged as run_judgement
+    does."""
+    return run_judgement(lambda: exec(source, {"__name__": "__check__", "fl": sys.modules[__name__]}))
 
 
 def main(args):
