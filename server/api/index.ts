@@ -1,5 +1,6 @@
-// The JSON API under /api/v1: transport only. Each handler validates its input and calls one
-// domain service; the rules live in server/core.
+// The JSON API under /api/v1: transport only. Each handler implements one operation of the
+// contract (shared/contract/operations.ts), is given its input parsed, and calls one domain
+// service; the rules live in server/core.
 import type { Accounts } from "../core/accounts/index.ts";
 import { withRequest } from "../core/audit.ts";
 import type { Billing } from "../core/billing.ts";
@@ -23,9 +24,8 @@ import { playerRoutes } from "./player-routes.ts";
 import { twoFactorRoutes } from "./twofactor-routes.ts";
 import { acceptRequestId, currentRequest, REQUEST_ID_HEADER, type RequestContext, runInRequest } from "../request-context.ts";
 import { buildOpenApi, type OpenApiDocument } from "./openapi.ts";
-import { type BaseCtx, createRouter, json, parse } from "./router.ts";
+import { type BaseCtx, createRouter, json } from "./router.ts";
 import { operations } from "../../shared/contract/operations.ts";
-import * as s from "../../shared/contract/inputs.ts";
 
 export const API_PREFIX = "/api/v1";
 
@@ -125,131 +125,28 @@ export function createApi({
   r.handle(operations.getHealth, async () => health.check());
 
   // Authentication
-  r.post(
-    "/auth/register",
-    {
-      summary: "Create an account (a verification e-mail is sent)",
-      tags: ["Authentication"],
-      access: "public",
-      body: s.registerBody,
-      status: 201,
-      returns: "The new user's own view",
-      errors: { 409: "Username or e-mail already taken", 429: "Too many attempts from this address" },
-    },
-    async (c) => json(await accounts.register(await c.body(s.registerBody), c.info.clientIp), 201),
-  );
-  r.post(
-    "/auth/login",
-    {
-      summary: "Sign in with username or e-mail and password",
-      tags: ["Authentication"],
-      access: "public",
-      body: s.loginBody,
-      returns: "Tokens, or an mfa_token when a second factor is needed",
-      errors: { 401: "Wrong username or password", 403: "E-mail not verified or account disabled", 429: "Too many attempts" },
-    },
-    async (c) => accounts.login(await c.body(s.loginBody), c.info.clientIp),
-  );
-  r.post(
-    "/auth/login/2fa",
-    {
-      summary: "Finish signing in with a TOTP code or a recovery code",
-      tags: ["Authentication"],
-      access: "public",
-      body: s.secondFactorBody,
-      returns: "Tokens",
-      errors: { 401: "Wrong code or expired mfa_token", 429: "Too many attempts" },
-    },
-    async (c) => accounts.loginSecondFactor(await c.body(s.secondFactorBody), c.info.clientIp),
-  );
-  r.post(
-    "/auth/refresh",
-    {
-      summary: "Trade a refresh token for new tokens",
-      tags: ["Authentication"],
-      access: "public",
-      body: s.refreshBody,
-      returns: "A new token pair",
-      errors: { 401: "Invalid or expired refresh token" },
-    },
-    async (c) => accounts.refresh((await c.body(s.refreshBody)).refresh_token),
-  );
-  r.post(
-    "/auth/logout",
-    { summary: "Revoke a refresh token", tags: ["Authentication"], access: "public", body: s.logoutBody, returns: "{message}" },
-    async (c) => {
-      await accounts.logout((await c.body(s.logoutBody)).refresh_token);
-      return { message: "Logged out" };
-    },
-  );
-  r.get("/auth/validate", { summary: "Check an access token; the signed-in user's own view", tags: ["Authentication"], access: "user" }, async (c) =>
-    accounts.me(await userId(c)),
-  );
-  r.get(
-    "/auth/identity",
-    {
-      summary: "Check an access token; the signed-in account without statistics (one read of the user: the web's check on every page)",
-      tags: ["Authentication"],
-      access: "user",
-    },
-    async (c) => accounts.identity(await userId(c)),
-  );
-  r.post(
-    "/auth/verify-email",
-    {
-      summary: "Verify an e-mail address with the mailed token",
-      tags: ["Authentication"],
-      access: "public",
-      body: s.tokenBody,
-      errors: { 404: "Unknown or used token" },
-    },
-    async (c) => accounts.verifyEmail((await c.body(s.tokenBody)).token),
-  );
-  r.post(
-    "/auth/resend-verification",
-    {
-      summary: "Send the verification e-mail again (signed in, or by e-mail address)",
-      tags: ["Authentication"],
-      access: "optional-user",
-      body: s.resendBody,
-      status: 202,
-      returns: "{message} (200 when signed in)",
-      errors: { 429: "Too many requests" },
-    },
-    async (c) => {
-      const { email } = await c.body(s.resendBody);
-      if (c.request.headers.has("authorization")) return accounts.resendVerification({ userId: await userId(c) });
-      if (!email) return json({ detail: "email: is required" }, 400);
-      return json(await accounts.resendVerification({ email }), 202);
-    },
-  );
+  r.handle(operations.register, async (c) => accounts.register(c.body, c.info.clientIp));
+  r.handle(operations.login, async (c) => accounts.login(c.body, c.info.clientIp));
+  r.handle(operations.loginSecondFactor, async (c) => accounts.loginSecondFactor(c.body, c.info.clientIp));
+  r.handle(operations.refreshTokens, async (c) => accounts.refresh(c.body.refresh_token));
+  r.handle(operations.logout, async (c) => {
+    await accounts.logout(c.body.refresh_token);
+    return { message: "Logged out" };
+  });
+  r.handle(operations.validateToken, async (c) => accounts.me(await userId(c)));
+  r.handle(operations.getIdentity, async (c) => accounts.identity(await userId(c)));
+  r.handle(operations.verifyEmail, async (c) => accounts.verifyEmail(c.body.token));
+  r.handle(operations.resendVerification, async (c) => {
+    const { email } = c.body;
+    if (c.request.headers.has("authorization")) return c.reply(await accounts.resendVerification({ userId: await userId(c) }), { status: 200 });
+    if (!email) return json({ detail: "email: is required" }, 400);
+    return accounts.resendVerification({ email });
+  });
 
   // OAuth
-  r.get(
-    "/auth/oauth/:provider/login",
-    {
-      summary: "Start an OAuth sign-in: the provider's authorization URL",
-      tags: ["OAuth"],
-      access: "public",
-      params: { provider: s.providerParam },
-      errors: { 429: "Too many starts from this address", 503: "This provider is not configured on this server" },
-    },
-    async (c) => oauth.start(parse(s.providerParam, c.params.provider), c.info.clientIp),
-  );
-  r.post(
-    "/auth/oauth/:provider/callback",
-    {
-      summary: "Finish an OAuth sign-in with the provider's code and state",
-      tags: ["OAuth"],
-      access: "public",
-      params: { provider: s.providerParam },
-      body: s.oauthCallbackBody,
-      returns: "Tokens",
-      errors: { 401: "Authentication failed", 502: "The provider did not answer", 503: "This provider is not configured on this server" },
-    },
-    async (c) => oauth.callback(parse(s.providerParam, c.params.provider), await c.body(s.oauthCallbackBody)),
-  );
-  r.get("/auth/oauth/providers", { summary: "Which OAuth providers are configured", tags: ["OAuth"], access: "public" }, async () => ({
+  r.handle(operations.startOAuth, async (c) => oauth.start(c.params.provider, c.info.clientIp));
+  r.handle(operations.finishOAuth, async (c) => oauth.callback(c.params.provider, c.body));
+  r.handle(operations.listOAuthProviders, async () => ({
     github: { enabled: oauth.isConfigured("github") },
     google: { enabled: oauth.isConfigured("google") },
   }));
@@ -258,56 +155,22 @@ export function createApi({
   twoFactorRoutes(r, { accounts, session });
 
   // Users: own settings first, so "me" is never taken for a username.
-  r.get("/users/me", { summary: "The signed-in user's own view", tags: ["Users"], access: "user" }, async (c) => accounts.me(await userId(c)));
-  r.patch("/users/me", { summary: "Update display name, bio, location or theme", tags: ["Users"], access: "user", body: s.profileBody }, async (c) =>
-    accounts.updateProfile(await userId(c), await c.body(s.profileBody)),
-  );
-  r.put(
-    "/users/me/password",
-    { summary: "Change the password", tags: ["Users"], access: "user", body: s.passwordChangeBody, errors: { 403: "Wrong current password" } },
-    async (c) => accounts.changePassword(await userId(c), await c.body(s.passwordChangeBody)),
-  );
-  r.put("/users/me/notifications", { summary: "Update notification preferences", tags: ["Users"], access: "user", body: s.notificationsBody }, async (c) =>
-    accounts.updateNotifications(await userId(c), await c.body(s.notificationsBody)),
-  );
-  r.get("/users/me/ssh-key", { summary: "The registered SSH key's fingerprint, if any", tags: ["Users"], access: "user" }, async (c) =>
-    accounts.getSshKey(await userId(c)),
-  );
-  r.post("/users/me/ssh-key/nonce", { summary: "A nonce to sign with the SSH key (proof of possession)", tags: ["Users"], access: "user" }, async (c) =>
-    accounts.sshKeyNonce(await userId(c)),
-  );
-  r.put(
-    "/users/me/ssh-key",
-    {
-      summary: "Register or replace the SSH public key (with a signature over a nonce)",
-      tags: ["Users"],
-      access: "user",
-      body: s.sshKeyBody,
-      errors: { 403: "Step-up needed to replace a key" },
-    },
-    async (c) => {
-      const { userId: id, sid } = await session(c);
-      const { ssh_public_key_b64, ...rest } = await c.body(s.sshKeyBody);
-      return accounts.setSshKey(id, { key: ssh_public_key_b64, ...rest, session: sid });
-    },
-  );
-  r.delete(
-    "/users/me/ssh-key",
-    {
-      summary: "Remove the SSH key (step-up when the account has a password or 2FA)",
-      tags: ["Users"],
-      access: "user",
-      body: s.sshKeyDeleteBody,
-      errors: { 403: "Wrong password or code" },
-    },
-    async (c) => {
-      const { userId: id, sid } = await session(c);
-      return accounts.deleteSshKey(id, { ...(await c.body(s.sshKeyDeleteBody)), session: sid });
-    },
-  );
-  r.get("/users/:username", { summary: "A player's public profile", tags: ["Users"], access: "public", errors: { 404: "No such user" } }, async (c) =>
-    accounts.publicProfile(c.params.username!),
-  );
+  r.handle(operations.getMe, async (c) => accounts.me(await userId(c)));
+  r.handle(operations.updateProfile, async (c) => accounts.updateProfile(await userId(c), c.body));
+  r.handle(operations.changePassword, async (c) => accounts.changePassword(await userId(c), c.body));
+  r.handle(operations.updateNotifications, async (c) => accounts.updateNotifications(await userId(c), c.body));
+  r.handle(operations.getSshKey, async (c) => accounts.getSshKey(await userId(c)));
+  r.handle(operations.getSshKeyNonce, async (c) => accounts.sshKeyNonce(await userId(c)));
+  r.handle(operations.setSshKey, async (c) => {
+    const { userId: id, sid } = await session(c);
+    const { ssh_public_key_b64, ...rest } = c.body;
+    return accounts.setSshKey(id, { key: ssh_public_key_b64, ...rest, session: sid });
+  });
+  r.handle(operations.deleteSshKey, async (c) => {
+    const { userId: id, sid } = await session(c);
+    return accounts.deleteSshKey(id, { ...c.body, session: sid });
+  });
+  r.handle(operations.getPublicProfile, async (c) => accounts.publicProfile(c.params.username));
 
   // The admin console (admins only, 403 otherwise) and the public maintenance notice.
   adminRoutes(r, { ...admin, userId });
@@ -341,7 +204,7 @@ export function createApi({
     // a request the HTTP layer did not start (the web's in-process client) gets its id here.
     handle: (request: Request, info: { clientIp: string }, opts: { labelsRequest?: boolean } = {}) =>
       inRequest(request, () => withRequest(info, () => r.serve(request, info, API_PREFIX)), opts.labelsRequest ?? false),
-    /** Every registered route with its RouteDoc (the OpenAPI check iterates it). */
+    /** Every registered route with its operation (the OpenAPI check iterates it). */
     routes: r.routes,
     openapi,
   };

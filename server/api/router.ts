@@ -9,7 +9,7 @@ import { readBodyText } from "../body-limit.ts";
 import { badRequest } from "../core/errors.ts";
 import type { Logger } from "../logger.ts";
 import { currentRequest } from "../request-context.ts";
-import type { Access, BodyOf, HttpMethod, Operation, OperationSpec, ParamsOf, QueryOf } from "../../shared/contract/operation.ts";
+import type { Access, BodyOf, Operation, ParamsOf, QueryOf } from "../../shared/contract/operation.ts";
 import { errorResponse, json } from "./errors.ts";
 
 export { errorResponse, json };
@@ -56,19 +56,6 @@ interface Route extends RouteEntry {
   pattern: RegExp;
   keys: string[];
   handler: (c: Ctx<Operation>) => Promise<unknown>;
-  /** TRANSITIONAL: a route still registered the old way (r.get(path, doc, handler)). */
-  legacy?: LegacyHandler;
-}
-
-/** TRANSITIONAL: the old registration's context, while the areas move to `r.handle`. */
-export interface LegacyCtx extends BaseCtx {
-  params: Record<string, string>;
-  body<S extends z.ZodType>(schema: S): Promise<z.output<S>>;
-  query<S extends z.ZodType>(schema: S): z.output<S>;
-}
-export type LegacyHandler = (c: LegacyCtx) => Promise<unknown>;
-export interface RouteDoc extends Omit<OperationSpec, "method" | "path" | "response" | "params"> {
-  params?: Record<string, z.ZodType>;
 }
 
 /** The JSON a `c.reply` carries, so the router can check it against the response schema. */
@@ -211,21 +198,6 @@ export function createRouter(log: Logger, guard?: AccessGuard, { checkResponses 
         // Access is the table's to enforce, not each handler's to remember; nothing of the
         // request is read before it.
         if (guard) await guard(op.access, ctx);
-        if (r.legacy) {
-          const out = await r.legacy({
-            request,
-            url,
-            info,
-            params: raw,
-            body: async (schema) => parse(schema, await readBody(request, z.unknown())),
-            query: (schema) => {
-              const q = Object.fromEntries(url.searchParams);
-              rejectNul(q, "");
-              return parse(schema, q);
-            },
-          });
-          return out instanceof Response ? out : json(out ?? { message: "ok" });
-        }
         if (op.params) ctx.params = parse(op.params, raw) as Record<string, string>;
         if (op.query) {
           const q = Object.fromEntries(url.searchParams);
@@ -241,25 +213,9 @@ export function createRouter(log: Logger, guard?: AccessGuard, { checkResponses 
     return pathMatched ? json({ detail: "Method not allowed" }, 405) : json({ detail: `Not found: ${path}` }, 404);
   }
 
-  const legacy =
-    (method: HttpMethod) =>
-    (path: string, doc: RouteDoc, handler: LegacyHandler): void => {
-      const { params, ...rest } = doc;
-      handle(
-        { ...rest, method, path, name: `${method} ${path}`, response: z.unknown(), ...(params ? { params: z.object(params) } : {}) } as Operation,
-        async () => undefined,
-      );
-      routes[routes.length - 1]!.legacy = handler;
-    };
-
   return {
     handle,
     serve,
-    get: legacy("GET"),
-    post: legacy("POST"),
-    put: legacy("PUT"),
-    patch: legacy("PATCH"),
-    delete: legacy("DELETE"),
     /** Every registered route, in matching order (the OpenAPI document and its check read it). */
     routes: (): readonly RouteEntry[] => routes.map(({ method, path, op }) => ({ method, path, op })),
   };

@@ -1,8 +1,11 @@
 // The API's JSON shapes for a user's own settings: profile, password, notifications, the SSH key
 // with its proof of possession and step-up, two-factor (docs/api.md, "Users" and "Two-factor
 // authentication").
+import { z } from "zod";
 import type { NotificationKey } from "../rules.ts";
-import type { Message, Theme, TokenPair } from "./accounts.ts";
+import { messageSchema, ownUserSchema, publicUserSchema, type Theme, tokenPairSchema } from "./accounts.ts";
+import { notificationsBody, passwordChangeBody, profileBody, sshKeyBody, sshKeyDeleteBody } from "./inputs.ts";
+import { defineOperations } from "./operation.ts";
 
 /** PATCH /users/me (blank values are sent as null). */
 export interface ProfileUpdate {
@@ -22,7 +25,8 @@ export interface PasswordChange {
 }
 
 /** PUT /users/me/password: the other sessions end, so the caller gets new tokens. */
-export type PasswordChanged = Message & TokenPair;
+export const passwordChangedSchema = messageSchema.extend(tokenPairSchema.shape);
+export type PasswordChanged = z.infer<typeof passwordChangedSchema>;
 
 /** What a user gives to confirm a sensitive change (one of the two). A code counts only from a
  *  second factor at least 24 hours old, turned on in another sign-in (decision 017). */
@@ -37,21 +41,19 @@ export interface FactorProof extends StepUpProof {
 }
 
 /** GET /users/me/ssh-key. */
-export interface SshKeyStatus {
-  has_ssh_key: boolean;
-  ssh_key_preview: string | null;
-  fingerprint: string | null;
-}
+export const sshKeyStatusSchema = z.object({ has_ssh_key: z.boolean(), ssh_key_preview: z.string().nullable(), fingerprint: z.string().nullable() });
+export type SshKeyStatus = z.infer<typeof sshKeyStatusSchema>;
 
 /** POST /users/me/ssh-key/nonce: the code to sign with ssh-keygen -Y sign. */
-export interface SshKeyNonce {
-  nonce: string;
-  namespace: string;
+export const sshKeyNonceSchema = z.object({
+  nonce: z.string(),
+  namespace: z.string(),
   /** Seconds. */
-  expires_in: number;
+  expires_in: z.number(),
   /** What to run, with the default key file; the user names another with -f. */
-  sign_command: string;
-}
+  sign_command: z.string(),
+});
+export type SshKeyNonce = z.infer<typeof sshKeyNonceSchema>;
 
 /** PUT /users/me/ssh-key. */
 export interface SshKeyPut extends StepUpProof {
@@ -61,8 +63,10 @@ export interface SshKeyPut extends StepUpProof {
 }
 
 /** PUT /users/me/ssh-key answers with the saved key's fingerprint, DELETE without. */
-export type SshKeySaved = Message & { has_ssh_key: true; fingerprint: string };
-export type SshKeyDeleted = Message & { has_ssh_key: false };
+export const sshKeySavedSchema = messageSchema.extend({ has_ssh_key: z.literal(true), fingerprint: z.string() });
+export type SshKeySaved = z.infer<typeof sshKeySavedSchema>;
+export const sshKeyDeletedSchema = messageSchema.extend({ has_ssh_key: z.literal(false) });
+export type SshKeyDeleted = z.infer<typeof sshKeyDeletedSchema>;
 
 /** POST /auth/2fa/setup: the current password, when the account has one. */
 export interface TotpSetupRequest {
@@ -70,11 +74,8 @@ export interface TotpSetupRequest {
 }
 
 /** POST /auth/2fa/setup: the secret to enter or scan (not active until verified). */
-export interface TotpSetup {
-  secret: string;
-  otpauth_url: string;
-  qr_code_url: string;
-}
+export const totpSetupSchema = z.object({ secret: z.string(), otpauth_url: z.string(), qr_code_url: z.string() });
+export type TotpSetup = z.infer<typeof totpSetupSchema>;
 
 /** POST /auth/2fa/verify: a code for the pending secret turns two-factor on. */
 export interface TotpVerify {
@@ -83,27 +84,110 @@ export interface TotpVerify {
 }
 
 /** POST /auth/2fa/verify and /auth/2fa/disable. */
-export type TotpChanged = Message & { enabled: boolean };
+export const totpChangedSchema = messageSchema.extend({ enabled: z.boolean() });
+export type TotpChanged = z.infer<typeof totpChangedSchema>;
 
 /** POST /auth/2fa/verify: 2FA is on; the recovery codes, shown this once (10, each works once). */
-export type TotpEnabled = TotpChanged & { enabled: true; recovery_codes: string[] };
+export const totpEnabledSchema = messageSchema.extend({ enabled: z.literal(true), recovery_codes: z.array(z.string()) });
+export type TotpEnabled = z.infer<typeof totpEnabledSchema>;
 
 /** POST /auth/2fa/recovery-codes: a new set; the old codes no longer work. */
-export type RecoveryCodes = Message & { recovery_codes: string[] };
+export const recoveryCodesSchema = messageSchema.extend({ recovery_codes: z.array(z.string()) });
+export type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;
 
 /** GET /auth/2fa: the account's second factor as its owner sees it. Times are epoch seconds. */
-export interface TotpStatus {
-  enabled: boolean;
-  enabled_at: number | null;
+export const totpStatusSchema = z.object({
+  enabled: z.boolean(),
+  enabled_at: z.number().nullable(),
   /** From when its codes confirm an e-mail change, a key change or a deletion (in a sign-in
    *  other than the one that turned it on); null when 2FA is off. */
-  step_up_from: number | null;
+  step_up_from: z.number().nullable(),
   /** Whether this sign-in turned it on (its codes never confirm those changes here). */
-  enrolled_in_this_sign_in: boolean;
-  recovery_codes_left: number;
+  enrolled_in_this_sign_in: z.boolean(),
+  recovery_codes_left: z.number(),
   /** "Lost my authenticator": when 2FA goes unless a sign-in with it comes first; else null. */
-  removal_at: number | null;
-}
+  removal_at: z.number().nullable(),
+});
+export type TotpStatus = z.infer<typeof totpStatusSchema>;
 
 /** POST /auth/2fa/removal/confirm: the link from the mail was followed. */
-export type TotpRemovalScheduled = Message & { removal_at: number };
+export const totpRemovalScheduledSchema = messageSchema.extend({ removal_at: z.number() });
+export type TotpRemovalScheduled = z.infer<typeof totpRemovalScheduledSchema>;
+
+export const settingsOperations = defineOperations({
+  getMe: { method: "GET", path: "/users/me", summary: "The signed-in user's own view", tags: ["Users"], access: "user", response: ownUserSchema },
+  updateProfile: {
+    method: "PATCH",
+    path: "/users/me",
+    summary: "Update display name, bio, location or theme",
+    tags: ["Users"],
+    access: "user",
+    body: profileBody,
+    response: ownUserSchema,
+  },
+  changePassword: {
+    method: "PUT",
+    path: "/users/me/password",
+    summary: "Change the password",
+    tags: ["Users"],
+    access: "user",
+    body: passwordChangeBody,
+    errors: { 403: "Wrong current password" },
+    response: passwordChangedSchema,
+  },
+  updateNotifications: {
+    method: "PUT",
+    path: "/users/me/notifications",
+    summary: "Update notification preferences",
+    tags: ["Users"],
+    access: "user",
+    body: notificationsBody,
+    response: ownUserSchema,
+  },
+  getSshKey: {
+    method: "GET",
+    path: "/users/me/ssh-key",
+    summary: "The registered SSH key's fingerprint, if any",
+    tags: ["Users"],
+    access: "user",
+    response: sshKeyStatusSchema,
+  },
+  getSshKeyNonce: {
+    method: "POST",
+    path: "/users/me/ssh-key/nonce",
+    summary: "A nonce to sign with the SSH key (proof of possession)",
+    tags: ["Users"],
+    access: "user",
+    response: sshKeyNonceSchema,
+  },
+  setSshKey: {
+    method: "PUT",
+    path: "/users/me/ssh-key",
+    summary: "Register or replace the SSH public key (with a signature over a nonce)",
+    tags: ["Users"],
+    access: "user",
+    body: sshKeyBody,
+    errors: { 403: "Step-up needed to replace a key" },
+    response: sshKeySavedSchema,
+  },
+  deleteSshKey: {
+    method: "DELETE",
+    path: "/users/me/ssh-key",
+    summary: "Remove the SSH key (step-up when the account has a password or 2FA)",
+    tags: ["Users"],
+    access: "user",
+    body: sshKeyDeleteBody,
+    errors: { 403: "Wrong password or code" },
+    response: sshKeyDeletedSchema,
+  },
+  getPublicProfile: {
+    method: "GET",
+    path: "/users/:username",
+    summary: "A player's public profile",
+    tags: ["Users"],
+    access: "public",
+    params: z.object({ username: z.string() }),
+    errors: { 404: "No such user" },
+    response: publicUserSchema,
+  },
+});

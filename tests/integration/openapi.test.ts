@@ -39,8 +39,7 @@ describe("the table of operations", () => {
     expect(
       t.platform.api
         .routes()
-        // TRANSITIONAL: routes still registered the old way are named "METHOD /path".
-        .filter((r) => !r.op.name.includes(" ") && (operations as Record<string, unknown>)[r.op.name] !== r.op)
+        .filter((r) => (operations as Record<string, unknown>)[r.op.name] !== r.op)
         .map((r) => `${r.method} ${r.path}`),
       "registered but not from the table",
     ).toEqual([]);

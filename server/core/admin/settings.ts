@@ -11,12 +11,7 @@ import type { Db } from "../../db/index.ts";
 import { nowSeconds } from "../../db/index.ts";
 import type { SystemSettings } from "../../../shared/contract/admin.ts";
 
-export const SETTING_LIMITS = {
-  /** Minutes; at most the longest a deployment may live (MAX_DEPLOYMENT_MINUTES). */
-  sessionTimeoutMin: 5,
-  maxConcurrentMin: 1,
-  maxConcurrentMax: 10_000,
-} as const;
+export { SETTING_LIMITS } from "../../../shared/contract/admin.ts";
 
 /** The platform-wide cap's default figure. */
 export const DEFAULT_MAX_CONCURRENT = 100;
