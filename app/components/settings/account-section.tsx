@@ -9,7 +9,7 @@ import { Form, useNavigation } from "react-router";
 import type { SignedInUser as OwnUser } from "../../../shared/contract/index.ts";
 import { ACCOUNT_TEXTS, deleteAccountByNameSchema, deleteAccountSchema, emailChangeNoProofSchema, emailChangeSchema } from "../../lib/account-forms.ts";
 import { Field, FormErrors } from "../field.tsx";
-import { IntentField, type Outcome, outcomeFor, Section, Status, useBusy, useHydrated } from "./shared.tsx";
+import { DangerSubmit, IntentField, type Outcome, outcomeFor, Section, Status, useBusy } from "./shared.tsx";
 
 /** What the account can confirm with: its password, a 2FA code, or (neither) its session. */
 const proofOf = (user: OwnUser) => ({ password: user.has_password, code: user.totp_enabled });
@@ -72,7 +72,6 @@ export function EmailSection({ user, outcome }: { user: OwnUser; outcome?: Outco
 
 export function AccountDataSection({ user, outcome }: { user: OwnUser; outcome?: Outcome }) {
   const navigation = useNavigation();
-  const hydrated = useHydrated();
   const mine = outcomeFor(outcome, "account-delete");
   const busy = useBusy("account-delete");
   const needsProof = user.has_password || user.totp_enabled;
@@ -107,16 +106,9 @@ export function AccountDataSection({ user, outcome }: { user: OwnUser; outcome?:
             inputProps={{ ...getInputProps(fields.username, { type: "text" }), autoComplete: "off" }}
           />
         )}
-        <button
-          type="submit"
-          className="btn-danger"
-          disabled={busy}
-          onClick={(e) => {
-            if (hydrated && !window.confirm(ACCOUNT_TEXTS.deleteWarning)) e.preventDefault();
-          }}
-        >
+        <DangerSubmit question={ACCOUNT_TEXTS.deleteWarning} busy={busy}>
           Delete my account
-        </button>
+        </DangerSubmit>
         <Status outcome={mine} testId="account-delete" />
       </Form>
     </Section>

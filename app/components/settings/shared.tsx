@@ -99,6 +99,44 @@ export function Status({ outcome, testId }: { outcome?: Outcome; testId: string 
 }
 
 /**
+ * A destructive form's submit button. With JavaScript, window.confirm(question) asks first;
+ * without, there is no dialog: with `noteWithoutJs` the question stands above the button (forms
+ * whose other fields already make the person mean it leave it out).
+ */
+export function DangerSubmit({
+  question,
+  busy,
+  noteWithoutJs = false,
+  children,
+}: {
+  question: string;
+  busy: boolean;
+  noteWithoutJs?: boolean;
+  children: React.ReactNode;
+}) {
+  const hydrated = useHydrated();
+  return (
+    <>
+      {noteWithoutJs && !hydrated ? (
+        <p className="alert-warn" role="note">
+          {question}
+        </p>
+      ) : null}
+      <button
+        type="submit"
+        className="btn-danger"
+        disabled={busy}
+        onClick={(e) => {
+          if (hydrated && !window.confirm(question)) e.preventDefault();
+        }}
+      >
+        {children}
+      </button>
+    </>
+  );
+}
+
+/**
  * A destructive post. With JavaScript: window.confirm(message), then the post carries
  * confirm=yes. Without: the first post returns `asking`, which renders the message and a
  * second button that posts confirm=yes.
@@ -143,16 +181,9 @@ export function ConfirmedAction({
     <Form method="post">
       <IntentField intent={intent} />
       {hydrated ? <input type="hidden" name="confirm" value="yes" /> : null}
-      <button
-        type="submit"
-        className="btn-danger"
-        disabled={busy}
-        onClick={(e) => {
-          if (hydrated && !window.confirm(message)) e.preventDefault();
-        }}
-      >
+      <DangerSubmit question={message} busy={busy}>
         {label}
-      </button>
+      </DangerSubmit>
     </Form>
   );
 }

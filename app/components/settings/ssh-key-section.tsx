@@ -12,7 +12,7 @@ import { SETTINGS, sshKeyDeleteSchema, sshKeySchema } from "../../lib/forms.ts";
 import { defaultKeyFile, SSH_KEY_NONCE_SECONDS, signCommand } from "../../../shared/sshkey-rules.ts";
 import { Field } from "../field.tsx";
 import { TextAreaField } from "./fields.tsx";
-import { ConfirmedAction, IntentField, type Outcome, outcomeFor, Section, Status, useBusy, useHydrated } from "./shared.tsx";
+import { ConfirmedAction, DangerSubmit, IntentField, type Outcome, outcomeFor, Section, Status, useBusy, useHydrated } from "./shared.tsx";
 
 export function SshKeySection({ user, nonce, outcome }: { user: SignedInUser; nonce: string | null; outcome?: Outcome }) {
   const mine = outcomeFor(outcome, "ssh-save", "ssh-delete");
@@ -143,7 +143,6 @@ function SshKeyForm({ nonce: pageNonce, outcome }: { nonce: string | null; outco
 
 function DeleteForm({ hasPassword, hasTotp, outcome }: { hasPassword: boolean; hasTotp: boolean; outcome?: Outcome }) {
   const navigation = useNavigation();
-  const hydrated = useHydrated();
   const busy = useBusy("ssh-delete");
   const [form, fields] = useForm({
     id: "ssh-delete-form",
@@ -185,22 +184,9 @@ function DeleteForm({ hasPassword, hasTotp, outcome }: { hasPassword: boolean; h
           />
         ) : null}
       </div>
-      {/* Without JavaScript there is no dialog: the question stands above the button. */}
-      {!hydrated ? (
-        <p className="alert-warn" role="note">
-          {SETTINGS.sshDeleteConfirm}
-        </p>
-      ) : null}
-      <button
-        type="submit"
-        className="btn-danger"
-        disabled={busy}
-        onClick={(e) => {
-          if (hydrated && !window.confirm(SETTINGS.sshDeleteConfirm)) e.preventDefault();
-        }}
-      >
+      <DangerSubmit question={SETTINGS.sshDeleteConfirm} busy={busy} noteWithoutJs>
         Delete key
-      </button>
+      </DangerSubmit>
     </Form>
   );
 }

@@ -12,7 +12,7 @@ import { Form, useNavigation } from "react-router";
 import type { TotpStatus } from "../../../shared/contract/index.ts";
 import { factorProofSchema, secondFactorSchema, SETTINGS, totpSetupSchema } from "../../lib/forms.ts";
 import { Field } from "../field.tsx";
-import { IntentField, type Outcome, outcomeFor, Section, Status, useBusy, useHydrated } from "./shared.tsx";
+import { DangerSubmit, IntentField, type Outcome, outcomeFor, Section, Status, useBusy, useHydrated } from "./shared.tsx";
 
 export interface TotpSetup {
   secret: string;
@@ -192,7 +192,6 @@ function NewCodesForm({ hasPassword, outcome }: { hasPassword: boolean; outcome?
 }
 
 function DisableForm({ hasPassword, outcome }: { hasPassword: boolean; outcome?: Outcome }) {
-  const hydrated = useHydrated();
   const busy = useBusy("2fa-disable");
   const [form, fields] = useFactorProofForm("totp-disable-form", outcome);
   return (
@@ -207,22 +206,9 @@ function DisableForm({ hasPassword, outcome }: { hasPassword: boolean; outcome?:
         </div>
       ) : null}
       <FactorProofFields hasPassword={hasPassword} fields={fields} />
-      {/* Without JavaScript there is no dialog: the question stands above the button. */}
-      {!hydrated ? (
-        <p className="alert-warn" role="note">
-          {SETTINGS.totpDisableConfirm}
-        </p>
-      ) : null}
-      <button
-        type="submit"
-        className="btn-danger"
-        disabled={busy}
-        onClick={(e) => {
-          if (hydrated && !window.confirm(SETTINGS.totpDisableConfirm)) e.preventDefault();
-        }}
-      >
+      <DangerSubmit question={SETTINGS.totpDisableConfirm} busy={busy} noteWithoutJs>
         Disable 2FA
-      </button>
+      </DangerSubmit>
     </Form>
   );
 }
