@@ -138,6 +138,30 @@ async function solve(challenge: Challenge, env: Environment) {
 // Timings in a client's error text ("after 3 ms") vary between two runs.
 const steady = (text: string) => text.replace(/\d+ ms/g, "N ms");
 
+/** The verdict with the deployment's values written as their names ({port}), so two deployments
+ *  of one variant, drawn with other values, word the same verdict the same way. */
+function valueless(text: string, values: ScenarioValues) {
+  const named = Object.entries(values)
+    .filter(([, v]) => v.length >= 2)
+    .sort((a, b) => b[1].length - a[1].length);
+  return steady(named.reduce((t, [k, v]) => t.split(v).join(`{${k}}`), text));
+}
+
+/** Each variant's broken verdict, as its proof saw it (valueless), or null when the proof failed
+ *  before it looked: a fake's verdict must differ from it (a fake that changes nothing the check
+ *  sees proves nothing), and every fake need not first check its own broken deployment. A
+ *  variant's proof starts before its challenge's fakes (concurrent tests start in the order they
+ *  are declared), so a fake waits at most for that one check; a proof filtered out (-t) never
+ *  started, and the fake looks for itself. */
+const brokenVerdicts = new Map<string, { promise: Promise<string | null>; settle: (v: string | null) => void }>();
+function proofStarted(key: string) {
+  let settle!: (v: string | null) => void;
+  const promise = new Promise<string | null>((r) => (settle = r));
+  const entry = brokenVerdicts.get(key) ?? { promise, settle };
+  brokenVerdicts.set(key, entry);
+  return entry;
+}
+
 /** Prints a failure as it happens: vitest shows only the last try's error, and a test that passes
  *  on its retry would leave no trace of why the first one failed (a flake is a defect to find). */
 const firstTryLog =
@@ -168,9 +192,14 @@ for (const challenge of challenges) {
         async ({ onTestFailed }) => {
           onTestFailed(firstTryLog(`${challenge.id}${variant ? `/${variant}` : ""}`));
           const t0 = performance.now();
-          const { env, values } = await deployed(challenge, variant);
+          const seen = proofStarted(`${challenge.id}/${variant}`);
+          const { env, values } = await deployed(challenge, variant).catch((e) => {
+            seen.settle(null);
+            throw e;
+          });
           try {
             const before = await runCheck(runtime, challenge, env, values);
+            seen.settle(before.passed ? null : valueless(before.feedback, values));
             expect(before.passed, before.feedback).toBe(false);
             expect(before.feedback.length).toBeGreaterThan(10);
             // The check is never left inside the user's container.
@@ -236,6 +265,7 @@ for (const challenge of challenges) {
               }
             }
           } finally {
+            seen.settle(null); // (no effect once settled)
             await runtime.removeDeployment(env.owner.deploymentId);
           }
           const leftovers = [
@@ -251,16 +281,22 @@ for (const challenge of challenges) {
     for (const fake of challenge.fakes) {
       it.concurrent(`refuses the fake ${fake.name}`, async ({ onTestFailed }) => {
         onTestFailed(firstTryLog(`${challenge.id}/${fake.name}`));
-        const { env, values } = await deployed(challenge, variants[serial % variants.length]);
+        const variant = variants[serial % variants.length]!;
+        const { env, values } = await deployed(challenge, variant);
         try {
-          const broken = await runCheck(runtime, challenge, env, values);
-          expect(broken.passed, broken.feedback).toBe(false);
+          // The variant's broken verdict as its proof saw it; looked at here only if that proof failed first.
+          let broken = (await brokenVerdicts.get(`${challenge.id}/${variant}`)?.promise) ?? null;
+          if (broken === null) {
+            const own = await runCheck(runtime, challenge, env, values);
+            expect(own.passed, own.feedback).toBe(false);
+            broken = valueless(own.feedback, values);
+          }
           await asUser(env, fake.script);
           // Submitted with the right answer: a fake must fool the check of the system, not the answer's.
           const faked = await grade(challenge, env, values, rightAnswer(challenge, values));
           console.log(`[${challenge.id}/${fake.name}] ${faked.feedback.replace(/\n/g, " ")}`);
           expect(faked.passed, faked.feedback).toBe(false);
-          expect(steady(faked.feedback), "the fake changed nothing the check sees: it proves nothing").not.toBe(steady(broken.feedback));
+          expect(valueless(faked.feedback, values), "the fake changed nothing the check sees: it proves nothing").not.toBe(broken);
         } finally {
           await runtime.removeDeployment(env.owner.deploymentId);
         }
