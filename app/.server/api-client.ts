@@ -4,21 +4,16 @@
 // server's services declare, so a shape is written once.
 import type {
   AccountExport,
-  Activity,
   DeploymentResetResult,
   EmailChanged,
   PasswordResetCheck,
   UnsubscribeInfo,
   BillingConfigView,
   BillingStatus,
-  ChallengeView,
   CheckoutStarted,
   Debrief,
   EmailVerified,
-  HealthReport,
   HintsState,
-  HomeStats,
-  LeaderboardPage,
   LeaderboardQuery,
   ListQuery,
   LoginResult,
@@ -32,9 +27,7 @@ import type {
   PlanStatus,
   ProfileUpdate,
   PublicUser,
-  PublishedSolution,
   RecordingView,
-  SolvedChallenge,
   SignedInUser,
   SshHostKey,
   SshKeyDeleted,
@@ -57,6 +50,8 @@ import type {
   TotpStatus,
 } from "../../shared/contract/index.ts";
 import type { OpenApiDocument } from "../../shared/contract/openapi.ts";
+import type { BodyInputOf, Operation, ResponseOf } from "../../shared/contract/operation.ts";
+import { operations } from "../../shared/contract/operations.ts";
 
 export type Dispatch = (request: Request, info: { clientIp: string }) => Promise<Response>;
 
@@ -98,6 +93,21 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
     const data = (await res.json().catch(() => ({}))) as any;
     if (res.ok) return { ok: true, status: res.status, data: data as T };
     return { ok: false, status: res.status, detail: typeof data?.detail === "string" ? data.detail : "" };
+  }
+
+  /** One operation of the contract's table: its path filled from `params`, its query and body as
+   *  the operation takes them, its answer typed by the operation's response schema. */
+  function request<O extends Operation>(
+    op: O,
+    input: {
+      token?: string;
+      params?: Record<string, string>;
+      query?: Record<string, string | number | boolean | undefined | null>;
+      body?: BodyInputOf<O>;
+    } = {},
+  ): Promise<ApiResult<ResponseOf<O>>> {
+    const path = op.path.replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(input.params?.[k] ?? ""));
+    return call<ResponseOf<O>>(op.method, path + (input.query ? qs(input.query) : ""), { token: input.token, body: input.body });
   }
 
   /** A non-JSON answer (a recording's asciicast file) as text, or the error's detail. */
@@ -183,18 +193,18 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
     oauthCallback: (provider: string, body: { code: string; state: string }) => call<LoginResult>("POST", `/auth/oauth/${provider}/callback`, { body }),
     publicProfile: (username: string) => call<PublicUser>("GET", `/users/${encodeURIComponent(username)}`),
     // The player's reads: public, no token needed.
-    challenges: (q: ListQuery = {}) => call<{ challenges: ChallengeView[] }>("GET", `/challenges/${qs({ ...q })}`),
-    leaderboard: (q: LeaderboardQuery = {}) => call<LeaderboardPage>("GET", `/leaderboard${qs({ ...q })}`),
-    userChallenges: (username: string) => call<{ challenges: SolvedChallenge[] }>("GET", `/users/${encodeURIComponent(username)}/challenges/`),
-    userSolutions: (username: string) => call<{ solutions: PublishedSolution[] }>("GET", `/users/${encodeURIComponent(username)}/solutions`),
-    userActivity: (username: string) => call<{ activity: Activity[] }>("GET", `/users/${encodeURIComponent(username)}/activity`),
-    homeStats: () => call<HomeStats>("GET", "/stats"),
+    challenges: (q: ListQuery = {}) => request(operations.listChallenges, { query: { ...q } }),
+    leaderboard: (q: LeaderboardQuery = {}) => request(operations.getLeaderboard, { query: { ...q } }),
+    userChallenges: (username: string) => request(operations.listSolvedChallenges, { params: { username } }),
+    userSolutions: (username: string) => request(operations.listPublishedSolutions, { params: { username } }),
+    userActivity: (username: string) => request(operations.getRecentActivity, { params: { username } }),
+    homeStats: () => request(operations.getHomeStats),
     /** Whether payments are enabled on this installation (the pricing dialog asks). */
     billingConfig: () => call<BillingConfigView>("GET", "/billing/config"),
     /** This API described in OpenAPI 3.1 (the /docs/api page). */
     openapi: () => call<OpenApiDocument>("GET", "/openapi.json"),
     /** Live health of each part, measured at most every few seconds (the /status page). */
-    health: () => call<HealthReport>("GET", "/health"),
+    health: () => request(operations.getHealth),
     /** The SSH gateway's host key (503 without a gateway). */
     sshHostKey: () => call<SshHostKey>("GET", "/challenges/config/ssh"),
   };
