@@ -73,9 +73,13 @@ while [ ! -e /root/stop-hunt ] && [ $SECONDS -lt 300 ]; do
   for p in /proc/[0-9]*; do
     [ "$(cat $p/cgroup 2>/dev/null)" = "$own" ] && continue
     [ -e $p/cmdline ] || continue
-    # The engine entering the container to start an exec (the test's own, never the grader's).
-    [ "$(tr '\\0' ' ' <$p/cmdline 2>/dev/null)" = "runc init " ] && continue
-    tr '\\0' ' ' <$p/cmdline >>/root/hunted 2>/dev/null; echo >>/root/hunted
+    cmd=$(tr '\\0' ' ' <$p/cmdline 2>/dev/null)
+    # The engine entering the container to start an exec (the test's own, never the grader's):
+    # "runc init" in the engine's cgroup, then in ours, then the command. Read between the two
+    # (CI: the test's own "/bin/bash -s" was recorded), so its cgroup is read again after the command.
+    [ "$cmd" = "runc init " ] && continue
+    [ "$(cat $p/cgroup 2>/dev/null)" = "$own" ] && continue
+    echo "$cmd" >>/root/hunted
     kill -STOP \${p#/proc/} 2>/dev/null; kill -KILL \${p#/proc/} 2>/dev/null
   done
 done
