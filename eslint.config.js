@@ -2,9 +2,11 @@
 // the rules that would only churn existing code) and, the point of this file, the layer rules:
 // which folder may import which. docs/architecture.md draws the same layers; change both together.
 //
-// The layer rules are `no-restricted-imports` patterns over the import's text. Imports are
-// relative ("../../server/db/index.ts"), so a pattern names the folder as a path segment; the web's
-// own `.server/` folder is not `server/` (the segment differs).
+// The layer rules are `no-restricted-imports` patterns over the import's text. An import within a
+// folder is relative ("./x.ts", "./deployments/index.ts"); one that climbs out names its target
+// from the root through an alias of package.json "imports" ("#server/db/index.ts", "#shared/rules.ts",
+// "#app/lib/forms.ts"), so a pattern names the layer it reaches. The web's own `.server/` folder is
+// not `server/` (the segment differs). Tests may climb to tests/support relatively.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
@@ -21,11 +23,13 @@ const layer = (files, forbidden) => ({
   },
 });
 
-// A relative import reaching a folder of server/ from anywhere below it ("../api/x.ts",
-// "../../api/x.ts") or through the repository root ("../../server/api/x.ts").
-const serverPart = (names) => `^(\\.\\./)+(server/)?(${names})(/|\\.ts$|$)`;
-// Top-level modules of server/ that are roles or wiring, not folders.
-const ROLES = "api|gateway|live|http|worker|platform|cli|healthz";
+/** An import reaching one of server/'s folders or top-level modules. */
+const serverPart = (names) => `^#server/(${names})(/|\\.ts$)`;
+// The folders and top-level modules of server/ that are roles or wiring.
+const ROLES = "api|gateway|http|terminal|worker|platform|cli";
+/** Every file below app/, server/ and shared/: climbing out of a folder goes through an alias. */
+const CLIMB = ["^(\\.\\./)+(?!\\.\\./)(?!tests/)", "An import that climbs out of its folder names its target from the root: #app/..., #server/..., #shared/... (package.json \"imports\")."];
+const NO_WEB = ["^#app/", "server/ does not import the web (app/); server.ts loads the web's build."];
 
 export default tseslint.config(
   {
@@ -57,14 +61,16 @@ export default tseslint.config(
   // ---- the layers (docs/architecture.md, "What may import what")
   // The web reaches the server only through the API (app/.server/api-client.ts) and the load
   // context; it shares only shared/.
-  layer(["app/**"], [["(^|/)server/", "app/ imports only shared/ and its own code: reach the server through the API client."]]),
+  layer(["app/**"], [CLIMB, ["^#server/|(^|/)server/", "app/ imports only shared/ and its own code: reach the server through the API client."]]),
   // shared/ is the leaf both sides import.
-  layer(["shared/**"], [["(^|/)(app|server)/", "shared/ is a leaf: it imports nothing from app/ or server/."]]),
+  layer(["shared/**"], [CLIMB, ["^#(app|server)/|(^|/)(app|server)/", "shared/ is a leaf: it imports nothing from app/ or server/."]]),
   // Nothing on the server imports the web.
-  layer(["server/**", "server.ts"], [["^(\\.\\./)+(app)/|^\\./app/", "server/ does not import the web (app/); server.ts loads the web's build."]]),
+  // (ESLint keeps the last setting of a rule for a file: each layer below repeats CLIMB and NO_WEB.)
+  layer(["server/**"], [CLIMB, NO_WEB]),
+  layer(["server.ts"], [NO_WEB, ["^\\./app/", NO_WEB[1]]]),
   // The domain does not know its transports.
-  layer(["server/core/**"], [[serverPart(ROLES), "server/core is the domain: no HTTP, WebSocket, SSH or wiring (api, gateway, live, http, worker, platform)."]]),
+  layer(["server/core/**"], [CLIMB, NO_WEB, [serverPart(ROLES), "server/core is the domain: no HTTP, WebSocket, SSH or wiring (api, gateway, live, http, worker, platform)."]]),
   // The runtime and the database are the bottom: they know no domain and no transport.
-  layer(["server/runtime/**"], [[serverPart(`core|db|${ROLES}`), "server/runtime drives the engine only: it imports neither core nor db (nor a transport)."]]),
-  layer(["server/db/**"], [[serverPart(`core|runtime|${ROLES}`), "server/db is storage only: it imports neither core nor api (nor runtime or a transport)."]]),
+  layer(["server/runtime/**"], [CLIMB, NO_WEB, [serverPart(`core|db|${ROLES}`), "server/runtime drives the engine only: it imports neither core nor db (nor a transport)."]]),
+  layer(["server/db/**"], [CLIMB, NO_WEB, [serverPart(`core|runtime|library|${ROLES}`), "server/db is storage only: it imports neither core nor api (nor runtime or a transport)."]]),
 );

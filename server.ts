@@ -9,21 +9,21 @@ import express from "express";
 import { matchRoutes, type ServerBuild } from "react-router";
 import { API_PREFIX } from "./server/api/index.ts";
 import { ConfigError, loadConfig, type Config } from "./server/config.ts";
-import { HEADERS_TIMEOUT_MS, limitBodies, REQUEST_TIMEOUT_MS } from "./server/body-limit.ts";
-import { BadRequestTarget, clientIp, pathOf, sendResponse, toRequest } from "./server/http.ts";
-import { healthz } from "./server/healthz.ts";
+import { HEADERS_TIMEOUT_MS, limitBodies, REQUEST_TIMEOUT_MS } from "./server/http/body-limit.ts";
+import { BadRequestTarget, clientIp, pathOf, sendResponse, toRequest } from "./server/http/http.ts";
+import { healthz } from "./server/http/healthz.ts";
 import { metricsEndpoint, requestScope, webRouteLabels } from "./server/metrics.ts";
-import { staticFiles } from "./server/static-files.ts";
-import { webHandler } from "./server/web-handler.ts";
-import { createPageCache } from "./server/page-cache.ts";
-import { cspNonceOf, securityHeaders } from "./server/security-headers.ts";
+import { staticFiles } from "./server/http/static-files.ts";
+import { webHandler } from "./server/http/web-handler.ts";
+import { createPageCache } from "./server/http/page-cache.ts";
+import { cspNonceOf, securityHeaders } from "./server/http/security-headers.ts";
 import { createGateway, MESSAGES } from "./server/gateway/gateway.ts";
-import { attachLiveChannel } from "./server/live.ts";
+import { attachLiveChannel } from "./server/http/live.ts";
 import { loadOrCreateHostKey } from "./server/gateway/hostkey.ts";
 import { attachBrowserTerminal, type BrowserTerminal } from "./server/terminal/index.ts";
 import { createPlatform } from "./server/platform.ts";
 import { installProcessGuard } from "./server/process-guard.ts";
-import { createUpgradeDispatcher } from "./server/upgrades.ts";
+import { createUpgradeDispatcher } from "./server/http/upgrades.ts";
 
 type LoadContextFactory = (deps: unknown, clientIp: string, cspNonce?: string) => unknown;
 
@@ -45,7 +45,7 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
   app.use(requestScope(platform.metrics, (path) => (ownRoutes.has(path) ? path : webRoute(path)), log));
 
   // Security headers (CSP with a per-request nonce, HSTS over https), then the body cap, in
-  // front of everything: the API and the web alike (server/security-headers.ts, body-limit.ts).
+  // front of everything: the API and the web alike (server/http/security-headers.ts, body-limit.ts).
   app.use(securityHeaders({ publicUrl: config.publicUrl, csp: !opts.dev }));
   app.use(limitBodies({ isApi: (path) => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`) || path.startsWith(`${API_PREFIX}?`) }));
 
@@ -119,10 +119,10 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
     if (!existsSync(buildFile)) throw new ConfigError("No web build found: run `npm run build` first (or `npm run up`).");
     const build = (await import(buildFile.href)) as ServerBuild;
     webRoute = webRouteLabels(build.routes, (routes, path) => matchRoutes(routes as never, path) as never);
-    // Static files from memory, compressed once (server/static-files.ts); pages streamed and
-    // compressed per request (server/web-handler.ts).
+    // Static files from memory, compressed once (server/http/static-files.ts); pages streamed and
+    // compressed per request (server/http/web-handler.ts).
     app.use(staticFiles(join(buildDir, "client")));
-    // Visitors' pages kept whole while nothing they show has changed (server/page-cache.ts).
+    // Visitors' pages kept whole while nothing they show has changed (server/http/page-cache.ts).
     const pageCache = createPageCache();
     platform.metrics.setPageCache(pageCache.stats);
     for (const event of ["public-cache", "settings"]) platform.cluster.on(event, () => pageCache.invalidate());
@@ -134,7 +134,7 @@ export async function startServer(config: Config, opts: { dev?: boolean; web?: b
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   // Every upgrade (and CONNECT) is answered by one listener, before the first can arrive
-  // (server/upgrades.ts): the live channel and the terminal take theirs from it by path.
+  // (server/http/upgrades.ts): the live channel and the terminal take theirs from it by path.
   const upgrades = createUpgradeDispatcher(server, { log, trustProxy: config.trustProxy });
   await listen(server, config.port, config.host);
   // Once listening, a failed accept (out of file descriptors) is an 'error' event: logged, and

@@ -4,7 +4,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { createContext, type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
 import { createLoadContext as platformLoadContext, type PlatformDeps } from "./.server/context.ts";
 
-/** This response's Content-Security-Policy nonce (server/security-headers.ts makes it). */
+/** This response's Content-Security-Policy nonce (server/http/security-headers.ts makes it). */
 const cspNonceContext = createContext<string | undefined>(undefined);
 
 /** Called by server.ts through the server build, with the nonce of the response's CSP header. */
@@ -41,7 +41,7 @@ export default function handleRequest(
       final(done) {
         const body = Buffer.concat(chunks);
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        // A known length lets server/web-handler.ts send (or compress) it in one piece.
+        // A known length lets server/http/web-handler.ts send (or compress) it in one piece.
         responseHeaders.set("Content-Length", String(body.length));
         resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
         done();

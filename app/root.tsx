@@ -1,7 +1,6 @@
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { activeDeploymentFor } from "./.server/active-deployment.ts";
-import { adminApi } from "./.server/admin-api.ts";
 import { getWeb } from "./.server/guards.ts";
 import { webMiddleware } from "./.server/web.ts";
 import "./app.css";
@@ -25,7 +24,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // The global banner's active deployment (signed-in users only).
   const activeDeployment = await activeDeploymentFor(web, request);
   // Maintenance mode (admin console): a line on every page while new deployments are paused.
-  const notice = await adminApi(context).notice();
+  const notice = await web.api.getSystemNotice();
   const maintenance = notice.ok && notice.data.maintenance ? notice.data.message : null;
   return data({
     activeDeployment,

@@ -26,10 +26,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { loadConfig } from "../server/config.ts";
-import { createCommandExtractor } from "../server/core/recordings/extractor.ts";
-import { nowSeconds } from "../server/db/index.ts";
-import { createPlatform } from "../server/platform.ts";
+import { loadConfig } from "#server/config.ts";
+import { createCommandExtractor } from "#server/core/recordings/extractor.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { createPlatform } from "#server/platform.ts";
 
 /** The last commit with the old debrief (compare.ts rebuilt every recording at each read). */
 const BEFORE_COMMIT = "25d830e";

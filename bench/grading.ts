@@ -11,10 +11,10 @@
 // npm run images). Not part of CI: it takes a while.
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
-import { judgeAnswer } from "../server/core/answers.ts";
-import { loadChallenges, type Challenge } from "../server/runtime/challenges.ts";
-import { createDockerRuntime } from "../server/runtime/docker/index.ts";
-import { provision, referenceAnswer, runCheck, runSetup, runSolution } from "../server/runtime/scenario.ts";
+import { judgeAnswer } from "#server/core/answers.ts";
+import { loadChallenges, type Challenge } from "#server/library/challenges.ts";
+import { createDockerRuntime } from "#server/runtime/docker/index.ts";
+import { provision, referenceAnswer, runCheck, runSetup, runSolution } from "#server/runtime/scenario.ts";
 
 const runs = Number(process.argv[2] ?? 5);
 const soak = Number(process.argv[3] ?? 5);

@@ -7,7 +7,7 @@
 //
 //   npm run bench:http -- [users=100000] [submissions=1000000] [seconds=10] [rounds=2]
 //
-// Each page three times: as a visitor without cookies (the kept page, server/page-cache.ts, after
+// Each page three times: as a visitor without cookies (the kept page, server/http/page-cache.ts, after
 // the first render), rendered each time (a visitor with a cookie: loaders and React on every
 // request) and signed in (an account made for the run, signed in through the login form: the
 // session, the identity check and the signed-in parts of the page on top). Prints req/s, p50/p95 latency and the ratio to the bare page for each, and the bytes
@@ -30,7 +30,7 @@ const ROOT = new URL("..", import.meta.url).pathname;
 const BARE = join(ROOT, "bench/bare");
 const PAGES = ["/", "/challenges", "/leaderboard"];
 const CONNECTIONS = 10;
-/** A visitor with a cookie (any): never served a kept page (server/page-cache.ts), so every
+/** A visitor with a cookie (any): never served a kept page (server/http/page-cache.ts), so every
  *  request runs the loaders and renders, as a signed-in user's does (without the identity check). */
 const RENDERED = { cookie: "bench=rendered" };
 

@@ -17,11 +17,11 @@
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import Docker from "dockerode";
-import { DEPLOYMENT_OVERHEAD_BYTES, deploymentCost } from "../server/core/capacity.ts";
-import { loadChallenges } from "../server/runtime/challenges.ts";
-import { createDockerRuntime } from "../server/runtime/docker/index.ts";
-import { runCommand } from "../server/runtime/exec.ts";
-import { provision, runSetup } from "../server/runtime/scenario.ts";
+import { DEPLOYMENT_OVERHEAD_BYTES, deploymentCost } from "#server/core/capacity.ts";
+import { loadChallenges } from "#server/library/challenges.ts";
+import { createDockerRuntime } from "#server/runtime/docker/index.ts";
+import { runCommand } from "#server/runtime/exec.ts";
+import { provision, runSetup } from "#server/runtime/scenario.ts";
 import { mib, sleep } from "./runtime-support.ts";
 
 const n = Number(process.argv[2] ?? 20);

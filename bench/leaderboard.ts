@@ -42,11 +42,11 @@ import { join } from "node:path";
 import { createRequire } from "node:module";
 import { sql } from "kysely";
 import pg from "pg";
-import { loadConfig } from "../server/config.ts";
-import { sendResponse, toRequest } from "../server/http.ts";
-import { createPlatform } from "../server/platform.ts";
-import { CHALLENGES_DIR, loadLibrary } from "../server/runtime/challenges.ts";
-import { PERIODS } from "../shared/contract/index.ts";
+import { loadConfig } from "#server/config.ts";
+import { sendResponse, toRequest } from "#server/http/http.ts";
+import { createPlatform } from "#server/platform.ts";
+import { CHALLENGES_DIR, loadLibrary } from "#server/library/challenges.ts";
+import { PERIODS } from "#shared/contract/index.ts";
 import { seed } from "./seed.ts";
 
 // autocannon ships no types: the part used here.

@@ -6,7 +6,7 @@ import { appendFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer } from "../server.ts";
-import { loadConfig } from "../server/config.ts";
+import { loadConfig } from "#server/config.ts";
 import { clientOptions, type ClientKey } from "../tests/gateway/support.ts";
 import { challengesFixture } from "../tests/support/platform.ts";
 import { HOST, apiAt, makePlayer, serverEnv } from "../tests/support/server.ts";

@@ -13,10 +13,10 @@
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { PostgresAdapter, sql } from "kysely";
-import { type Db, openDatabase } from "../server/db/index.ts";
-import type { Config } from "../server/config.ts";
-import { CHALLENGES_DIR, loadLibrary } from "../server/runtime/challenges.ts";
-import { refreshStatistics } from "../server/db/statistics.ts";
+import { type Db, openDatabase } from "#server/db/index.ts";
+import type { Config } from "#server/config.ts";
+import { CHALLENGES_DIR, loadLibrary } from "#server/library/challenges.ts";
+import { refreshStatistics } from "#server/db/statistics.ts";
 
 export interface SeedOptions {
   /** postgres://… or sqlite:/path/file.db (or a plain path). */

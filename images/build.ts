@@ -12,7 +12,7 @@ import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import Docker from "dockerode";
 import tar from "tar-stream";
-import { BASE_IMAGE, INPUTS_LABEL, challengeImage } from "../server/runtime/images.ts";
+import { BASE_IMAGE, INPUTS_LABEL, challengeImage } from "#server/runtime/images.ts";
 
 const root = join(import.meta.dirname, "..");
 const baseDir = join(root, "images", "base");

@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CHALLENGES_DIR, loadChallenge } from "../server/runtime/challenges.ts";
+import { CHALLENGES_DIR, loadChallenge } from "#server/library/challenges.ts";
 import { startTestServer } from "../tests/support/server.ts";
 import { playerPool, prove } from "./prove.ts";
 

@@ -4,8 +4,8 @@
 // SSH gateway with the OpenSSH client, the written answer it gives accepted; then each of the
 // challenge's fakes on a fresh deployment, refused. Used by `npm run challenge -- prove <slug>`
 // and by tests/runtime/library.test.ts (one routine, so the tool proves what CI proves).
-import type { Challenge } from "../server/runtime/challenges.ts";
-import { referenceAnswer } from "../server/runtime/scenario.ts";
+import type { Challenge } from "#server/library/challenges.ts";
+import { referenceAnswer } from "#server/runtime/scenario.ts";
 import { clientOptions, runClient } from "../tests/gateway/support.ts";
 import { HOST, waitForStatus, type startTestServer } from "../tests/support/server.ts";
 

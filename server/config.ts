@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import { CHALLENGES_DIR } from "./runtime/challenges.ts";
+import { CHALLENGES_DIR } from "./library/challenges.ts";
 
 const optional = z
   .string()

@@ -1,6 +1,6 @@
 // A tiny levelled logger on stderr; one line per event. Text by default; with LOG_FORMAT=json
 // one JSON object per line ({time, level, msg, request_id?, fields?, err?}) for log collectors.
-// Inside a request (server/request-context.ts) every line carries that request's id.
+// Inside a request (server/http/request-context.ts) every line carries that request's id.
 //
 // Bounded (docs/decisions/016-per-user-bounds.md): what players do writes lines, and some carry
 // what they wrote, so a line holds at most LINE_CHARS characters, and the lines written share a
@@ -8,7 +8,7 @@
 // the budget are dropped and counted; the next line written says how many went. Keeping the
 // log files themselves (rotation, retention) is the supervisor's part (journald, Docker's log
 // driver: README, "Running in production").
-import { currentRequestId } from "./request-context.ts";
+import { currentRequestId } from "./http/request-context.ts";
 
 const LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LEVELS)[number];

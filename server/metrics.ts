@@ -3,19 +3,19 @@
 // pool sizes and the process's default metrics. Each platform has its own registry (tests build
 // several in one process). Access: with METRICS_TOKEN, `Authorization: Bearer <token>`; without
 // one, only a loopback caller that came through no proxy, so it never leaks to the internet by
-// default. Every HTTP request also gets its id here (server/request-context.ts).
+// default. Every HTTP request also gets its id here (server/http/request-context.ts).
 // Over 350 lines: the Prometheus registry and every metric's upkeep in one place, so a metric has
 //  one name and one writer.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Kysely } from "kysely";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import { ACTIVE_DEPLOYMENT_STATUSES } from "../shared/contract/deployments.ts";
-import type { StartDeploymentResult } from "../shared/contract/deployments.ts";
+import { ACTIVE_DEPLOYMENT_STATUSES } from "#shared/contract/deployments.ts";
+import type { StartDeploymentResult } from "#shared/contract/deployments.ts";
 import { safeEqual } from "./core/secrets.ts";
 import type { Database } from "./db/schema.ts";
-import { pathOf } from "./http.ts";
+import { pathOf } from "./http/http.ts";
 import type { Logger } from "./logger.ts";
-import { acceptRequestId, REQUEST_ID_HEADER, runInRequest, type RequestContext } from "./request-context.ts";
+import { acceptRequestId, REQUEST_ID_HEADER, runInRequest, type RequestContext } from "./http/request-context.ts";
 
 /** Pool sizes as the warm pool reports them (server/core/deployments/pool.ts, `pool.sizes()`). */
 export interface PoolSizeReport {
@@ -136,7 +136,7 @@ export function createMetrics({ db, log }: { db: Kysely<Database>; log: Logger }
   let pageCache: (() => { pages: number; bytes: number; hits: number; misses: number }) | null = null;
   new Gauge({
     name: "faultline_page_cache",
-    help: "Visitors' pages kept whole (server/page-cache.ts): pages and bytes kept, hits and misses since start",
+    help: "Visitors' pages kept whole (server/http/page-cache.ts): pages and bytes kept, hits and misses since start",
     labelNames: ["what"] as const,
     registers,
     collect() {

@@ -33,7 +33,7 @@ import { createRecorder, RECORDING_MAX_BYTES } from "./core/recordings/recorder.
 import { createRecordingStore } from "./core/recordings/store.ts";
 import { createDiskSpace } from "./disk-space.ts";
 import { createHealth } from "./core/health.ts";
-import { createOAuth } from "./core/oauth.ts";
+import { createOAuth } from "./core/auth/oauth.ts";
 import { createPlans } from "./core/plans.ts";
 import { createRateLimiter } from "./core/ratelimit.ts";
 import { createDbRateLimiter } from "./core/ratelimit-db.ts";
@@ -42,13 +42,13 @@ import { createScoring } from "./core/scoring.ts";
 import { createPublicCache } from "./core/public-cache.ts";
 import { FRESH_SECONDS } from "./api/player-routes.ts";
 import { refreshStatistics, STATISTICS_INTERVAL_MS } from "./db/statistics.ts";
-import { createTokenService } from "./core/tokens.ts";
-import { createWebSessions } from "./core/web-sessions.ts";
+import { createTokenService } from "./core/auth/tokens.ts";
+import { createWebSessions } from "./core/auth/web-sessions.ts";
 import { type Db, nowSeconds, openDatabase } from "./db/index.ts";
 import { createLogger } from "./logger.ts";
 import { createMetrics, timedStart, timedSubmit } from "./metrics.ts";
 import { createMailer } from "./mail/mailer.ts";
-import { loadLibrary } from "./runtime/challenges.ts";
+import { loadLibrary } from "./library/challenges.ts";
 import { createDockerRuntime } from "./runtime/docker/index.ts";
 import { startWorker } from "./worker.ts";
 
@@ -93,7 +93,7 @@ export async function createPlatform(config: Config) {
   // another's change may call it; the database's change counter already covers every writer).
   const publicCache = createPublicCache({ db, freshSeconds: FRESH_SECONDS });
   cluster.on("public-cache", () => publicCache.invalidate());
-  // Ended web sessions close live sockets on every replica (server/live.ts listens to both).
+  // Ended web sessions close live sockets on every replica (server/http/live.ts listens to both).
   webSessions.onEnded((e) => cluster.publish("session-ended", e));
   // Planner statistics stay current as tables grow (server/db/statistics.ts); the first ran at start.
   const statistics = setInterval(() => void refreshStatistics(db).catch((e) => log.error(`statistics refresh failed: ${String(e)}`)), STATISTICS_INTERVAL_MS);

@@ -12,7 +12,7 @@
 //   then the server stops as on SIGTERM (SSH users are told it restarts) and exits with status 1
 //   within SHUTDOWN_MS; the supervisor (compose's restart policy, systemd's Restart=always,
 //   scripts/up.sh's loop) starts it again.
-import { currentRequestId } from "./request-context.ts";
+import { currentRequestId } from "./http/request-context.ts";
 
 /** How long the orderly stop may take before the process exits anyway. */
 export const SHUTDOWN_MS = 5000;

@@ -5,9 +5,9 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { Strategy } from "remix-auth/strategy";
 import { redirect } from "react-router";
-import type { LoginResult } from "../../shared/contract/index.ts";
+import type { LoginResult } from "#shared/contract/index.ts";
 import type { Web } from "./context.ts";
-import type { Provider } from "../lib/providers.ts";
+import type { Provider } from "#app/lib/providers.ts";
 
 export const UNEXPECTED = "An unexpected error occurred";
 export const MISSING_CODE = "Missing authorization code or state parameter";
@@ -44,7 +44,7 @@ class ApiOAuthStrategy extends Strategy<LoginResult, never> {
     // failed callback, not a new sign-in (it used to send the browser to the provider again).
     const isCallback = url.pathname.replace(/\/$/, "").endsWith(`/auth/oauth/${this.provider}/callback`);
     if (!isCallback) {
-      const started = await this.web.api.oauthStart(this.provider);
+      const started = await this.web.api.startOAuth({ params: { provider: this.provider } });
       if (!started.ok) throw new AuthFailure(started.detail || `Failed to initiate ${this.provider} login`);
       session.set("oauth", { provider: this.provider, state: started.data.state, redirectTo: url.searchParams.get("redirectTo") ?? undefined });
       this.web.touch();
@@ -59,7 +59,7 @@ class ApiOAuthStrategy extends Strategy<LoginResult, never> {
     if (providerError) throw new AuthFailure(AUTH_FAILED);
     if (!code || !state) throw new AuthFailure(MISSING_CODE);
     if (!stored || stored.provider !== this.provider || !sameSecret(stored.state, state)) throw new AuthFailure(INVALID_STATE);
-    const result = await this.web.api.oauthCallback(this.provider, { code, state });
+    const result = await this.web.api.finishOAuth({ params: { provider: this.provider }, body: { code, state } });
     if (!result.ok) throw new AuthFailure(result.detail || AUTH_FAILED);
     return result.data;
   }
@@ -70,8 +70,10 @@ export function authenticatorFor(web: Web) {
   authenticator.use(
     new FormStrategy(async ({ form }) => {
       const result = await web.api.login({
-        username_or_email: String(form.get("username") ?? ""),
-        password: String(form.get("password") ?? ""),
+        body: {
+          username_or_email: String(form.get("username") ?? ""),
+          password: String(form.get("password") ?? ""),
+        },
       });
       if (!result.ok) throw new AuthFailure(result.detail || UNEXPECTED);
       return result.data;

@@ -1,7 +1,7 @@
 // What the server hands the web for each request (platformContext) and what the web's
 // middleware derives from it (webContext): the API client, the signed-in user, the session.
 import { type Cookie, createContext, RouterContextProvider, type Session } from "react-router";
-import type { SignedInUser, TokenPair } from "../../shared/contract/index.ts";
+import type { SignedInUser, TokenPair } from "#shared/contract/index.ts";
 import type { ApiClient, Dispatch } from "./api-client.ts";
 
 /** Who a stored session signs in (null: only pre-login state) and when it ends (epoch seconds). */
@@ -9,7 +9,7 @@ type SessionOwner = { userId: string | null; expiresAt?: number };
 
 /**
  * What the web needs of the sign-in session store. The web declares it (it imports nothing from
- * server/); the server's web-sessions service (server/core/web-sessions.ts) satisfies it and
+ * server/); the server's web-sessions service (server/core/auth/web-sessions.ts) satisfies it and
  * server.ts hands that instance over through the load context.
  */
 export interface WebSessionStore {

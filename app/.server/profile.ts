@@ -2,7 +2,7 @@
 // JavaScript) and its data: recent activity, achievements (on the user), solved challenges and
 // the sessions published with them.
 import type { Web } from "./context.ts";
-import { PROFILE_TABS, type ProfileTab } from "../lib/player.ts";
+import { PROFILE_TABS, type ProfileTab } from "#app/lib/player.ts";
 
 export function profileTab(request: Request): ProfileTab {
   const tab = new URL(request.url).searchParams.get("tab");
@@ -11,10 +11,10 @@ export function profileTab(request: Request): ProfileTab {
 
 export async function loadProfileExtras(web: Web, username: string) {
   const [activity, solved, published] = await Promise.all([
-    web.api.userActivity(username),
-    web.api.userChallenges(username),
+    web.api.getRecentActivity({ params: { username } }),
+    web.api.listSolvedChallenges({ params: { username } }),
     // Sessions the player chose to publish (replayable by anyone); private ones are never listed.
-    web.api.userSolutions(username),
+    web.api.listPublishedSolutions({ params: { username } }),
   ]);
   return {
     activity: activity.ok ? activity.data.activity : [],

@@ -5,7 +5,7 @@
 // here: server.ts refuses any web request whose Origin differs from the request's (403).
 import { decodeJwt } from "jose";
 import type { MiddlewareFunction } from "react-router";
-import type { TokenPair } from "../../shared/contract/index.ts";
+import type { TokenPair } from "#shared/contract/index.ts";
 import { createApiClient } from "./api-client.ts";
 import { platformContext, type SessionData, type Web, webContext } from "./context.ts";
 import { sessionStoreFor } from "./session.ts";
@@ -57,7 +57,7 @@ export const webMiddleware: MiddlewareFunction<Response> = async ({ request, con
   async function refresh(stored: NonNullable<SessionData["tokens"]>) {
     let p = refreshing.get(stored.refresh_token);
     if (!p) {
-      p = api.refresh(stored.refresh_token).then((r) => (r.ok ? r.data : null));
+      p = api.refreshTokens({ body: { refresh_token: stored.refresh_token } }).then((r) => (r.ok ? r.data : null));
       refreshing.set(stored.refresh_token, p);
       p.finally(() => setTimeout(() => refreshing.delete(stored.refresh_token), 10_000));
     }
@@ -108,10 +108,10 @@ export const webMiddleware: MiddlewareFunction<Response> = async ({ request, con
   }
   if (stored && !ended) {
     // Only the account (GET /auth/identity): no scores, rank or achievements on every page.
-    let me = await api.as(stored.access_token).identity();
+    let me = await api.as(stored.access_token).getIdentity();
     if (!me.ok && me.status === 401 && (await refresh(stored))) {
       stored = session.get("tokens")!;
-      me = await api.as(stored.access_token).identity();
+      me = await api.as(stored.access_token).getIdentity();
     }
     if (me.ok) {
       web.user = me.data;

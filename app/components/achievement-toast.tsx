@@ -1,7 +1,7 @@
 // Achievements a submission unlocked: a toast (icon, title, description, xp) that goes away
 // after 5 s once JavaScript runs. Without JavaScript it stays on the page it was rendered in.
 import { useEffect, useState } from "react";
-import type { AchievementUnlocked } from "../../shared/contract/index.ts";
+import type { AchievementUnlocked } from "#shared/contract/index.ts";
 
 export const ACHIEVEMENT_TOAST_MS = 5_000;
 

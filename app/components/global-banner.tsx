@@ -4,14 +4,14 @@
 import { useState } from "react";
 import { useFetcher, useLocation } from "react-router";
 import { Link } from "./link.tsx";
-import { useCountdown } from "../hooks/use-countdown.ts";
-import { useHydrated } from "../hooks/use-hydrated.ts";
-import { isDeploymentStatus } from "../../shared/contract/deployments.ts";
+import { useCountdown } from "#app/hooks/use-countdown.ts";
+import { useHydrated } from "#app/hooks/use-hydrated.ts";
+import { isDeploymentStatus } from "#shared/contract/deployments.ts";
 // Straight from their modules, not the feature's index: the index brings the challenge page's
 // components (and their forms) into every page's bundle.
-import { StatusDot } from "../features/challenge/components/badges.tsx";
-import { Countdown } from "../features/challenge/components/countdown.tsx";
-import { STATUS_LABELS } from "../features/challenge/rules/status.ts";
+import { StatusDot } from "#app/features/challenge/components/badges.tsx";
+import { Countdown } from "#app/features/challenge/components/countdown.tsx";
+import { STATUS_LABELS } from "#app/features/challenge/rules/status.ts";
 
 export interface BannerDeployment {
   deployment_id: string;

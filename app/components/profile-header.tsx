@@ -1,6 +1,6 @@
 import { Link } from "./link.tsx";
-import type { PublicUser } from "../../shared/contract/index.ts";
-import { epochMs, formatMinutes } from "../lib/player.ts";
+import type { PublicUser } from "#shared/contract/index.ts";
+import { epochMs, formatMinutes } from "#app/lib/player.ts";
 
 /** created_at may be epoch seconds or milliseconds: values above 1e12 are milliseconds. */
 export function joinDate(createdAt: number): string {

@@ -2,7 +2,7 @@
 // before hydration, where the page shows a static "expires at HH:MM" instead). onZero runs once
 // when the countdown reaches zero.
 import { useEffect, useRef, useState } from "react";
-import { startCountdown } from "../features/challenge/rules/countdown.ts";
+import { startCountdown } from "#app/features/challenge/rules/countdown.ts";
 
 export function useCountdown(expiresAt: string | null, onZero?: () => void): number | null {
   const [seconds, setSeconds] = useState<number | null>(null);

@@ -7,9 +7,9 @@
 // only supplies the browser's WebSocket and fetch. It imports the rules modules directly, not
 // the feature's index, whose components import this hook.
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import type { ChallengeDeployment } from "../../shared/contract/deployments.ts";
-import { createLiveController, type LiveController, type LiveSnapshot, type SocketLike } from "../features/challenge/rules/live-controller.ts";
-import { viewFromDeployment } from "../features/challenge/rules/live-view.ts";
+import type { ChallengeDeployment } from "#shared/contract/deployments.ts";
+import { createLiveController, type LiveController, type LiveSnapshot, type SocketLike } from "#app/features/challenge/rules/live-controller.ts";
+import { viewFromDeployment } from "#app/features/challenge/rules/live-view.ts";
 
 /** What the web's status route answers. */
 export interface StatusAnswer {

@@ -5,7 +5,7 @@
 // or the link says so (data-replace), keeping the scroll position when it says so (data-keep-scroll).
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
-import { APP_LINK_ATTRIBUTE } from "../components/link.tsx";
+import { APP_LINK_ATTRIBUTE } from "#app/components/link.tsx";
 
 export function useLinkNavigation() {
   const navigate = useNavigate();

@@ -2,7 +2,7 @@
 // deletion), with the same rules and messages as registration's (./forms.ts), in zod/mini and
 // each built inside `schema()` for the same reasons as there.
 import * as z from "zod/mini";
-import { PASSWORD_MAX, PASSWORD_MIN, STEP_UP_REQUIRED } from "../../shared/rules.ts";
+import { PASSWORD_MAX, PASSWORD_MIN, STEP_UP_REQUIRED } from "#shared/rules.ts";
 import { INVALID_EMAIL, PASSWORD_SHORT, PASSWORDS_DIFFER, REQUIRED, schema } from "./forms.ts";
 
 const email = () =>

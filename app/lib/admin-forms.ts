@@ -2,7 +2,7 @@
 // the field errors beside the fields, with and without JavaScript. zod/mini, each built inside
 // `schema()`, for the same reasons as ./forms.ts.
 import * as z from "zod/mini";
-import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN, USERNAME_RULE } from "../../shared/rules.ts";
+import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN, USERNAME_RULE } from "#shared/rules.ts";
 import { INVALID_EMAIL, PASSWORD_SHORT, REQUIRED, schema } from "./forms.ts";
 
 /** A whole number (zod's `int`: a safe integer) with one message for every way to miss it. */

@@ -1,7 +1,7 @@
 // The forms' texts and small helpers, free of zod: a page that shows one of these without the
 // form's validation (the challenge page's deployment panel shows SETTINGS.sshRequired) carries
 // no schema and no zod. ./forms.ts re-exports them beside the schemas.
-import { VERIFY_TO_START } from "../../shared/rules.ts";
+import { VERIFY_TO_START } from "#shared/rules.ts";
 
 export const REQUIRED = "Please fill in all required fields";
 export const INVALID_EMAIL = "Please enter a valid email address";

@@ -20,8 +20,8 @@ import {
   STEP_UP_REQUIRED,
   USERNAME_PATTERN,
   USERNAME_RULE,
-} from "../../shared/rules.ts";
-import { normalizeRecoveryCode, RECOVERY_CODE_RULE } from "../../shared/recovery-codes.ts";
+} from "#shared/rules.ts";
+import { normalizeRecoveryCode, RECOVERY_CODE_RULE } from "#shared/recovery-codes.ts";
 import { INVALID_EMAIL, PASSWORD_SHORT, PASSWORDS_DIFFER, REQUIRED } from "./form-texts.ts";
 
 export { encodeSshKey, INVALID_EMAIL, PASSWORD_SHORT, PASSWORDS_DIFFER, registrationError, REQUIRED, SETTINGS } from "./form-texts.ts";

@@ -4,8 +4,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { SOLUTION_MAX } from "../../shared/rules.ts";
-import { submitSchema } from "../features/challenge/rules/form.ts";
+import { SOLUTION_MAX } from "#shared/rules.ts";
+import { submitSchema } from "#app/features/challenge/rules/form.ts";
 import * as account from "./account-forms.ts";
 import * as admin from "./admin-forms.ts";
 import * as forms from "./forms.ts";

@@ -1,6 +1,6 @@
 // Pure helpers of the player's pages (catalogue, leaderboard, profiles, home): labels, colours,
 // formats. Safe in the browser bundle.
-import { DIFFICULTIES } from "../../shared/contract/catalogue.ts";
+import { DIFFICULTIES } from "#shared/contract/catalogue.ts";
 
 export const CATEGORY_OPTIONS = [
   { value: "all", label: "All" },

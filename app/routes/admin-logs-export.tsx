@@ -1,19 +1,15 @@
 // /admin/logs/export: Export Logs. Downloads the audit log's entries (with the Logs tab's
 // filters) as JSON lines, streamed from the API as it reads them. Admins only.
 import type { Route } from "./+types/admin-logs-export";
-import { adminApi } from "../.server/admin-api.ts";
-import { requireAdmin } from "../.server/guards.ts";
+import { operations } from "#shared/contract/operations.ts";
+import { requireAdmin } from "#app/.server/guards.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { token } = requireAdmin(context, request);
+  const { api } = requireAdmin(context, request);
   const url = new URL(request.url);
   const param = (k: string) => url.searchParams.get(k) ?? undefined;
-  const res = await adminApi(context, token).exportAudit({
-    action: param("action"),
-    actor: param("actor"),
-    user: param("user"),
-    from: param("from"),
-    to: param("to"),
+  const res = await api.open(operations.adminExportAudit, {
+    query: { action: param("action"), actor: param("actor"), user: param("user"), from: param("from"), to: param("to") },
   });
   if (!res.ok) {
     const body = (await res.json().catch(() => ({}))) as { detail?: unknown };

@@ -7,16 +7,16 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, useLocation } from "react-router";
 import type { Route } from "./+types/admin";
-import { adminApi, type AdminApi } from "../.server/admin-api.ts";
-import { requireAdmin } from "../.server/guards.ts";
-import { ChallengesTab } from "../components/admin/challenges-tab.tsx";
-import { LogsTab } from "../components/admin/logs-tab.tsx";
-import { RecordingsTab } from "../components/admin/recordings-tab.tsx";
-import { ADMIN_INTENTS, ADMIN_TABS, type AdminIntent, type AdminOutcome, type AdminTab, AdminTabs } from "../components/admin/shared.tsx";
-import { StatCards } from "../components/admin/stat-cards.tsx";
-import { SystemTab } from "../components/admin/system-tab.tsx";
-import { UsersTab } from "../components/admin/users-tab.tsx";
-import { createUserSchema, endOfDay, idField, planFormSchema, settingsFormSchema } from "../lib/admin-forms.ts";
+import type { ApiCalls } from "#app/.server/api-client.ts";
+import { requireAdmin } from "#app/.server/guards.ts";
+import { ChallengesTab } from "#app/components/admin/challenges-tab.tsx";
+import { LogsTab } from "#app/components/admin/logs-tab.tsx";
+import { RecordingsTab } from "#app/components/admin/recordings-tab.tsx";
+import { ADMIN_INTENTS, ADMIN_TABS, type AdminIntent, type AdminOutcome, type AdminTab, AdminTabs } from "#app/components/admin/shared.tsx";
+import { StatCards } from "#app/components/admin/stat-cards.tsx";
+import { SystemTab } from "#app/components/admin/system-tab.tsx";
+import { UsersTab } from "#app/components/admin/users-tab.tsx";
+import { createUserSchema, endOfDay, idField, planFormSchema, settingsFormSchema } from "#app/lib/admin-forms.ts";
 
 export function meta() {
   return [{ title: "admin | faultline" }];
@@ -30,22 +30,23 @@ const tabOf = (url: URL): AdminTab => {
 const ok = <T,>(r: { ok: true; data: T } | { ok: false }) => (r.ok ? r.data : null);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user, token, api: player } = requireAdmin(context, request);
-  const api = adminApi(context, token);
+  const { user, api } = requireAdmin(context, request);
   const url = new URL(request.url);
   const tab = tabOf(url);
   const q = url.searchParams.get("q")?.trim() ?? "";
   const param = (k: string) => url.searchParams.get(k) ?? undefined;
   const recordingsUser = url.searchParams.get("user")?.trim() ?? "";
   const [system, users, challenges, settings, logs, recordings] = await Promise.all([
-    api.system(),
-    tab === "users" ? api.users({ search: q, page: param("page") }) : null,
-    tab === "challenges" ? api.challenges() : null,
-    tab === "system" ? api.settings() : null,
+    api.adminGetSystem(),
+    tab === "users" ? api.adminListUsers({ query: { search: q, page: param("page") } }) : null,
+    tab === "challenges" ? api.adminListChallenges() : null,
+    tab === "system" ? api.adminGetSettings() : null,
     tab === "logs"
-      ? api.audit({ action: param("action"), actor: param("actor"), user: param("user"), from: param("from"), to: param("to"), page: param("page") })
+      ? api.adminListAudit({
+          query: { action: param("action"), actor: param("actor"), user: param("user"), from: param("from"), to: param("to"), page: param("page") },
+        })
       : null,
-    tab === "recordings" ? player.adminRecordings({ username: recordingsUser || undefined, limit: 100 }) : null,
+    tab === "recordings" ? api.adminListRecordings({ query: { username: recordingsUser || undefined, limit: 100 } }) : null,
   ]);
   const needle = q.toLowerCase();
   const listed = challenges ? (ok(challenges)?.challenges ?? null) : null;
@@ -70,11 +71,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const answer = (outcome: AdminOutcome, status = 200) => data(outcome, { status });
 const isIntent = (v: unknown): v is AdminIntent => typeof v === "string" && (ADMIN_INTENTS as readonly string[]).includes(v);
 
-async function createUser(api: AdminApi, form: FormData) {
+async function createUser(api: ApiCalls, form: FormData) {
   const intent = "create-user";
   const submission = parseWithZod(form, { schema: createUserSchema });
   if (submission.status !== "success") return answer({ intent, reply: submission.reply({ hideFields: ["password"] }) }, 400);
-  const res = await api.createUser(submission.value);
+  const res = await api.adminCreateUser({ body: submission.value });
   if (!res.ok) return answer({ intent, reply: submission.reply({ hideFields: ["password"] }), error: res.detail || "Could not create the user" }, res.status);
   return answer({
     intent,
@@ -83,18 +84,18 @@ async function createUser(api: AdminApi, form: FormData) {
   });
 }
 
-async function saveSettings(api: AdminApi, form: FormData) {
+async function saveSettings(api: ApiCalls, form: FormData) {
   const intent = "save-settings";
   const submission = parseWithZod(form, { schema: settingsFormSchema });
   if (submission.status !== "success") return answer({ intent, reply: submission.reply() }, 400);
   const v = submission.value;
-  const res = await api.saveSettings({ ...v, maintenance_mode: v.maintenance_mode === true });
+  const res = await api.adminUpdateSettings({ body: { ...v, maintenance_mode: v.maintenance_mode === true } });
   if (!res.ok) return answer({ intent, reply: submission.reply(), error: res.detail || "Could not save the settings" }, res.status);
   return answer({ intent, reply: submission.reply(), ok: "Settings saved. New deployments use them." });
 }
 
 /** The intents that act on one user or challenge by id. */
-async function byId(api: AdminApi, intent: AdminIntent, form: FormData) {
+async function byId(api: ApiCalls, intent: AdminIntent, form: FormData) {
   const parsed = idField.safeParse({ id: form.get("id") ?? undefined });
   if (!parsed.success) return answer({ intent, error: parsed.error.issues[0]?.message ?? "Missing id" }, 400);
   const { id } = parsed.data;
@@ -102,25 +103,29 @@ async function byId(api: AdminApi, intent: AdminIntent, form: FormData) {
     res.ok ? answer({ intent, id, ok: message }) : answer({ intent, id, error: res.detail || "That did not work" }, res.status);
   switch (intent) {
     case "verify":
-      return done(await api.verify(id), "Verified.");
+      return done(await api.adminVerifyUser({ params: { id } }), "Verified.");
     case "make-admin":
-      return done(await api.setAdmin(id, true), "Now an admin.");
+      return done(await api.adminSetAdmin({ params: { id }, body: { is_admin: true } }), "Now an admin.");
     case "revoke-admin":
-      return done(await api.setAdmin(id, false), "No longer an admin.");
+      return done(await api.adminSetAdmin({ params: { id }, body: { is_admin: false } }), "No longer an admin.");
     case "disable":
-      return done(await api.disable(id), "Disabled: signed out everywhere, deployments terminated.");
+      return done(await api.adminDisableUser({ params: { id } }), "Disabled: signed out everywhere, deployments terminated.");
     case "enable":
-      return done(await api.enable(id), "Enabled: the account can sign in again.");
+      return done(await api.adminEnableUser({ params: { id } }), "Enabled: the account can sign in again.");
     case "reset-2fa":
-      return done(await api.resetTwoFactor(id), "2FA reset: the user signs in with the password alone and was mailed.");
+      return done(await api.adminResetTwoFactor({ params: { id } }), "2FA reset: the user signs in with the password alone and was mailed.");
     case "hide":
-      return done(await api.setHidden(id, true), "Hidden from the catalogue.");
+      return done(await api.adminSetChallengeVisibility({ params: { id }, body: { hidden: true } }), "Hidden from the catalogue.");
     case "show":
-      return done(await api.setHidden(id, false), "Listed in the catalogue again.");
+      return done(await api.adminSetChallengeVisibility({ params: { id }, body: { hidden: false } }), "Listed in the catalogue again.");
     case "set-plan": {
       const plan = planFormSchema.safeParse({ plan: form.get("plan") ?? undefined, until: form.get("until") || undefined });
       if (!plan.success) return answer({ intent, id, error: plan.error.issues[0]?.message ?? "Pick a plan" }, 400);
-      const res = await api.setPlan(id, plan.data.plan, plan.data.plan === "pro" ? endOfDay(plan.data.until) : null);
+      const until = plan.data.plan === "pro" ? endOfDay(plan.data.until) : null;
+      const res = await api.adminSetPlan({
+        params: { id },
+        body: { plan: plan.data.plan, plan_until: until === null ? null : new Date(until * 1000).toISOString() },
+      });
       return done(res, `Plan set to ${plan.data.plan}.`);
     }
     default:
@@ -129,15 +134,14 @@ async function byId(api: AdminApi, intent: AdminIntent, form: FormData) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { token } = requireAdmin(context, request);
-  const api = adminApi(context, token);
+  const { api } = requireAdmin(context, request);
   const form = await request.formData();
   const intent = form.get("intent");
   if (!isIntent(intent)) return answer({ intent: "verify", error: "Unknown action" }, 400);
   if (intent === "create-user") return createUser(api, form);
   if (intent === "save-settings") return saveSettings(api, form);
   if (intent === "reload") {
-    const res = await api.reload();
+    const res = await api.adminReloadChallenges();
     if (!res.ok) return answer({ intent, error: res.detail || "The reload failed" }, res.status);
     const n = res.data.problems.length;
     return answer({ intent, report: res.data, ok: n ? `Reloaded with ${n} problem${n === 1 ? "" : "s"}.` : "Reloaded." });

@@ -2,9 +2,9 @@
 // a cookie). Without JavaScript it is a plain form post that comes back to the same page.
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/banner-dismiss";
-import { bannerCookie } from "../.server/active-deployment.ts";
-import { getWeb, safeRedirect } from "../.server/guards.ts";
-import { platformContext } from "../.server/context.ts";
+import { bannerCookie } from "#app/.server/active-deployment.ts";
+import { getWeb, safeRedirect } from "#app/.server/guards.ts";
+import { platformContext } from "#app/.server/context.ts";
 
 export async function action({ request, context }: Route.ActionArgs) {
   if (!getWeb(context).user) throw data({ detail: "Authentication required" }, { status: 401 });

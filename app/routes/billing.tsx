@@ -4,12 +4,12 @@
 // webhook says so (server/core/billing.ts), which is why the page after Checkout says "as soon
 // as Stripe confirms".
 import { data, Form, redirect, useActionData } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import { z } from "zod";
 import type { Route } from "./+types/billing";
-import { requireUser } from "../.server/guards.ts";
-import { formatDate } from "../lib/player.ts";
-import { FREE_MEDIUM_PER_MONTH, PAYMENTS_DISABLED } from "../../shared/plans.ts";
+import { requireUser } from "#app/.server/guards.ts";
+import { formatDate } from "#app/lib/player.ts";
+import { FREE_MEDIUM_PER_MONTH, PAYMENTS_DISABLED } from "#shared/plans.ts";
 
 export function meta() {
   return [{ title: "billing | faultline" }];
@@ -22,7 +22,7 @@ const CHECKOUT_NOTES = {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { api } = requireUser(context, request);
-  const [plan, billing] = await Promise.all([api.plan(), api.billing()]);
+  const [plan, billing] = await Promise.all([api.getPlan(), api.getBilling()]);
   if (!plan.ok) throw data(plan.detail || "Your plan could not be read.", { status: plan.status });
   const checkout = new URL(request.url).searchParams.get("checkout");
   return {
@@ -39,12 +39,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = intentSchema.safeParse((await request.formData()).get("intent"));
   if (!intent.success) return data({ error: "Unknown billing form", ok: null }, { status: 400 });
   if (intent.data === "checkout") {
-    const res = await api.checkout();
+    const res = await api.startCheckout();
     if (res.ok) throw redirect(res.data.url);
     return data({ error: res.status === 503 ? PAYMENTS_DISABLED : res.detail, ok: null }, { status: res.status });
   }
   const cancel = intent.data === "cancel";
-  const res = await api.cancelAtPeriodEnd(cancel);
+  const res = await api.setCancelAtPeriodEnd({ body: { cancel_at_period_end: cancel } });
   if (!res.ok) return data({ error: res.detail || "The subscription could not be changed. Please try again.", ok: null }, { status: res.status });
   const end = res.data.subscription?.current_period_end;
   const until = end ? formatDate(Date.parse(end)) : "the end of the period";

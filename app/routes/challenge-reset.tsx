@@ -2,10 +2,10 @@
 // step without JavaScript (a page that asks); POST resets, then goes back to the challenge page
 // (which follows resetting → ready), or answers the fetcher (js=1) with the outcome.
 import { data, Form, redirect, useNavigation } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/challenge-reset";
-import { requireUser } from "../.server/guards.ts";
-import { RESET_CONFIRM, RESET_FAILED } from "../features/challenge/rules/reset.ts";
+import { requireUser } from "#app/.server/guards.ts";
+import { RESET_CONFIRM, RESET_FAILED } from "#app/features/challenge/rules/reset.ts";
 
 export function meta() {
   return [{ title: "reset deployment | faultline" }];
@@ -19,7 +19,7 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const { api } = requireUser(context, request);
   const js = (await request.formData()).get("js") === "1";
-  const res = await api.resetSession(params.id);
+  const res = await api.resetDeployment({ params: { id: params.id } });
   if (!res.ok) return data({ error: res.detail || RESET_FAILED }, { status: res.status });
   if (js) return { ok: res.data.message };
   throw redirect(`/challenges/${encodeURIComponent(params.id)}`, { headers: { "Cache-Control": "no-store" } });

@@ -8,8 +8,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/challenge";
-import type { ChallengeDeployment } from "../../shared/contract/deployments.ts";
-import { requireUser } from "../.server/guards.ts";
+import type { ChallengeDeployment } from "#shared/contract/deployments.ts";
+import { requireUser } from "#app/.server/guards.ts";
 import {
   ChallengeScreen,
   extendErrorText,
@@ -23,7 +23,7 @@ import {
   submitSchema,
   TEXT,
   terminateErrorText,
-} from "../features/challenge/index.ts";
+} from "#app/features/challenge/index.ts";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   const title = loaderData && "challenge" in loaderData ? loaderData.challenge.title : "challenge";
@@ -42,13 +42,13 @@ const IDLE: ChallengeDeployment = {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { api, user } = requireUser(context, request);
   const [challenge, deployment, duration, hints] = await Promise.all([
-    api.challenge(params.id),
-    api.challengeSession(params.id),
-    api.sessionDuration(),
-    api.hints(params.id),
+    api.getChallenge({ params: { id: params.id } }),
+    api.getChallengeDeployment({ params: { id: params.id } }),
+    api.getDeploymentDuration(),
+    api.getHints({ params: { id: params.id } }),
   ]);
   // Solved on an earlier visit: the debrief (root cause, compare, replay) stays on the page.
-  const debrief = hints.ok && hints.data.solved ? await api.debrief(params.id) : null;
+  const debrief = hints.ok && hints.data.solved ? await api.getDebrief({ params: { id: params.id } }) : null;
   if (!challenge.ok) {
     if (challenge.status === 404) throw data(null, { status: 404 });
     return data({ loadError: loadErrorText(challenge.detail) }, { status: challenge.status >= 400 ? challenge.status : 500 });
@@ -81,17 +81,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const back = () => redirect(`/challenges/${encodeURIComponent(id)}`, { headers: { "Cache-Control": "no-store" } });
 
   if (intent === "start") {
-    const res = await api.startSession(id);
+    const res = await api.startDeployment({ params: { id } });
     if (!res.ok) return answer({ intent, error: startErrorText(res.detail) }, res.status);
     return js ? answer({ intent, ok: "Deployment queued" }) : back();
   }
   if (intent === "extend") {
-    const res = await api.extendSession(id);
+    const res = await api.extendDeployment({ params: { id } });
     if (!res.ok) return answer({ intent, error: extendErrorText(res.detail) }, res.status);
     return js ? answer({ intent, ok: res.data.message || "Session extended" }) : back();
   }
   if (intent === "terminate") {
-    const res = await api.terminateSession(id);
+    const res = await api.terminateDeployment({ params: { id } });
     if (!res.ok) return answer({ intent, error: terminateErrorText(res.detail) }, res.status);
     return js ? answer({ intent, ok: res.data.message || "Session terminated" }) : back();
   }
@@ -100,7 +100,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     // Without JavaScript the page comes back at the hints, the new one revealed.
     const parsed = hintSchema.safeParse({ number: form.get("number") });
     if (!parsed.success) return answer({ intent, error: "Choose a hint to reveal." }, 400);
-    const res = await api.revealHint(id, parsed.data.number);
+    const res = await api.revealHint({ params: { id }, body: { number: parsed.data.number } });
     if (!res.ok) return answer({ intent, error: res.detail || "The hint could not be revealed. Try again." }, res.status);
     return js ? answer({ intent, ok: "Hint revealed" }) : redirect(`/challenges/${encodeURIComponent(id)}#hints`, { headers: { "Cache-Control": "no-store" } });
   }
@@ -111,10 +111,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return answer({ intent, reply: submission.reply(), error: noDeployment ? TEXT.noDeployment : undefined }, 400);
   }
   const { solution, deployment_uid } = submission.value;
-  const res = await api.submitSolution(id, { solution, deployment_uid });
+  const res = await api.submitAnswer({ params: { id }, body: { solution, deployment_uid } });
   if (!res.ok) return answer({ intent, reply: submission.reply(), error: submitErrorText(res.detail), deploymentId: deployment_uid }, res.status);
   // A correct answer opens the debrief (root cause, compare, replay) on the success screen.
-  const debrief = res.data.is_correct ? await api.debrief(id) : null;
+  const debrief = res.data.is_correct ? await api.getDebrief({ params: { id } }) : null;
   return answer({
     intent,
     result: res.data,

@@ -3,16 +3,16 @@
 // The filtering happens in the database (GET /challenges/).
 import { useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/challenges";
-import { freshnessHeaders } from "../.server/cache.ts";
-import { getWeb } from "../.server/guards.ts";
-import { ChallengeCard, toCard } from "../components/player/challenge-card.tsx";
-import { SearchField, SelectField } from "../components/player/filter-fields.tsx";
-import { useDebouncedSubmit, useSyncedValue } from "../hooks/use-debounced-submit.ts";
-import { CATEGORY_OPTIONS, DIFFICULTY_OPTIONS, NO_CHALLENGES, SEARCH_DEBOUNCE_MS } from "../lib/player.ts";
-import { lockFor, visitorStatus } from "../../shared/plans.ts";
-import { VERIFY_TO_START } from "../../shared/rules.ts";
+import { freshnessHeaders } from "#app/.server/cache.ts";
+import { getWeb } from "#app/.server/guards.ts";
+import { ChallengeCard, toCard } from "#app/components/player/challenge-card.tsx";
+import { SearchField, SelectField } from "#app/components/player/filter-fields.tsx";
+import { useDebouncedSubmit, useSyncedValue } from "#app/hooks/use-debounced-submit.ts";
+import { CATEGORY_OPTIONS, DIFFICULTY_OPTIONS, NO_CHALLENGES, SEARCH_DEBOUNCE_MS } from "#app/lib/player.ts";
+import { lockFor, visitorStatus } from "#shared/plans.ts";
+import { VERIFY_TO_START } from "#shared/rules.ts";
 
 export function meta() {
   return [{ title: "challenges | faultline" }];
@@ -26,16 +26,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const search = url.searchParams.get("search")?.trim() ?? "";
   const category = url.searchParams.get("category")?.toLowerCase() || "all";
   const difficulty = url.searchParams.get("difficulty")?.toLowerCase() || "all";
-  const res = await web.api.challenges({
-    limit: 100,
-    is_approved: true,
-    order_by: "votes",
-    search,
-    category: category === "all" ? undefined : category,
-    difficulty: difficulty === "all" ? undefined : (difficulty as never),
+  const res = await web.api.listChallenges({
+    query: {
+      limit: 100,
+      is_approved: true,
+      order_by: "votes",
+      search,
+      category: category === "all" ? undefined : category,
+      difficulty: difficulty === "all" ? undefined : (difficulty as never),
+    },
   });
   // What the plan does not include (a visitor sees the free plan's locks).
-  const plan = web.token ? await web.api.as(web.token).plan() : null;
+  const plan = web.token ? await web.api.as(web.token).getPlan() : null;
   const status = plan?.ok ? plan.data : visitorStatus(Math.floor(Date.now() / 1000));
   const locks = Object.fromEntries((res.ok ? res.data.challenges : []).map((c) => [c.uid, lockFor(status, c.difficulty_level)]));
   return data(

@@ -1,9 +1,9 @@
 // /confirm-email?token=: the link mailed to a new e-mail address. A button confirms (a POST), so
 // a mail scanner that follows links does not move the account by itself.
 import { data, Form, useNavigation } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/confirm-email";
-import { getWeb } from "../.server/guards.ts";
+import { getWeb } from "#app/.server/guards.ts";
 
 export function meta() {
   return [{ title: "confirm e-mail | faultline" }];
@@ -17,7 +17,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const web = getWeb(context);
   const token = String((await request.formData()).get("token") ?? "");
   if (!token) return data({ ok: false, message: "This confirmation link is invalid or has expired." }, { status: 400 });
-  const res = await web.api.confirmEmailChange(token);
+  const res = await web.api.confirmEmailChange({ body: { token } });
   if (!res.ok) return data({ ok: false, message: res.detail || "This confirmation link is invalid or has expired." }, { status: res.status });
   if (web.user && web.user.id === res.data.user.id) web.user = res.data.user;
   return { ok: true, message: res.data.message };

@@ -3,14 +3,14 @@
 // trusts (docs/decisions/008-grading-threat-model.md in a player's words), and the challenge
 // format for contributors (challenges/README.md in short). Server-rendered, no script needed.
 import type { ReactNode } from "react";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/docs";
-import { getWeb } from "../.server/guards.ts";
+import { getWeb } from "#app/.server/guards.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "docs | faultline" }];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const res = await getWeb(context).api.sshHostKey();
+  const res = await getWeb(context).api.getSshConfig();
   // Without a running gateway (no engine on this installation) the page still explains everything,
   // with placeholders where the host and port would be.
   if (!res.ok) return { ssh: null };

@@ -1,7 +1,7 @@
 // FAQ: an accordion of <details> (several can be open at once) with category filters as links.
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/faq";
-import { SUPPORT_EMAIL } from "../components/footer.tsx";
+import { SUPPORT_EMAIL } from "#app/components/footer.tsx";
 
 export function meta() {
   return [{ title: "faq | faultline" }];

@@ -2,13 +2,13 @@
 // address (the API's words), so the page tells nobody who is registered.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { parseForm } from "../lib/parse-form.ts";
+import { parseForm } from "#app/lib/parse-form.ts";
 import { data, Form, useNavigation } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/forgot-password";
-import { getWeb, requireAnonymous } from "../.server/guards.ts";
-import { Field, FormErrors } from "../components/field.tsx";
-import { forgotPasswordSchema } from "../lib/account-forms.ts";
+import { getWeb, requireAnonymous } from "#app/.server/guards.ts";
+import { Field, FormErrors } from "#app/components/field.tsx";
+import { forgotPasswordSchema } from "#app/lib/account-forms.ts";
 
 export function meta() {
   return [{ title: "forgot password | faultline" }];
@@ -23,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   requireAnonymous(context);
   const submission = parseWithZod(await request.formData(), { schema: forgotPasswordSchema });
   if (submission.status !== "success") return data({ reply: submission.reply(), sent: null }, { status: 400 });
-  const res = await getWeb(context).api.requestPasswordReset(submission.value.email);
+  const res = await getWeb(context).api.requestPasswordReset({ body: { email: submission.value.email } });
   if (!res.ok) return data({ reply: submission.reply({ formErrors: [res.detail || "Failed to send the link"] }), sent: null }, { status: res.status });
   return { reply: submission.reply({ resetForm: true }), sent: res.data.message };
 }

@@ -1,22 +1,22 @@
 // Home: hero, a stats strip with real figures, 3 featured challenges, the top 11 of the
 // leaderboard (the footer comes from the layout).
 import { data } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/home";
-import { freshnessHeaders } from "../.server/cache.ts";
-import { getWeb } from "../.server/guards.ts";
-import { ChallengeCard, toCard } from "../components/player/challenge-card.tsx";
-import { LeaderboardTable } from "../components/player/leaderboard-table.tsx";
-import { FEATURED_CHALLENGES, HOME_LEADERBOARD_ROWS } from "../lib/player.ts";
+import { freshnessHeaders } from "#app/.server/cache.ts";
+import { getWeb } from "#app/.server/guards.ts";
+import { ChallengeCard, toCard } from "#app/components/player/challenge-card.tsx";
+import { LeaderboardTable } from "#app/components/player/leaderboard-table.tsx";
+import { FEATURED_CHALLENGES, HOME_LEADERBOARD_ROWS } from "#app/lib/player.ts";
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const web = getWeb(context);
   const [stats, featured, board] = await Promise.all([
-    web.api.homeStats(),
-    web.api.challenges({ limit: FEATURED_CHALLENGES, is_approved: true, order_by: "votes" }),
-    web.api.leaderboard({ page: 1, limit: HOME_LEADERBOARD_ROWS, period: "all_time" }),
+    web.api.getHomeStats(),
+    web.api.listChallenges({ query: { limit: FEATURED_CHALLENGES, is_approved: true, order_by: "votes" } }),
+    web.api.getLeaderboard({ query: { page: 1, limit: HOME_LEADERBOARD_ROWS, period: "all_time" } }),
   ]);
   return data(
     {

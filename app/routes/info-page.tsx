@@ -1,8 +1,8 @@
 // The footer's information pages.
 import { data } from "react-router";
 import type { Route } from "./+types/info-page";
-import { platformContext } from "../.server/context.ts";
-import { SUPPORT_EMAIL } from "../components/footer.tsx";
+import { platformContext } from "#app/.server/context.ts";
+import { SUPPORT_EMAIL } from "#app/components/footer.tsx";
 
 const PAGES: Record<string, { title: string; body: string[] }> = {
   // /discord is honest: the configured invite (DISCORD_URL) as a link, or that there is none yet.

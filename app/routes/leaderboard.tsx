@@ -4,14 +4,14 @@
 // link (prefetching the next page on every render computed the board twice per visit).
 import { useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/leaderboard";
-import { freshnessHeaders } from "../.server/cache.ts";
-import { getWeb } from "../.server/guards.ts";
-import { SearchField, SelectField } from "../components/player/filter-fields.tsx";
-import { LeaderboardTable } from "../components/player/leaderboard-table.tsx";
-import { useDebouncedSubmit, useSyncedValue } from "../hooks/use-debounced-submit.ts";
-import { LEADERBOARD_PAGE_SIZE, PERIOD_OPTIONS, type PeriodValue, pageParam, SEARCH_DEBOUNCE_MS, totalPages } from "../lib/player.ts";
+import { freshnessHeaders } from "#app/.server/cache.ts";
+import { getWeb } from "#app/.server/guards.ts";
+import { SearchField, SelectField } from "#app/components/player/filter-fields.tsx";
+import { LeaderboardTable } from "#app/components/player/leaderboard-table.tsx";
+import { useDebouncedSubmit, useSyncedValue } from "#app/hooks/use-debounced-submit.ts";
+import { LEADERBOARD_PAGE_SIZE, PERIOD_OPTIONS, type PeriodValue, pageParam, SEARCH_DEBOUNCE_MS, totalPages } from "#app/lib/player.ts";
 
 export function meta() {
   return [{ title: "leaderboard | faultline" }];
@@ -28,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const p = url.searchParams.get("period");
   const period: PeriodValue = isPeriod(p) ? p : "all_time";
   const page = pageParam(url.searchParams.get("page"));
-  const res = await web.api.leaderboard({ page, limit: LEADERBOARD_PAGE_SIZE, period, search });
+  const res = await web.api.getLeaderboard({ query: { page, limit: LEADERBOARD_PAGE_SIZE, period, search } });
   return data(
     {
       entries: res.ok ? res.data.entries : [],

@@ -2,9 +2,9 @@
 // so a mail scanner that follows links schedules nothing by itself; confirming schedules 2FA off
 // three days later (a sign-in with a code before then cancels it; decision 017).
 import { data, Form, useNavigation } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/login-2fa-recover";
-import { getWeb } from "../.server/guards.ts";
+import { getWeb } from "#app/.server/guards.ts";
 
 const INVALID = "This link is invalid or has expired. Ask for a new one at sign-in.";
 
@@ -20,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const web = getWeb(context);
   const token = String((await request.formData()).get("token") ?? "").slice(0, 300);
   if (!token) return data({ ok: false, message: INVALID }, { status: 400 });
-  const res = await web.api.confirmTotpRemoval(token);
+  const res = await web.api.confirmTwoFactorRemoval({ body: { token } });
   if (!res.ok) return data({ ok: false, message: res.detail || INVALID }, { status: res.status });
   return { ok: true, message: res.data.message };
 }

@@ -5,14 +5,14 @@
 // every path works without JavaScript.
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { parseForm } from "../lib/parse-form.ts";
+import { parseForm } from "#app/lib/parse-form.ts";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/login-2fa";
-import { completeLogin } from "../.server/auth.ts";
-import { getWeb, requireAnonymous, safeRedirect } from "../.server/guards.ts";
-import { Field, FormErrors } from "../components/field.tsx";
-import { recoveryCodeSchema, secondFactorSchema } from "../lib/forms.ts";
+import { completeLogin } from "#app/.server/auth.ts";
+import { getWeb, requireAnonymous, safeRedirect } from "#app/.server/guards.ts";
+import { Field, FormErrors } from "#app/components/field.tsx";
+import { recoveryCodeSchema, secondFactorSchema } from "#app/lib/forms.ts";
 
 export function meta() {
   return [{ title: "two-factor | faultline" }];
@@ -50,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const method = methodOf(form.get("method"));
   if (method === "lost") {
-    const res = await web.api.requestTotpRemoval(mfa.token);
+    const res = await web.api.requestTwoFactorRemoval({ body: { mfa_token: mfa.token } });
     if (!res.ok) {
       if (res.status === 401) throw expired(web, res.detail || "The sign-in attempt expired. Please sign in again.");
       return data({ method, error: res.detail || "The link could not be sent. Try again later." }, { status: res.status });
@@ -61,7 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(form, { schema });
   if (submission.status !== "success") return data({ method, reply: submission.reply() }, { status: 400 });
   const body = "recovery_code" in submission.value ? { recovery_code: submission.value.recovery_code } : { code: submission.value.code };
-  const res = await web.api.loginSecondFactor({ mfa_token: mfa.token, ...body });
+  const res = await web.api.loginSecondFactor({ body: { mfa_token: mfa.token, ...body } });
   if (!res.ok) {
     if (res.status === 401 && !WRONG_CODE.has(res.detail)) throw expired(web, res.detail);
     // hideFields, not resetForm: conform's resetForm drops formErrors, and the message would vanish.

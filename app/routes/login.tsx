@@ -1,14 +1,14 @@
 // /login and /register: one screen, two modes. OAuth first, then the form.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { parseForm } from "../lib/parse-form.ts";
+import { parseForm } from "#app/lib/parse-form.ts";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/login";
-import { AuthFailure, authenticatorFor, completeLogin, UNEXPECTED } from "../.server/auth.ts";
-import { getWeb, requireAnonymous, safeRedirect } from "../.server/guards.ts";
-import { Field, FormErrors } from "../components/field.tsx";
-import { loginSchema, registerSchema, registrationError } from "../lib/forms.ts";
+import { AuthFailure, authenticatorFor, completeLogin, UNEXPECTED } from "#app/.server/auth.ts";
+import { getWeb, requireAnonymous, safeRedirect } from "#app/.server/guards.ts";
+import { Field, FormErrors } from "#app/components/field.tsx";
+import { loginSchema, registerSchema, registrationError } from "#app/lib/forms.ts";
 
 const isRegister = (request: Request) => new URL(request.url).pathname.startsWith("/register");
 
@@ -17,7 +17,7 @@ export const meta: Route.MetaFunction = ({ location }) => [{ title: location.pat
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAnonymous(context);
   const web = getWeb(context);
-  const providers = await web.api.oauthProviders();
+  const providers = await web.api.listOAuthProviders();
   const flash = web.session.get("flash");
   if (flash) {
     web.session.unset("flash");
@@ -42,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data(submission.reply({ hideFields: ["password", "confirmPassword"] }), { status: 400 });
     }
     const { username, email, password } = submission.value;
-    const res = await web.api.register({ username, email, password });
+    const res = await web.api.register({ body: { username, email, password } });
     if (!res.ok) {
       return data(submission.reply({ formErrors: [registrationError(res.status, res.detail)], hideFields: ["password", "confirmPassword"] }), {
         status: res.status === 409 ? 409 : 400,

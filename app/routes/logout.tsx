@@ -1,10 +1,10 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
-import { getWeb } from "../.server/guards.ts";
+import { getWeb } from "#app/.server/guards.ts";
 
 export async function action({ context }: Route.ActionArgs) {
   const web = getWeb(context);
-  await web.api.logout(web.session.get("tokens")?.refresh_token);
+  await web.api.logout({ body: { refresh_token: web.session.get("tokens")?.refresh_token } });
   web.signOut();
   throw redirect("/");
 }

@@ -1,5 +1,5 @@
 import { data, useLocation } from "react-router";
-import { NotFound } from "../components/not-found.tsx";
+import { NotFound } from "#app/components/not-found.tsx";
 
 export function meta() {
   return [{ title: "404 | faultline" }];

@@ -6,12 +6,12 @@
 // does the same work and redirects straight on success (an error page moves on after 3 s).
 import { useEffect } from "react";
 import { redirect, useFetcher, useLocation, useNavigate } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/oauth-callback";
-import { AUTH_FAILED, AuthFailure, authenticatorFor, completeLogin } from "../.server/auth.ts";
-import type { Web } from "../.server/context.ts";
-import { isProvider, providerLabel, type Provider } from "../lib/providers.ts";
-import { getWeb, safeRedirect } from "../.server/guards.ts";
+import { AUTH_FAILED, AuthFailure, authenticatorFor, completeLogin } from "#app/.server/auth.ts";
+import type { Web } from "#app/.server/context.ts";
+import { isProvider, providerLabel, type Provider } from "#app/lib/providers.ts";
+import { getWeb, safeRedirect } from "#app/.server/guards.ts";
 
 export function meta() {
   return [{ title: "signing in | faultline" }];

@@ -1,9 +1,9 @@
 // Starts a GitHub or Google sign-in: the strategy stores the state and redirects away.
 import { redirect } from "react-router";
 import type { Route } from "./+types/oauth-login";
-import { AuthFailure, authenticatorFor } from "../.server/auth.ts";
-import { isProvider } from "../lib/providers.ts";
-import { getWeb } from "../.server/guards.ts";
+import { AuthFailure, authenticatorFor } from "#app/.server/auth.ts";
+import { isProvider } from "#app/lib/providers.ts";
+import { getWeb } from "#app/.server/guards.ts";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isProvider(params.provider)) throw new Response("Not found", { status: 404 });

@@ -3,11 +3,11 @@
 // upgrade posts here: with payments enabled it starts Stripe Checkout (a signed-in user goes to
 // Stripe's page, a visitor signs in first); without, the page says so and nothing changes.
 import { data, redirect, useActionData } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/pricing";
-import { getWeb } from "../.server/guards.ts";
-import { PlanCards, type PricingData } from "../components/pricing/plan-cards.tsx";
-import { PAYMENTS_DISABLED } from "../../shared/plans.ts";
+import { getWeb } from "#app/.server/guards.ts";
+import { PlanCards, type PricingData } from "#app/components/pricing/plan-cards.tsx";
+import { PAYMENTS_DISABLED } from "#shared/plans.ts";
 
 export function meta() {
   return [{ title: "pricing | faultline" }];
@@ -15,7 +15,7 @@ export function meta() {
 
 export async function loader({ context }: Route.LoaderArgs): Promise<PricingData> {
   const web = getWeb(context);
-  const config = await web.api.billingConfig();
+  const config = await web.api.getBillingConfig();
   return {
     enabled: config.ok && config.data.enabled,
     signedIn: Boolean(web.user),
@@ -27,10 +27,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const web = getWeb(context);
   const form = await request.formData();
   if (form.get("intent") !== "upgrade") throw data("Unknown pricing form", { status: 400 });
-  const config = await web.api.billingConfig();
+  const config = await web.api.getBillingConfig();
   if (!(config.ok && config.data.enabled)) return data({ notice: PAYMENTS_DISABLED }, { status: 503 });
   if (!web.token) throw redirect("/login?redirectTo=%2Fpricing");
-  const res = await web.api.as(web.token).checkout();
+  const res = await web.api.as(web.token).startCheckout();
   if (res.ok) throw redirect(res.data.url);
   return data({ notice: res.status === 503 ? PAYMENTS_DISABLED : res.detail || "The upgrade could not be started. Please try again." }, { status: res.status });
 }

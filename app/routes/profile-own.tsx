@@ -1,12 +1,12 @@
 import { data, redirect } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import { z } from "zod";
 import type { Route } from "./+types/profile-own";
-import { VERIFY_TO_START } from "../../shared/rules.ts";
-import { requireUser } from "../.server/guards.ts";
-import { loadProfileExtras, profileTab } from "../.server/profile.ts";
-import { ProfileHeader } from "../components/profile-header.tsx";
-import { ProfileTabs } from "../components/player/profile-tabs.tsx";
+import { VERIFY_TO_START } from "#shared/rules.ts";
+import { requireUser } from "#app/.server/guards.ts";
+import { loadProfileExtras, profileTab } from "#app/.server/profile.ts";
+import { ProfileHeader } from "#app/components/profile-header.tsx";
+import { ProfileTabs } from "#app/components/player/profile-tabs.tsx";
 
 export function meta() {
   return [{ title: "profile | faultline" }];
@@ -18,10 +18,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // points and rank); the identity stands in only if that call fails.
   const tab = profileTab(request);
   const [me, extras, recordings] = await Promise.all([
-    api.me(),
+    api.getMe(),
     loadProfileExtras(web, user.username),
     // The Solutions tab lists the player's own recorded sessions, each publishable.
-    tab === "solutions" ? api.allMyRecordings() : null,
+    tab === "solutions" ? api.listMyRecordings() : null,
   ]);
   if (!me.ok) throw data(me.detail || "Failed to load your profile", { status: me.status });
   return { user: me.data, tab, ...extras, ownRecordings: recordings?.ok ? recordings.data.recordings : [] };
@@ -38,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { api } = requireUser(context, request);
   const parsed = publishSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ error: "Unknown profile form" }, { status: 400 });
-  const res = await api.setRecordingPublished(parsed.data.recording_id, parsed.data.published === "1");
+  const res = await api.setRecordingPublished({ params: { id: parsed.data.recording_id }, body: { published: parsed.data.published === "1" } });
   if (!res.ok) return data({ error: res.detail || "The session could not be changed." }, { status: res.status });
   return redirect("/profile?tab=solutions");
 }

@@ -1,10 +1,10 @@
 import { data } from "react-router";
 import type { Route } from "./+types/profile-public";
-import { freshnessHeaders } from "../.server/cache.ts";
-import { getWeb } from "../.server/guards.ts";
-import { loadProfileExtras, profileTab } from "../.server/profile.ts";
-import { ProfileHeader } from "../components/profile-header.tsx";
-import { ProfileTabs } from "../components/player/profile-tabs.tsx";
+import { freshnessHeaders } from "#app/.server/cache.ts";
+import { getWeb } from "#app/.server/guards.ts";
+import { loadProfileExtras, profileTab } from "#app/.server/profile.ts";
+import { ProfileHeader } from "#app/components/profile-header.tsx";
+import { ProfileTabs } from "#app/components/player/profile-tabs.tsx";
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `${params.username} | faultline` }];
 
@@ -12,7 +12,7 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeade
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const web = getWeb(context);
-  const res = await web.api.publicProfile(params.username);
+  const res = await web.api.getPublicProfile({ params: { username: params.username } });
   // A missing profile is the Not-found page, with its 404.
   if (!res.ok && res.status === 404) throw data(null, { status: 404 });
   if (!res.ok) {

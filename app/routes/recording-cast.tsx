@@ -3,11 +3,11 @@
 // (the API decides: server/core/recordings/access.ts). /admin/recordings/:id/cast is the admin
 // console's audited read of any recording (admin-recording-cast.tsx).
 import type { Route } from "./+types/recording-cast";
-import { castResponse, RECORDING_ID } from "../.server/cast-response.ts";
-import { getWeb } from "../.server/guards.ts";
+import { castResponse, RECORDING_ID } from "#app/.server/cast-response.ts";
+import { getWeb } from "#app/.server/guards.ts";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const web = getWeb(context);
   if (!RECORDING_ID.test(params.id)) return new Response("Recording not found", { status: 404 });
-  return castResponse(await web.api.as(web.token ?? undefined).recordingCast(params.id), params.id);
+  return castResponse(await web.api.as(web.token ?? undefined).getRecordingCast({ params: { id: params.id } }), params.id);
 }

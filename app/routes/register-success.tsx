@@ -1,7 +1,7 @@
 import { useLocation } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/register-success";
-import { getWeb } from "../.server/guards.ts";
+import { getWeb } from "#app/.server/guards.ts";
 
 export function meta() {
   return [{ title: "check your inbox | faultline" }];

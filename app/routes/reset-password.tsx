@@ -2,13 +2,13 @@
 // form sets the new password (registration's rules); the API then ends every sign-in.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { parseForm } from "../lib/parse-form.ts";
+import { parseForm } from "#app/lib/parse-form.ts";
 import { data, Form, useNavigation } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/reset-password";
-import { getWeb } from "../.server/guards.ts";
-import { Field, FormErrors } from "../components/field.tsx";
-import { newPasswordSchema } from "../lib/account-forms.ts";
+import { getWeb } from "#app/.server/guards.ts";
+import { Field, FormErrors } from "#app/components/field.tsx";
+import { newPasswordSchema } from "#app/lib/account-forms.ts";
 
 export function meta() {
   return [{ title: "choose a new password | faultline" }];
@@ -17,7 +17,7 @@ export function meta() {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   if (!token) return { token, valid: false };
-  const res = await getWeb(context).api.checkPasswordReset(token);
+  const res = await getWeb(context).api.checkPasswordReset({ body: { token } });
   return { token, valid: res.ok && res.data.valid };
 }
 
@@ -27,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const web = getWeb(context);
   const submission = parseWithZod(await request.formData(), { schema: newPasswordSchema });
   if (submission.status !== "success") return data({ reply: submission.reply({ hideFields: HIDE }), done: null }, { status: 400 });
-  const res = await web.api.resetPassword({ token: submission.value.token, new_password: submission.value.new_password });
+  const res = await web.api.resetPassword({ body: { token: submission.value.token, new_password: submission.value.new_password } });
   if (!res.ok)
     return data(
       { reply: submission.reply({ formErrors: [res.detail || "Failed to reset the password"], hideFields: HIDE }), done: null },

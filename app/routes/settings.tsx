@@ -4,20 +4,20 @@
 // post re-renders this page with the outcome; with it, the same outcome arrives as actionData.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
-import { ACCOUNT_TEXTS, deleteAccountByNameSchema, deleteAccountSchema, emailChangeNoProofSchema, emailChangeSchema } from "../lib/account-forms.ts";
+import { ACCOUNT_TEXTS, deleteAccountByNameSchema, deleteAccountSchema, emailChangeNoProofSchema, emailChangeSchema } from "#app/lib/account-forms.ts";
 import type { Route } from "./+types/settings";
-import { requireUser } from "../.server/guards.ts";
-import { AccountDataSection, EmailSection } from "../components/settings/account-section.tsx";
-import { ConnectedAccounts } from "../components/settings/connected-accounts.tsx";
-import { NotificationsSection } from "../components/settings/notifications-section.tsx";
-import { PasswordSection } from "../components/settings/password-section.tsx";
-import { ProfileSection } from "../components/settings/profile-section.tsx";
-import { type Intent, isIntent, type Outcome, TABS, type Tab } from "../components/settings/shared.tsx";
-import { SshKeySection } from "../components/settings/ssh-key-section.tsx";
-import { SettingsTabs } from "../components/settings/tabs.tsx";
-import { TwoFactorSection } from "../components/settings/two-factor-section.tsx";
-import { VerificationSection } from "../components/settings/verification-section.tsx";
-import { NOTIFICATION_KEYS } from "../../shared/rules.ts";
+import { requireUser } from "#app/.server/guards.ts";
+import { AccountDataSection, EmailSection } from "#app/components/settings/account-section.tsx";
+import { ConnectedAccounts } from "#app/components/settings/connected-accounts.tsx";
+import { NotificationsSection } from "#app/components/settings/notifications-section.tsx";
+import { PasswordSection } from "#app/components/settings/password-section.tsx";
+import { ProfileSection } from "#app/components/settings/profile-section.tsx";
+import { type Intent, isIntent, type Outcome, TABS, type Tab } from "#app/components/settings/shared.tsx";
+import { SshKeySection } from "#app/components/settings/ssh-key-section.tsx";
+import { SettingsTabs } from "#app/components/settings/tabs.tsx";
+import { TwoFactorSection } from "#app/components/settings/two-factor-section.tsx";
+import { VerificationSection } from "#app/components/settings/verification-section.tsx";
+import { NOTIFICATION_KEYS } from "#shared/rules.ts";
 import {
   encodeSshKey,
   factorProofSchema,
@@ -29,8 +29,8 @@ import {
   sshKeyDeleteSchema,
   sshKeySchema,
   totpSetupSchema,
-} from "../lib/forms.ts";
-import { SSH_PROOF_ERRORS } from "../../shared/sshkey-rules.ts";
+} from "#app/lib/forms.ts";
+import { SSH_PROOF_ERRORS } from "#shared/sshkey-rules.ts";
 
 export function meta() {
   return [{ title: "settings | faultline" }];
@@ -54,14 +54,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const security = tab === "security";
   const [sshNonce, totpStatus] = await Promise.all([
     security && !user.has_ssh_key ? sshKeyNonce(api) : null,
-    security && user.totp_enabled ? api.totpStatus().then((r) => (r.ok ? r.data : null)) : null,
+    security && user.totp_enabled ? api.getTwoFactor().then((r) => (r.ok ? r.data : null)) : null,
   ]);
   return { tab, user, totpSetup, sshNonce, totpStatus };
 }
 
 /** A code to sign for the SSH key form (proof of possession); null when the API gives none. */
 async function sshKeyNonce(api: ReturnType<typeof requireUser>["api"]): Promise<string | null> {
-  const res = await api.sshKeyNonce();
+  const res = await api.getSshKeyNonce();
   return res.ok ? res.data.nonce : null;
 }
 
@@ -77,7 +77,7 @@ const answer = (outcome: Outcome, status = 200) => data(outcome, { status });
  * read before the change.
  */
 async function reloadUser(auth: Auth) {
-  const me = await auth.api.me();
+  const me = await auth.api.getMe();
   if (me.ok) auth.web.user = me.data;
 }
 
@@ -88,10 +88,12 @@ async function saveProfile(auth: Auth, form: FormData) {
   const v = submission.value;
   const theme = v.dark_theme ? "dark" : "light";
   const res = await auth.api.updateProfile({
-    display_name: v.display_name ?? null,
-    bio: v.bio ?? null,
-    location: v.location || null,
-    theme,
+    body: {
+      display_name: v.display_name ?? null,
+      bio: v.bio ?? null,
+      location: v.location || null,
+      theme,
+    },
   });
   if (!res.ok) return answer({ intent, reply: submission.reply(), error: res.detail || "Failed to save profile" }, res.status);
   auth.web.user = res.data;
@@ -107,7 +109,7 @@ async function changePassword(auth: Auth, form: FormData) {
   const submission = parseWithZod(form, { schema: passwordChangeSchema });
   if (submission.status !== "success") return answer({ intent, reply: submission.reply({ hideFields: PASSWORD_FIELDS }) }, 400);
   const { current_password, new_password } = submission.value;
-  const res = await auth.api.changePassword({ current_password, new_password });
+  const res = await auth.api.changePassword({ body: { current_password, new_password } });
   if (!res.ok) {
     return answer({ intent, reply: submission.reply({ hideFields: PASSWORD_FIELDS }), error: res.detail || "Failed to change password" }, res.status);
   }
@@ -132,11 +134,11 @@ async function startTotpSetup(auth: Auth, form: FormData) {
     const reply = () => submission.reply({ hideFields: ["current_password"] });
     if (submission.status !== "success") return answer({ intent, reply: reply() }, 400);
     body = submission.value;
-    const res = await auth.api.setupTotp(body);
+    const res = await auth.api.setupTwoFactor({ body });
     if (!res.ok) return answer({ intent, reply: reply(), error: res.detail || SETTINGS.totpSetupFailed }, res.status);
     return keepSetup(auth, res.data);
   }
-  const res = await auth.api.setupTotp(body);
+  const res = await auth.api.setupTwoFactor({ body });
   if (!res.ok) return answer({ intent, error: res.detail || SETTINGS.totpSetupFailed }, res.status);
   return keepSetup(auth, res.data);
 }
@@ -154,7 +156,7 @@ async function verifyTotp(auth: Auth, form: FormData) {
   if (submission.status !== "success") return answer({ intent, reply: submission.reply() }, 400);
   const setup = auth.web.session.get("totpSetup");
   if (!setup) return answer({ intent, error: "No 2FA setup is in progress. Press Enable 2FA to start again." }, 400);
-  const res = await auth.api.verifyTotp({ token: submission.value.code, secret: setup.secret });
+  const res = await auth.api.enableTwoFactor({ body: { token: submission.value.code, secret: setup.secret } });
   if (!res.ok) return answer({ intent, reply: submission.reply(), error: res.detail || SETTINGS.totpInvalid }, res.status);
   auth.web.session.unset("totpSetup");
   auth.web.touch();
@@ -184,7 +186,7 @@ async function newRecoveryCodes(auth: Auth, form: FormData) {
   const submission = parseWithZod(form, { schema: factorProofSchema });
   const reply = () => submission.reply({ hideFields: ["current_password", "code"] });
   if (submission.status !== "success") return answer({ intent, reply: reply() }, 400);
-  const res = await auth.api.newRecoveryCodes(factorProof(submission.value));
+  const res = await auth.api.renewRecoveryCodes({ body: factorProof(submission.value) });
   if (!res.ok) return answer({ intent, reply: reply(), error: res.detail || "Failed to make new recovery codes" }, res.status);
   return answer({ intent, reply: submission.reply({ resetForm: true }), ok: res.data.message, recoveryCodes: res.data.recovery_codes });
 }
@@ -195,7 +197,7 @@ async function disableTotp(auth: Auth, form: FormData) {
   const submission = parseWithZod(form, { schema: factorProofSchema });
   const reply = () => submission.reply({ hideFields: ["current_password", "code"] });
   if (submission.status !== "success") return answer({ intent, reply: reply() }, 400);
-  const res = await auth.api.disableTotp(factorProof(submission.value));
+  const res = await auth.api.disableTwoFactor({ body: factorProof(submission.value) });
   if (!res.ok) return answer({ intent, reply: reply(), error: res.detail || SETTINGS.totpDisableFailed }, res.status);
   await reloadUser(auth);
   return answer({ intent, reply: submission.reply({ resetForm: true }), ok: res.data.message || "2FA disabled" });
@@ -206,7 +208,7 @@ async function saveSshKey(auth: Auth, form: FormData) {
   const submission = parseWithZod(form, { schema: sshKeySchema });
   if (submission.status !== "success") return answer({ intent, reply: submission.reply() }, 400);
   const { ssh_key, nonce, signature } = submission.value;
-  const res = await auth.api.putSshKey({ ssh_public_key_b64: encodeSshKey(ssh_key), nonce, signature });
+  const res = await auth.api.setSshKey({ body: { ssh_public_key_b64: encodeSshKey(ssh_key), nonce, signature } });
   if (!res.ok) {
     // A used or expired code: the form shows the page's new one (the signature was for the old).
     const stale = res.detail === SSH_PROOF_ERRORS.nonce;
@@ -226,7 +228,7 @@ async function deleteSshKey(auth: Auth, form: FormData) {
     if (submission.status !== "success") return answer({ intent, reply: submission.reply({ hideFields: ["current_password", "code"] }) }, 400);
     proof = submission.value;
   } else if (!confirmed(form)) return answer({ intent, confirm: true });
-  const res = await auth.api.deleteSshKey(proof);
+  const res = await auth.api.deleteSshKey({ body: proof });
   if (!res.ok) return answer({ intent, error: res.detail || SETTINGS.sshDeleteFailed }, res.status);
   await reloadUser(auth);
   return answer({ intent, ok: res.data.message || "SSH key deleted" });
@@ -238,7 +240,7 @@ async function saveNotifications(auth: Auth, form: FormData) {
   if (submission.status !== "success") return answer({ intent, reply: submission.reply() }, 400);
   // An unchecked box is absent from the form: absent means off.
   const prefs = Object.fromEntries(NOTIFICATION_KEYS.map((k) => [k, submission.value[k] ?? false]));
-  const res = await auth.api.updateNotifications(prefs);
+  const res = await auth.api.updateNotifications({ body: prefs });
   if (!res.ok) return answer({ intent, reply: submission.reply(), error: res.detail || "Failed to save notifications" }, res.status);
   auth.web.user = res.data;
   return answer({ intent, reply: submission.reply(), ok: SETTINGS.notificationsSaved });
@@ -251,7 +253,7 @@ async function changeEmail(auth: Auth, form: FormData) {
   const submission = parseWithZod(form, { schema: needsProof ? emailChangeSchema : emailChangeNoProofSchema });
   const reply = () => submission.reply({ hideFields: ["current_password", "code"] });
   if (submission.status !== "success") return answer({ intent, reply: reply() }, 400);
-  const res = await auth.api.changeEmail(submission.value);
+  const res = await auth.api.requestEmailChange({ body: submission.value });
   if (!res.ok) return answer({ intent, reply: reply(), error: res.detail || "Failed to change e-mail" }, res.status);
   return answer({ intent, reply: submission.reply({ resetForm: true }), ok: res.data.message });
 }
@@ -263,7 +265,7 @@ async function deleteAccount(auth: Auth, form: FormData) {
   const submission = parseWithZod(form, { schema: needsProof ? deleteAccountSchema : deleteAccountByNameSchema });
   const reply = () => submission.reply({ hideFields: ["current_password", "code"] });
   if (submission.status !== "success") return answer({ intent, reply: reply() }, 400);
-  const res = await auth.api.deleteAccount(submission.value);
+  const res = await auth.api.deleteAccount({ body: submission.value });
   if (!res.ok) return answer({ intent, reply: reply(), error: res.detail || "Failed to delete account" }, res.status);
   auth.web.signOut();
   auth.web.session.set("flash", ACCOUNT_TEXTS.deleted);

@@ -3,10 +3,10 @@
 // works without JavaScript ("check again" is a link); with it, the page measures again every 15 s.
 import { useEffect } from "react";
 import { data, useRevalidator } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/status";
-import type { HealthReport } from "../../shared/contract/index.ts";
-import { getWeb } from "../.server/guards.ts";
+import type { HealthReport } from "#shared/contract/index.ts";
+import { getWeb } from "#app/.server/guards.ts";
 
 export function meta() {
   return [{ title: "status | faultline" }];
@@ -15,7 +15,7 @@ export function meta() {
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const res = await getWeb(context).api.health();
+  const res = await getWeb(context).api.getHealth();
   return data({ report: res.ok ? res.data : null }, { headers: { "cache-control": "no-store" } });
 }
 

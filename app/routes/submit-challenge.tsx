@@ -1,4 +1,4 @@
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 
 export function meta() {
   return [{ title: "submit a challenge | faultline" }];

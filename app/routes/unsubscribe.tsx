@@ -3,9 +3,9 @@
 // links); the button turns the setting off. Mail clients' one-click (RFC 8058) posts to the API
 // directly (List-Unsubscribe-Post).
 import { data, Form, useNavigation } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/unsubscribe";
-import { getWeb } from "../.server/guards.ts";
+import { getWeb } from "#app/.server/guards.ts";
 
 export function meta() {
   return [{ title: "unsubscribe | faultline" }];
@@ -13,13 +13,13 @@ export function meta() {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const res = token ? await getWeb(context).api.unsubscribeInfo(token) : null;
+  const res = token ? await getWeb(context).api.describeUnsubscribe({ query: { token } }) : null;
   return { token, info: res?.ok ? res.data : null };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const token = String((await request.formData()).get("token") ?? "");
-  const res = await getWeb(context).api.unsubscribe(token);
+  const res = await getWeb(context).api.unsubscribe({ query: { token } });
   if (!res.ok) return data({ ok: false, message: res.detail || "This unsubscribe link is not valid." }, { status: res.status });
   return { ok: true, message: res.data.message };
 }

@@ -1,9 +1,9 @@
 // /verify-email?token=: the loader verifies, so the page works without JavaScript; the
 // loading state is what a person sees while that request is on its way.
 import { useNavigation } from "react-router";
-import { Link } from "../components/link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Route } from "./+types/verify-email";
-import { getWeb } from "../.server/guards.ts";
+import { getWeb } from "#app/.server/guards.ts";
 
 export function meta() {
   return [{ title: "verify e-mail | faultline" }];
@@ -12,7 +12,7 @@ export function meta() {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token");
   if (!token) return { ok: false };
-  const res = await getWeb(context).api.verifyEmail(token);
+  const res = await getWeb(context).api.verifyEmail({ body: { token } });
   return { ok: res.ok };
 }
 

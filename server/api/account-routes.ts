@@ -1,13 +1,13 @@
 // The account basics over HTTP (docs/api.md, "Account basics"): forgot password, e-mail
 // change, deletion, the data export, unsubscribe links from mail, and resetting a deployment to
 // its broken state. Transport only: call one service (the operations: shared/contract/account-basics.ts).
-import { operations } from "../../shared/contract/operations.ts";
-import type { AccountDeletion } from "../core/accounts/deletion.ts";
-import type { EmailChange } from "../core/accounts/email-change.ts";
-import type { AccountExporter } from "../core/accounts/export.ts";
-import type { Notifications } from "../core/accounts/notifications.ts";
-import type { PasswordReset } from "../core/accounts/password-reset.ts";
-import type { Deployments } from "../core/deployments/index.ts";
+import { operations } from "#shared/contract/operations.ts";
+import type { AccountDeletion } from "#server/core/accounts/deletion.ts";
+import type { EmailChange } from "#server/core/accounts/email-change.ts";
+import type { AccountExporter } from "#server/core/accounts/export.ts";
+import type { Notifications } from "#server/core/accounts/notifications.ts";
+import type { PasswordReset } from "#server/core/accounts/password-reset.ts";
+import type { Deployments } from "#server/core/deployments/index.ts";
 import type { BaseCtx, Router } from "./router.ts";
 
 export interface AccountServices {

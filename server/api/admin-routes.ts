@@ -4,13 +4,13 @@
 // input parsed by its operation (shared/contract/admin-operations.ts) and calls one service of
 // server/core/admin. Plus one public read, /system/notice, for the global banner (maintenance mode).
 import type { z } from "zod";
-import { auditQuery } from "../../shared/contract/admin-operations.ts";
-import { operations } from "../../shared/contract/operations.ts";
-import { AUDIT_ACTIONS, type Audit, type AuditFilter } from "../core/audit.ts";
-import type { Admin } from "../core/admin/index.ts";
-import { SETTING_LIMITS } from "../core/admin/settings.ts";
-import type { Actor } from "../core/admin/users.ts";
-import { badRequest } from "../core/errors.ts";
+import { auditQuery } from "#shared/contract/admin-operations.ts";
+import { operations } from "#shared/contract/operations.ts";
+import { AUDIT_ACTIONS, type Audit, type AuditFilter } from "#server/core/audit.ts";
+import type { Admin } from "#server/core/admin/index.ts";
+import { SETTING_LIMITS } from "#server/core/admin/settings.ts";
+import type { Actor } from "#server/core/admin/users.ts";
+import { badRequest } from "#server/core/errors.ts";
 import type { BaseCtx, Router } from "./router.ts";
 
 export interface AdminRoutesDeps {

@@ -2,10 +2,10 @@
 // at the end of the paid period, and the provider's webhook (read raw: its signature covers the
 // exact bytes). Transport only: the rules are in server/core/plans.ts and server/core/billing.ts.
 // Admins set a user's plan through the admin console's audited route (admin-routes.ts).
-import { operations } from "../../shared/contract/operations.ts";
-import { readBodyText } from "../body-limit.ts";
-import type { Billing } from "../core/billing.ts";
-import type { Plans } from "../core/plans.ts";
+import { operations } from "#shared/contract/operations.ts";
+import { readBodyText } from "#server/http/body-limit.ts";
+import type { Billing } from "#server/core/billing.ts";
+import type { Plans } from "#server/core/plans.ts";
 import type { BaseCtx, Router } from "./router.ts";
 
 export interface BillingRouteDeps {

@@ -2,10 +2,10 @@
 // "Hints, debrief and recordings"): transport only, the rules are server/core/hints.ts,
 // server/core/debrief.ts and server/core/recordings/access.ts. Registered before the catalogue's
 // /challenges/:id and the profiles' /users/:username, which match fewer segments anyway.
-import { operations } from "../../shared/contract/operations.ts";
-import type { Debriefs } from "../core/debrief.ts";
-import type { Hints } from "../core/hints.ts";
-import type { RecordingAccess } from "../core/recordings/access.ts";
+import { operations } from "#shared/contract/operations.ts";
+import type { Debriefs } from "#server/core/debrief.ts";
+import type { Hints } from "#server/core/hints.ts";
+import type { RecordingAccess } from "#server/core/recordings/access.ts";
 import type { BaseCtx, Router } from "./router.ts";
 
 export interface DebriefRoutesDeps {

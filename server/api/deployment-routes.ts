@@ -2,11 +2,11 @@
 // grading", and the fallback polling endpoint). Registered before the catalogue's
 // /challenges/:id routes, since the router matches in order and "active-session" and "config"
 // are not challenge ids.
-import type { Deployments } from "../core/deployments/index.ts";
-import { unauthorized, unavailable } from "../core/errors.ts";
-import type { Grading } from "../core/grading.ts";
-import { safeEqual } from "../core/secrets.ts";
-import { operations } from "../../shared/contract/operations.ts";
+import type { Deployments } from "#server/core/deployments/index.ts";
+import { unauthorized, unavailable } from "#server/core/errors.ts";
+import type { Grading } from "#server/core/grading.ts";
+import { safeEqual } from "#server/core/secrets.ts";
+import { operations } from "#shared/contract/operations.ts";
 import type { BaseCtx, Router } from "./router.ts";
 
 export interface DeploymentRoutesDeps {
@@ -42,7 +42,7 @@ export function deploymentRoutes(r: Router, { deployments, grading, durationSeco
   r.handle(operations.startDeployment, async (c) => deployments.start(await userId(c), c.params.id));
   r.handle(operations.extendDeployment, async (c) => deployments.extend(await userId(c), c.params.id));
   r.handle(operations.terminateDeployment, async (c) => deployments.terminate(await userId(c), c.params.id));
-  r.handle(operations.submitSolution, async (c) => grading.submit(await userId(c), c.params.id, c.body));
+  r.handle(operations.submitAnswer, async (c) => grading.submit(await userId(c), c.params.id, c.body));
 
   // Fallback polling: the owner's bearer token, or the services' key (never given to browsers).
   r.handle(operations.getDeployment, async (c) => {

@@ -1,8 +1,8 @@
 // How the API answers a failure: the one table from a domain error's kind (server/core/errors.ts)
 // to an HTTP status, and the envelope {"detail": "...", ...extra} (docs/api.md, "Errors").
 // Anything that is not a domain error is a bug: logged, and answered 500 without details.
-import { DomainError, type ErrorKind } from "../core/errors.ts";
-import type { Logger } from "../logger.ts";
+import { DomainError, type ErrorKind } from "#server/core/errors.ts";
+import type { Logger } from "#server/logger.ts";
 
 export const HTTP_STATUS: Record<ErrorKind, number> = {
   invalid: 400,

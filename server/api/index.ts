@@ -1,20 +1,20 @@
 // The JSON API under /api/v1: transport only. Each handler implements one operation of the
 // contract (shared/contract/operations.ts), is given its input parsed, and calls one domain
 // service; the rules live in server/core.
-import type { Accounts } from "../core/accounts/index.ts";
-import { withRequest } from "../core/audit.ts";
-import type { Billing } from "../core/billing.ts";
-import type { Catalogue } from "../core/catalogue.ts";
-import type { Deployments } from "../core/deployments/index.ts";
-import type { Grading } from "../core/grading.ts";
-import type { Health } from "../core/health.ts";
-import { unauthorized } from "../core/errors.ts";
-import type { OAuth } from "../core/oauth.ts";
-import type { Plans } from "../core/plans.ts";
-import type { PublicCache } from "../core/public-cache.ts";
-import type { Scoring } from "../core/scoring.ts";
-import type { TokenService } from "../core/tokens.ts";
-import type { Logger } from "../logger.ts";
+import type { Accounts } from "#server/core/accounts/index.ts";
+import { withRequest } from "#server/core/audit.ts";
+import type { Billing } from "#server/core/billing.ts";
+import type { Catalogue } from "#server/core/catalogue.ts";
+import type { Deployments } from "#server/core/deployments/index.ts";
+import type { Grading } from "#server/core/grading.ts";
+import type { Health } from "#server/core/health.ts";
+import { unauthorized } from "#server/core/errors.ts";
+import type { OAuth } from "#server/core/auth/oauth.ts";
+import type { Plans } from "#server/core/plans.ts";
+import type { PublicCache } from "#server/core/public-cache.ts";
+import type { Scoring } from "#server/core/scoring.ts";
+import type { TokenService } from "#server/core/auth/tokens.ts";
+import type { Logger } from "#server/logger.ts";
 import { accountRoutes, type AccountServices } from "./account-routes.ts";
 import { adminRoutes, type AdminRoutesDeps } from "./admin-routes.ts";
 import { billingRoutes } from "./billing-routes.ts";
@@ -22,10 +22,10 @@ import { debriefRoutes, type DebriefRoutesDeps } from "./debrief-routes.ts";
 import { deploymentRoutes } from "./deployment-routes.ts";
 import { playerRoutes } from "./player-routes.ts";
 import { twoFactorRoutes } from "./twofactor-routes.ts";
-import { acceptRequestId, currentRequest, REQUEST_ID_HEADER, type RequestContext, runInRequest } from "../request-context.ts";
+import { acceptRequestId, currentRequest, REQUEST_ID_HEADER, type RequestContext, runInRequest } from "#server/http/request-context.ts";
 import { buildOpenApi, type OpenApiDocument } from "./openapi.ts";
 import { type BaseCtx, createRouter, json } from "./router.ts";
-import { operations } from "../../shared/contract/operations.ts";
+import { operations } from "#shared/contract/operations.ts";
 
 export const API_PREFIX = "/api/v1";
 

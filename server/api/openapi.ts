@@ -4,10 +4,10 @@
 // dialect). Served at /api/v1/openapi.json and rendered on
 // /docs/api; tests/integration/openapi.test.ts checks it against the routes.
 import { z } from "zod";
-import type { Access, Operation } from "../../shared/contract/operation.ts";
+import type { Access, Operation } from "#shared/contract/operation.ts";
 import type { RouteEntry } from "./router.ts";
 
-import type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiParameter } from "../../shared/contract/openapi.ts";
+import type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiParameter } from "#shared/contract/openapi.ts";
 
 export type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiParameter };
 

@@ -1,12 +1,12 @@
 // The player's read side of the API: catalogue, leaderboard, solved challenges, activity, home
 // figures. Transport only: validate the query, call one service. Registered last, after the
 // deployment routes, so "/challenges/active-session" and "/challenges/:id/..." win over ":id".
-import { challengeIdParam } from "../../shared/contract/inputs.ts";
-import { operations } from "../../shared/contract/operations.ts";
-import type { Catalogue } from "../core/catalogue.ts";
-import { notFound } from "../core/errors.ts";
-import type { PublicCache } from "../core/public-cache.ts";
-import { periodStart, type Scoring } from "../core/scoring.ts";
+import { challengeIdParam } from "#shared/contract/inputs.ts";
+import { operations } from "#shared/contract/operations.ts";
+import type { Catalogue } from "#server/core/catalogue.ts";
+import { notFound } from "#server/core/errors.ts";
+import type { PublicCache } from "#server/core/public-cache.ts";
+import { periodStart, type Scoring } from "#server/core/scoring.ts";
 import type { BaseCtx, Ctx, Router } from "./router.ts";
 
 export interface PlayerDeps {

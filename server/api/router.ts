@@ -1,15 +1,15 @@
 // A small router over the Fetch API's Request and Response, so the same handler serves HTTP
-// (through server/http.ts) and the web's in-process client without a network hop.
+// (through server/http/http.ts) and the web's in-process client without a network hop.
 // Each handler is registered against its operation in the contract (shared/contract/operations.ts):
 // the router enforces the operation's access, parses its params, query and body with the
 // operation's schemas before the handler runs, and (outside production) checks the JSON it answers
 // against the response schema; server/api/openapi.ts builds the OpenAPI document from the same table.
 import { z } from "zod";
-import { readBodyText } from "../body-limit.ts";
-import { badRequest } from "../core/errors.ts";
-import type { Logger } from "../logger.ts";
-import { currentRequest } from "../request-context.ts";
-import type { Access, BodyOf, Operation, ParamsOf, QueryOf } from "../../shared/contract/operation.ts";
+import { readBodyText } from "#server/http/body-limit.ts";
+import { badRequest } from "#server/core/errors.ts";
+import type { Logger } from "#server/logger.ts";
+import { currentRequest } from "#server/http/request-context.ts";
+import type { Access, BodyOf, Operation, ParamsOf, QueryOf } from "#shared/contract/operation.ts";
 import { errorResponse, json } from "./errors.ts";
 
 export { errorResponse, json };

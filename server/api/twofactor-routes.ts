@@ -2,8 +2,8 @@
 // set-up behind the password, enabling (recovery codes shown once), its state, new recovery
 // codes, turning it off, and the lost-authenticator link (shared/contract/twofactor.ts). Transport
 // only: call one service. The sign-in's second step is POST /auth/login/2fa (index.ts).
-import { operations } from "../../shared/contract/operations.ts";
-import type { Accounts } from "../core/accounts/index.ts";
+import { operations } from "#shared/contract/operations.ts";
+import type { Accounts } from "#server/core/accounts/index.ts";
 import type { BaseCtx, Router } from "./router.ts";
 
 export interface TwoFactorRoutesDeps {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AnswerPart } from "../runtime/challenges.ts";
+import type { AnswerPart } from "#server/library/challenges.ts";
 import { answerRules, answerWords, judgeAnswer } from "./answers.ts";
 
 const account: AnswerPart = {

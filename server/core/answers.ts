@@ -5,8 +5,8 @@
 // the right one of each kind and no other candidate of that kind (a list of every candidate is
 // not an answer), and a deployment takes a few wrong answers before it must be reset for new
 // values. The check judges the system only.
-import type { AnswerPart } from "../runtime/challenges.ts";
-import type { ScenarioValues } from "../runtime/scenario.ts";
+import type { AnswerPart } from "#server/library/challenges.ts";
+import type { ScenarioValues } from "#server/runtime/scenario.ts";
 
 /** Wrong answers a deployment takes before it must be reset (new values) to answer again. */
 export const WRONG_ANSWERS_PER_DEPLOYMENT = 3;

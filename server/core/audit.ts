@@ -14,10 +14,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHmac, randomBytes } from "node:crypto";
 import { type SqlBool, sql } from "kysely";
-import type { Db } from "../db/index.ts";
-import { nowSeconds } from "../db/index.ts";
-import type { Logger } from "../logger.ts";
-import { AUDIT_ACTIONS, type AuditAction, type AuditEntry, type AuditTargetType } from "../../shared/contract/admin.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import type { Logger } from "#server/logger.ts";
+import { AUDIT_ACTIONS, type AuditAction, type AuditEntry, type AuditTargetType } from "#shared/contract/admin.ts";
 
 export { AUDIT_ACTIONS, type AuditAction, type AuditTargetType };
 

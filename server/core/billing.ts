@@ -25,12 +25,12 @@
 //  one provider client.
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
-import type { BillingConfig } from "../config.ts";
-import type { Db } from "../db/index.ts";
-import { nowSeconds } from "../db/index.ts";
-import type { Logger } from "../logger.ts";
-import type { BillingStatus, CheckoutStarted } from "../../shared/contract/plans.ts";
-import { effectivePlan } from "../../shared/plans.ts";
+import type { BillingConfig } from "#server/config.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import type { Logger } from "#server/logger.ts";
+import type { BillingStatus, CheckoutStarted } from "#shared/contract/plans.ts";
+import { effectivePlan } from "#shared/plans.ts";
 import { badRequest, conflict, notFound, unavailable, upstreamFailed } from "./errors.ts";
 import type { Plans } from "./plans.ts";
 

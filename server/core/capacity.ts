@@ -3,8 +3,8 @@
 // the configured capacity (CAPACITY_MEMORY_PERCENT of the host's memory, or CAPACITY_MEMORY_MB).
 // Limits, not current use, are what is added up: a deployment may grow to its limit at any time
 // (its writable directories are tmpfs, counted in the same limit).
-import type { Challenge } from "../runtime/challenges.ts";
-import { clampLimits } from "../runtime/policy.ts";
+import type { Challenge } from "#server/library/challenges.ts";
+import { clampLimits } from "#server/runtime/policy.ts";
 
 const MiB = 1024 * 1024;
 /** Host memory an idle deployment takes outside its memory limit, measured by bench/idle-memory.ts

@@ -2,14 +2,14 @@
 // table at start, so search, filters, ordering and joins with solves happen in the database.
 // No HTTP here: callers pass plain values and get plain values or a DomainError.
 import { type SqlBool, sql } from "kysely";
-import type { ChallengeGrading, ChallengeView, ListQuery } from "../../shared/contract/index.ts";
+import type { ChallengeGrading, ChallengeView, ListQuery } from "#shared/contract/index.ts";
 import { answerRules } from "./answers.ts";
-import type { Db } from "../db/index.ts";
-import { nowSeconds } from "../db/index.ts";
-import type { ChallengesTable } from "../db/schema.ts";
-import type { Challenge } from "../runtime/challenges.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import type { ChallengesTable } from "#server/db/schema.ts";
+import type { Challenge } from "#server/library/challenges.ts";
 import { isHidden, visibleTo } from "./admin/challenges.ts";
-import { ilike } from "../db/search.ts";
+import { ilike } from "#server/db/search.ts";
 import { notFound } from "./errors.ts";
 
 export const DEFAULT_TIME_MINUTES = 30;

@@ -5,9 +5,9 @@
 // stored when each shell ended (recordings/commands.ts): reading a debrief computes nothing in
 // proportion to what the player typed on the main thread, and it holds at most
 // DEBRIEF_RECORDINGS shells and DEBRIEF_COMMANDS commands.
-import type { Debrief } from "../../shared/contract/index.ts";
-import type { Db } from "../db/index.ts";
-import type { Challenge } from "../runtime/challenges.ts";
+import type { Debrief } from "#shared/contract/index.ts";
+import type { Db } from "#server/db/index.ts";
+import type { Challenge } from "#server/library/challenges.ts";
 import { visibleTo } from "./admin/challenges.ts";
 import { forbidden, notFound } from "./errors.ts";
 import { recordingView } from "./recordings/access.ts";

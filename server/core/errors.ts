@@ -1,7 +1,7 @@
 // The one error type a domain service throws for an expected failure: what went wrong, by kind,
 // in words a person may read (`detail`), with optional fields for the caller (`extra`, e.g.
 // retry_after). Core knows no transport: the API maps kinds to HTTP statuses in one table
-// (server/api/errors.ts), the live channel to close codes (server/live.ts), the CLI to a message
+// (server/api/errors.ts), the live channel to close codes (server/http/live.ts), the CLI to a message
 // and an exit status (server/cli.ts). Anything else thrown is a bug: a 500 without details.
 export const ERROR_KINDS = [
   /** The input is wrong (a field, a key, a code). */

@@ -3,13 +3,13 @@
 // observes from outside where the challenge says so), stores every submission, and awards the
 // points once: the solves table's primary key decides "already solved".
 import { randomUUID } from "node:crypto";
-import type { Achievement, SubmissionResult } from "../../shared/contract/index.ts";
-import type { Db } from "../db/index.ts";
-import { nowSeconds } from "../db/index.ts";
-import type { Logger } from "../logger.ts";
-import type { Challenge } from "../runtime/challenges.ts";
-import { runCheck } from "../runtime/scenario.ts";
-import type { Runtime } from "../runtime/types.ts";
+import type { Achievement, SubmissionResult } from "#shared/contract/index.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import type { Logger } from "#server/logger.ts";
+import type { Challenge } from "#server/library/challenges.ts";
+import { runCheck } from "#server/runtime/scenario.ts";
+import type { Runtime } from "#server/runtime/types.ts";
 import type { Deployments } from "./deployments/index.ts";
 import { RUNTIME_UNAVAILABLE } from "./deployments/admission.ts";
 import { badRequest, conflict, limitReached, notFound, unavailable } from "./errors.ts";
@@ -18,7 +18,7 @@ import { hintChargeOnSolve } from "./hints.ts";
 import { judgeAnswer, WRONG_ANSWERS_PER_DEPLOYMENT, WRONG_ANSWERS_USED_UP, type AnswerVerdict } from "./answers.ts";
 import { pruneSubmissions } from "./submissions.ts";
 import type { RateLimiter } from "./ratelimit.ts";
-import { NO_ACTIVE_DEPLOYMENT, VALIDATION_FAILED_DEFAULT } from "../../shared/rules.ts";
+import { NO_ACTIVE_DEPLOYMENT, VALIDATION_FAILED_DEFAULT } from "#shared/rules.ts";
 
 const CHECK_RUNNING = "A check of this deployment is already running.";
 // A check starts a container and runs for seconds: a few per minute is plenty for a person.

@@ -5,9 +5,9 @@
 // times only: never an error message, a path or an address (it is public).
 import { connect } from "node:net";
 import { sql } from "kysely";
-import type { Db } from "../db/index.ts";
-import type { ComponentStatus, HealthReport, OverallStatus } from "../../shared/contract/health.ts";
-import type { Runtime } from "../runtime/types.ts";
+import type { Db } from "#server/db/index.ts";
+import type { ComponentStatus, HealthReport, OverallStatus } from "#shared/contract/health.ts";
+import type { Runtime } from "#server/runtime/types.ts";
 
 export interface HealthDeps {
   db: Db;

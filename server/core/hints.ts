@@ -2,10 +2,10 @@
 // per user and challenge (table hint_reveals) across deployments. A hint's cost is deducted only
 // if and when the challenge is solved, never below 0: grading asks `chargeOnSolve` for the
 // solve's points inside its own transaction. Texts of hints not yet revealed never leave here.
-import type { HintsState } from "../../shared/contract/index.ts";
-import type { Db } from "../db/index.ts";
-import { nowSeconds } from "../db/index.ts";
-import type { Challenge } from "../runtime/challenges.ts";
+import type { HintsState } from "#shared/contract/index.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import type { Challenge } from "#server/library/challenges.ts";
 import { visibleTo } from "./admin/challenges.ts";
 import { badRequest, conflict, notFound } from "./errors.ts";
 

@@ -10,9 +10,9 @@
 // gives its credit back by itself, on every path that marks a start failed (the background
 // deploy, the reconciliation after a restart), with no second record that could drift.
 import { sql } from "kysely";
-import type { Db } from "../db/index.ts";
-import { nowSeconds } from "../db/index.ts";
-import type { Plan } from "../db/schema.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import type { Plan } from "#server/db/schema.ts";
 import {
   CONCURRENT_DEPLOYMENTS,
   concurrencyRefusal,
@@ -23,8 +23,8 @@ import {
   monthBounds,
   PLAN_DIFFICULTIES,
   type PlanName,
-} from "../../shared/plans.ts";
-import type { PlanStatus } from "../../shared/contract/plans.ts";
+} from "#shared/plans.ts";
+import type { PlanStatus } from "#shared/contract/plans.ts";
 import { badRequest, forbidden, notFound } from "./errors.ts";
 
 export interface PlansDeps {

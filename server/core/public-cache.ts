@@ -9,7 +9,7 @@
 // was made at. So a solve or a content reload (admin reload, hide, show) is seen at once, by
 // every replica on the same database, whoever wrote it. `invalidate()` drops everything now
 // (for a replica told by another, or a test).
-import type { Db } from "../db/index.ts";
+import type { Db } from "#server/db/index.ts";
 
 export interface PublicCache {
   /** `load()`'s value, from the cache while it is fresh and nothing changed. */
@@ -17,7 +17,7 @@ export interface PublicCache {
   /** Forgets every entry. */
   invalidate(): void;
   /** The database's change counter now: anything cached at another value may be out of date
-   *  (server/page-cache.ts keys visitors' whole pages on it too). */
+   *  (server/http/page-cache.ts keys visitors' whole pages on it too). */
   version(): Promise<number>;
 }
 

@@ -15,7 +15,7 @@
 // fresh keys cannot buy back anyone's attempts. Windows are measured on each
 // replica's own clock: keep them in time (NTP).
 import { sql } from "kysely";
-import type { Db } from "../db/index.ts";
+import type { Db } from "#server/db/index.ts";
 import { tooManyRequests } from "./errors.ts";
 import { type Limit, MAX_RATE_LIMIT_KEYS, type RateLimiter } from "./ratelimit.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openDatabase, type Db } from "../db/index.ts";
+import { openDatabase, type Db } from "#server/db/index.ts";
 import { createDatabase } from "../../tests/support/postgres.ts";
 import { DomainError } from "./errors.ts";
 import { addressKey, createRateLimiter, type RateLimiter } from "./ratelimit.ts";

@@ -6,12 +6,12 @@
 //  figures) beside the rules they share (periods, levels, trigram search); the achievements and
 //  constants at the top are what the rest reads.
 import { type ExpressionBuilder, PostgresAdapter, type SqlBool, sql } from "kysely";
-import type { Achievement, Activity, HomeStats, LeaderboardPage, Period, SolvedChallenge } from "../../shared/contract/index.ts";
-import type { Db } from "../db/index.ts";
-import type { Database } from "../db/schema.ts";
-import { nowSeconds } from "../db/index.ts";
+import type { Achievement, Activity, HomeStats, LeaderboardPage, Period, SolvedChallenge } from "#shared/contract/index.ts";
+import type { Db } from "#server/db/index.ts";
+import type { Database } from "#server/db/schema.ts";
+import { nowSeconds } from "#server/db/index.ts";
 import { isDisabled } from "./admin/disabled.ts";
-import { likePattern } from "../db/search.ts";
+import { likePattern } from "#server/db/search.ts";
 import { notFound } from "./errors.ts";
 
 export const POINTS_PER_LEVEL = 1000;

@@ -5,13 +5,13 @@
 //
 // Nonces are random, live 15 minutes, are stored hashed and work once. A few may be live per user
 // at once (two open settings tabs); the oldest go first.
-import type { SshKeyNonce } from "../../shared/contract/index.ts";
-import type { Db } from "../db/index.ts";
-import { nowSeconds } from "../db/index.ts";
+import type { SshKeyNonce } from "#shared/contract/index.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
 import { badRequest } from "./errors.ts";
 import { hashToken, randomToken } from "./secrets.ts";
-import { SSH_KEY_NAMESPACE, SSH_KEY_NONCE_SECONDS, SSH_PROOF_ERRORS, signCommand } from "../../shared/sshkey-rules.ts";
-import { verifySshSignature } from "./sshsig.ts";
+import { SSH_KEY_NAMESPACE, SSH_KEY_NONCE_SECONDS, SSH_PROOF_ERRORS, signCommand } from "#shared/sshkey-rules.ts";
+import { verifySshSignature } from "./auth/sshsig.ts";
 
 const LIVE_PER_USER = 5;
 

@@ -4,7 +4,7 @@
 // SUBMISSIONS_KEPT of each player are kept; grading removes older ones in the transaction that
 // stores a new one. Solves (points, the board) are rows of their own and never go with them.
 import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.ts";
+import type { Database } from "#server/db/schema.ts";
 
 export const SUBMISSIONS_KEPT = 200;
 

@@ -2,10 +2,10 @@
 // Both are declared once, in shared/contract (the web reads the same types).
 import { randomUUID } from "node:crypto";
 import type { Insertable, Selectable } from "kysely";
-import type { OAuthProvider, OwnUser, PublicUser } from "../../shared/contract/index.ts";
-import { nowSeconds } from "../db/index.ts";
-import type { UsersTable } from "../db/schema.ts";
-import { effectivePlan } from "../../shared/plans.ts";
+import type { OAuthProvider, OwnUser, PublicUser } from "#shared/contract/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import type { UsersTable } from "#server/db/schema.ts";
+import { effectivePlan } from "#shared/plans.ts";
 import { NO_STATS, type UserStats } from "./scoring.ts";
 import { sshKeyPreview } from "./sshkeys.ts";
 

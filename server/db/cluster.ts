@@ -17,8 +17,8 @@
 import { randomInt } from "node:crypto";
 import { sql } from "kysely";
 import type pg from "pg";
-import type { Config } from "../config.ts";
-import type { Logger } from "../logger.ts";
+import type { Config } from "#server/config.ts";
+import type { Logger } from "#server/logger.ts";
 import type { Db } from "./index.ts";
 
 /** The NOTIFY channel every replica of the database listens on. */

@@ -3,7 +3,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
-import type { Config } from "../config.ts";
+import type { Config } from "#server/config.ts";
 import { migrationProvider } from "./migrations.ts";
 import { refreshStatistics } from "./statistics.ts";
 import type { Database } from "./schema.ts";

@@ -198,7 +198,7 @@ export const migrations: Record<string, Migration> = {
   "0004_web_sessions_hashed": {
     async up(db: Kysely<any>) {
       // Web sessions keyed by the SHA-256 of their id, with their data (access and refresh
-      // tokens) encrypted (server/core/web-sessions.ts): a copy of the database no longer
+      // tokens) encrypted (server/core/auth/web-sessions.ts): a copy of the database no longer
       // signs anyone in. Old rows cannot be converted (their ids are not kept), so everyone
       // signs in again once.
       await db.schema.dropTable("web_sessions").execute();

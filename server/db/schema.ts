@@ -3,7 +3,7 @@
 // Over 350 lines: every table's row type, one interface each, in one place so a query's types have
 //  one source.
 import type { ColumnType, Generated } from "kysely";
-import type { Difficulty } from "../../shared/contract/index.ts";
+import type { Difficulty } from "#shared/contract/index.ts";
 
 export type Flag = 0 | 1;
 
@@ -97,7 +97,7 @@ export interface WebSessionsTable {
   id_hash: string;
   /** The signed-in user; null while the session only carries pre-login state. */
   user_id: string | null;
-  /** AES-256-GCM ciphertext of the session's JSON data (server/core/web-sessions.ts). */
+  /** AES-256-GCM ciphertext of the session's JSON data (server/core/auth/web-sessions.ts). */
   data: string;
   expires_at: number;
   created_at: number;

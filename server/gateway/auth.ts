@@ -3,7 +3,7 @@
 // deployments, are only looked up for, and told to, whoever proves they hold it: a forged
 // signature costs the same (one verify, no lookup) whatever the key.
 import ssh2, { type AuthContext, type ParsedKey, type PublicKeyAuthContext } from "ssh2";
-import { sshFingerprint, sshKeyProblem } from "../core/sshkeys.ts";
+import { sshFingerprint, sshKeyProblem } from "#server/core/sshkeys.ts";
 import { openForOwner, ownerLimitKey } from "./admission.ts";
 import { sendAuthBanner } from "./banner.ts";
 import { printable, type Conn } from "./connection.ts";

@@ -3,8 +3,8 @@
 // signal are remembered or forwarded within limits (limits.ts); shell, exec and the sftp subsystem
 // each start one exec (exec-bridge.ts); agent and X11 forwarding are refused.
 import type { Session } from "ssh2";
-import type { ShellRecorder } from "../core/recordings/recorder.ts";
-import type { ExecSession, Runtime } from "../runtime/types.ts";
+import type { ShellRecorder } from "#server/core/recordings/recorder.ts";
+import type { ExecSession, Runtime } from "#server/runtime/types.ts";
 import type { Conn } from "./connection.ts";
 import { createExecBridge } from "./exec-bridge.ts";
 import { acceptEnv, acceptTerm, clampSize } from "./limits.ts";

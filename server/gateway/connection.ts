@@ -2,7 +2,7 @@
 // a hung-up terminal for the processes (SIGHUP, then SIGKILL), a last message for the person.
 import type { Socket } from "node:net";
 import type { Connection } from "ssh2";
-import type { ExecSession } from "../runtime/types.ts";
+import type { ExecSession } from "#server/runtime/types.ts";
 import { endShell, type ShellState } from "./shell.ts";
 import type { GatewayLogger, Target } from "./types.ts";
 

@@ -6,8 +6,8 @@
 // ShellChannel (shell.ts). Every shell and command (not sftp) is recorded on the way when a
 // recorder is given (server/core/recordings/recorder.ts).
 import type { Readable } from "node:stream";
-import type { ShellRecorder, ShellRecording } from "../core/recordings/recorder.ts";
-import type { ExecOptions, ExecSession, Runtime } from "../runtime/types.ts";
+import type { ShellRecorder, ShellRecording } from "#server/core/recordings/recorder.ts";
+import type { ExecOptions, ExecSession, Runtime } from "#server/runtime/types.ts";
 import { sleep } from "./connection.ts";
 import type { ShellChannel, ShellState } from "./shell.ts";
 import type { GatewayLogger, Target } from "./types.ts";

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import ssh2 from "ssh2";
-import { sshFingerprint } from "../core/sshkeys.ts";
+import { sshFingerprint } from "#server/core/sshkeys.ts";
 
 export interface HostKey {
   /** The private key in OpenSSH format, as ssh2's Server wants it. */

@@ -4,8 +4,8 @@
 // signals (a short list, rate-limited), hanging up (SIGHUP, then SIGKILL) and ending with a
 // message ("This faultline deployment has ended...").
 import type { Duplex, Writable } from "node:stream";
-import type { ShellRecording } from "../core/recordings/recorder.ts";
-import type { ExecSession } from "../runtime/types.ts";
+import type { ShellRecording } from "#server/core/recordings/recorder.ts";
+import type { ExecSession } from "#server/runtime/types.ts";
 import { clampSize, Coalescer, TokenBucket } from "./limits.ts";
 import type { GatewayLogger } from "./types.ts";
 

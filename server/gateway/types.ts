@@ -2,13 +2,13 @@
 // (ContainerSSH's lesson): for every key a client offers it asks `resolve` where that key may go,
 // and it only ever enters the container the answer names (the contract of `resolve` is written
 // in server/core/deployments/ssh-access.ts).
-import type { ShellRecorder } from "../core/recordings/recorder.ts";
-import type { Runtime } from "../runtime/types.ts";
+import type { ShellRecorder } from "#server/core/recordings/recorder.ts";
+import type { Runtime } from "#server/runtime/types.ts";
 
 // The key, the target and the answer are the deployments service's own words (core depends on
 // no transport): re-exported so the gateway and its tests keep one import.
-export type { OfferedKey, Refusal, Resolve, Target } from "../core/deployments/ssh-access.ts";
-import type { Resolve } from "../core/deployments/ssh-access.ts";
+export type { OfferedKey, Refusal, Resolve, Target } from "#server/core/deployments/ssh-access.ts";
+import type { Resolve } from "#server/core/deployments/ssh-access.ts";
 
 export interface GatewayLogger {
   debug(message: string, extra?: unknown): void;

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "#server/logger.ts";
 import { createMailer, maskAddress } from "./mailer.ts";
 
 const TOKEN = "tok_9f8e7d6c5b4a39281706f5e4d3c2b1a0ZZ";

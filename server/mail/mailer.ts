@@ -11,8 +11,8 @@ import { mkdirSync } from "node:fs";
 import { readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
-import type { DiskSpace } from "../disk-space.ts";
-import type { Logger } from "../logger.ts";
+import type { DiskSpace } from "#server/disk-space.ts";
+import type { Logger } from "#server/logger.ts";
 
 export interface Mail {
   to: string;

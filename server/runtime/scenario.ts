@@ -14,7 +14,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Challenge } from "./challenges.ts";
+import type { Challenge } from "#server/library/challenges.ts";
 import { runCommand, type RunResult } from "./exec.ts";
 import { graderCapabilities } from "./policy.ts";
 import { RuntimeError, type ContainerInfo, type NetworkInfo, type Owner, type Runtime } from "./types.ts";

@@ -2,10 +2,10 @@
 // WebSocket (who may open it), web-shells.ts the shells behind it, one per deployment, run through
 // the SSH gateway's exec path so both record and end the same way. server.ts attaches it next to
 // the gateway and tells it, as it tells the gateway, when a deployment ends or is reset.
-import type { ShellRecorder } from "../core/recordings/recorder.ts";
-import { createHangUp } from "../gateway/shell.ts";
-import type { Runtime } from "../runtime/types.ts";
-import type { UpgradeDispatcher } from "../upgrades.ts";
+import type { ShellRecorder } from "#server/core/recordings/recorder.ts";
+import { createHangUp } from "#server/gateway/shell.ts";
+import type { Runtime } from "#server/runtime/types.ts";
+import type { UpgradeDispatcher } from "#server/http/upgrades.ts";
 import { createWebShells } from "./web-shells.ts";
 import { attachWebTerminal, type WebTerminalDeps } from "./web-terminal.ts";
 

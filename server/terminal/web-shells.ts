@@ -10,12 +10,12 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Duplex, Writable } from "node:stream";
 import type { WebSocket } from "ws";
-import type { ShellRecorder } from "../core/recordings/recorder.ts";
-import { createExecBridge, type ShellOwner } from "../gateway/exec-bridge.ts";
-import { endShell, createShellState, resizeShell, type ShellState } from "../gateway/shell.ts";
-import type { GatewayLogger, Target } from "../gateway/types.ts";
-import type { ExecSession, Runtime } from "../runtime/types.ts";
-import { TERMINAL_CLOSE, TERMINAL_LIMITS, TERMINAL_TEXT, type TerminalServerMessage } from "../../shared/contract/terminal.ts";
+import type { ShellRecorder } from "#server/core/recordings/recorder.ts";
+import { createExecBridge, type ShellOwner } from "#server/gateway/exec-bridge.ts";
+import { endShell, createShellState, resizeShell, type ShellState } from "#server/gateway/shell.ts";
+import type { GatewayLogger, Target } from "#server/gateway/types.ts";
+import type { ExecSession, Runtime } from "#server/runtime/types.ts";
+import { TERMINAL_CLOSE, TERMINAL_LIMITS, TERMINAL_TEXT, type TerminalServerMessage } from "#shared/contract/terminal.ts";
 import { OutputRing } from "./output-ring.ts";
 
 /** Keystrokes and pastes: 256 KiB at once, then 32 KiB a second; beyond it input is dropped

@@ -10,14 +10,14 @@
 import type { IncomingMessage } from "node:http";
 import { WebSocketServer, type WebSocket } from "ws";
 import { z } from "zod";
-import type { Deployments } from "../core/deployments/index.ts";
-import type { SessionEnded, WebSessions } from "../core/web-sessions.ts";
-import { RecentBuckets } from "../gateway/limits.ts";
-import { clientIp } from "../http.ts";
-import type { Logger } from "../logger.ts";
-import { sessionSockets } from "../session-sockets.ts";
-import type { UpgradeClaim, UpgradeDispatcher } from "../upgrades.ts";
-import { TERMINAL_CLOSE, TERMINAL_TEXT } from "../../shared/contract/terminal.ts";
+import type { Deployments } from "#server/core/deployments/index.ts";
+import type { SessionEnded, WebSessions } from "#server/core/auth/web-sessions.ts";
+import { RecentBuckets } from "#server/gateway/limits.ts";
+import { clientIp } from "#server/http/http.ts";
+import type { Logger } from "#server/logger.ts";
+import { sessionSockets } from "#server/http/session-sockets.ts";
+import type { UpgradeClaim, UpgradeDispatcher } from "#server/http/upgrades.ts";
+import { TERMINAL_CLOSE, TERMINAL_TEXT } from "#shared/contract/terminal.ts";
 import type { WebShells } from "./web-shells.ts";
 
 export const TERMINAL_PATH = /^\/ws\/terminal\/([0-9a-f-]{36})\/?$/;
@@ -55,7 +55,7 @@ export interface WebTerminalDeps {
 }
 
 /** Serves the browser terminal's upgrades, which the server's one dispatcher
- *  (server/upgrades.ts) hands over by path. */
+ *  (server/http/upgrades.ts) hands over by path. */
 export function attachWebTerminal(upgrades: UpgradeDispatcher, deps: WebTerminalDeps) {
   const { deployments, webSessions, shells, publicOrigin, log } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });

@@ -2,7 +2,7 @@
 // account deletion, the data export, unsubscribe links and a deployment's reset. docs/api.md
 // ("Account basics") describes the same answers in prose. A leaf: imports only its siblings.
 import { z } from "zod";
-import { PASSWORD_MAX } from "../rules.ts";
+import { PASSWORD_MAX } from "#shared/rules.ts";
 import { messageSchema, ownUserSchema } from "./accounts.ts";
 import { challengeIdParam, password } from "./inputs.ts";
 import { defineOperations } from "./operation.ts";

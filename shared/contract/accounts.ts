@@ -2,8 +2,8 @@
 // (docs/api.md, "Authentication" and "Users"). The server's services declare their results as
 // these types and the web's API client reads them, so each shape is written once.
 import { z } from "zod";
-import { PLAN_NAMES } from "../plans.ts";
-import { NOTIFICATION_KEYS } from "../rules.ts";
+import { PLAN_NAMES } from "#shared/plans.ts";
+import { NOTIFICATION_KEYS } from "#shared/rules.ts";
 import { loginBody, logoutBody, oauthCallbackBody, providerParam, refreshBody, registerBody, resendBody, secondFactorBody, tokenBody } from "./inputs.ts";
 import { defineOperations } from "./operation.ts";
 import { achievementSchema } from "./scoring.ts";

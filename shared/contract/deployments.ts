@@ -197,10 +197,10 @@ export const deploymentOperations = defineOperations({
     errors: { 404: "No deployment of this challenge" },
     response: terminateDeploymentResultSchema,
   },
-  submitSolution: {
+  submitAnswer: {
     method: "POST",
     path: "/challenges/:id/submit",
-    summary: "Submit a solution: the check runs in the deployment",
+    summary: "Submit an answer: the check runs in the deployment",
     tags: ["Deployments"],
     access: "user",
     params: challenge,

@@ -12,8 +12,8 @@ import {
   STEP_UP_REQUIRED,
   USERNAME_PATTERN,
   USERNAME_RULE,
-} from "../rules.ts";
-import { normalizeRecoveryCode } from "../recovery-codes.ts";
+} from "#shared/rules.ts";
+import { normalizeRecoveryCode } from "#shared/recovery-codes.ts";
 
 export const password = z
   .string({ error: "is required" })

@@ -63,3 +63,26 @@ export type ResponseOf<O> = O extends { response: infer R extends z.ZodType } ? 
 /** What a caller sends (before transforms). */
 export type QueryInputOf<O> = O extends { query: infer Q extends z.ZodType } ? z.input<Q> : undefined;
 export type BodyInputOf<O> = O extends { body: infer B extends z.ZodType } ? z.input<B> : undefined;
+
+/** The `:name` parts of a path, e.g. "id" | "provider". */
+type PathParamNames<P extends string> = P extends `${string}:${infer N}/${infer Rest}`
+  ? N | PathParamNames<`/${Rest}`>
+  : P extends `${string}:${infer N}`
+    ? N
+    : never;
+/** What a caller fills the path with: the params schema's input, else a string per `:name`. */
+export type ParamsInputOf<O> = O extends { params: infer P extends z.ZodType }
+  ? z.input<P>
+  : O extends { path: infer S extends string }
+    ? Record<PathParamNames<S>, string>
+    : never;
+
+/** What a caller of an operation gives: the path's values, its query and its body, each only
+ *  where the operation takes one (and required where it must be given). */
+export type CallInput<O> = (O extends { path: infer S extends string }
+  ? [PathParamNames<S>] extends [never]
+    ? unknown
+    : { params: ParamsInputOf<O> }
+  : unknown) &
+  (O extends { query: z.ZodType } ? (Record<string, never> extends QueryInputOf<O> ? { query?: QueryInputOf<O> } : { query: QueryInputOf<O> }) : unknown) &
+  (O extends { body: z.ZodType } ? (Record<string, never> extends BodyInputOf<O> ? { body?: BodyInputOf<O> } : { body: BodyInputOf<O> }) : unknown);

@@ -1,7 +1,7 @@
 // The API's JSON shapes for plans and payments (docs/api.md, "Plans and billing"): the user's plan
 // with its limits and this month's use, and the payment side (Stripe) when it is enabled.
 import { z } from "zod";
-import { PLAN_NAMES } from "../plans.ts";
+import { PLAN_NAMES } from "#shared/plans.ts";
 import { DIFFICULTIES } from "./catalogue.ts";
 import { defineOperations } from "./operation.ts";
 

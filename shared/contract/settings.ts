@@ -2,7 +2,7 @@
 // with its proof of possession and step-up, two-factor (docs/api.md, "Users" and "Two-factor
 // authentication").
 import { z } from "zod";
-import type { NotificationKey } from "../rules.ts";
+import type { NotificationKey } from "#shared/rules.ts";
 import { messageSchema, ownUserSchema, publicUserSchema, type Theme, tokenPairSchema } from "./accounts.ts";
 import { notificationsBody, passwordChangeBody, profileBody, sshKeyBody, sshKeyDeleteBody } from "./inputs.ts";
 import { defineOperations } from "./operation.ts";

@@ -5,7 +5,7 @@
 // (processing, closed after 2 s) and says payments are not enabled. With and without JavaScript.
 import { rmSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
-import { difficultyLock, PAYMENTS_DISABLED } from "../../shared/plans.ts";
+import { difficultyLock, PAYMENTS_DISABLED } from "#shared/plans.ts";
 import { apiLogin, createUser, loginViaForm, putSshKeyByApi, sshKeyPair } from "./support.ts";
 
 const HARD = "redis-exposed-no-auth";

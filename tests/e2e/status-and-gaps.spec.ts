@@ -5,7 +5,7 @@
 // are in oauth.spec.ts: the loopback provider's next identity and counters are shared, so every
 // OAuth test lives in that one file.
 import { expect, test } from "@playwright/test";
-import type { HealthReport } from "../../shared/contract/index.ts";
+import type { HealthReport } from "#shared/contract/index.ts";
 import { api, createUser, loginViaForm } from "./support.ts";
 
 const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;

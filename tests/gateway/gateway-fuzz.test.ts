@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "../../server/gateway/messages.ts";
+import { MESSAGES } from "#server/gateway/messages.ts";
 import { HOST, startTestServer, waitForStatus, type Player } from "../support/server.ts";
 import { waitFor } from "./support.ts";
 

@@ -12,12 +12,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES, createGateway } from "../../server/gateway/gateway.ts";
-import type { Gateway, GatewayLogger, GatewayOptions, Resolve, Target } from "../../server/gateway/types.ts";
-import { createDockerRuntime } from "../../server/runtime/docker/index.ts";
-import { runCommand } from "../../server/runtime/exec.ts";
-import { BASE_IMAGE } from "../../server/runtime/images.ts";
-import type { ContainerInfo, Runtime } from "../../server/runtime/types.ts";
+import { MESSAGES, createGateway } from "#server/gateway/gateway.ts";
+import type { Gateway, GatewayLogger, GatewayOptions, Resolve, Target } from "#server/gateway/types.ts";
+import { createDockerRuntime } from "#server/runtime/docker/index.ts";
+import { runCommand } from "#server/runtime/exec.ts";
+import { BASE_IMAGE } from "#server/runtime/images.ts";
+import type { ContainerInfo, Runtime } from "#server/runtime/types.ts";
 import { craftedRsaPublicKey } from "../support/ssh-keys.ts";
 import { clientOptions, createTmux, killClients, makeKey, percentile, runClient, startClient, waitFor, type ClientKey } from "./support.ts";
 
@@ -514,7 +514,7 @@ describe("ssh gateway: bounded requests after authentication (ssh2 client)", () 
   const calls = { resize: 0, signal: 0 };
   beforeAll(async () => {
     const counting: Runtime = Object.assign(Object.create(rt) as Runtime, {
-      exec: async (id: string, opts: import("../../server/runtime/types.ts").ExecOptions) => {
+      exec: async (id: string, opts: import("#server/runtime/types.ts").ExecOptions) => {
         const e = await rt.exec(id, opts);
         return new Proxy(e, {
           get(t, p) {

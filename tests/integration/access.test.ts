@@ -4,10 +4,10 @@
 // path values and no body: refused callers are refused by access alone, whatever the inputs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineOperations } from "../../shared/contract/operation.ts";
-import { unauthorized } from "../../server/core/errors.ts";
-import { createLogger } from "../../server/logger.ts";
-import { createRouter } from "../../server/api/router.ts";
+import { defineOperations } from "#shared/contract/operation.ts";
+import { unauthorized } from "#server/core/errors.ts";
+import { createLogger } from "#server/logger.ts";
+import { createRouter } from "#server/api/router.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
 
 describe("the router's access guard", () => {

@@ -5,12 +5,12 @@
 //  unsubscribe) share one platform, outbox reader and user helpers.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPasswordReset, FORGOT_ANSWER, RESET_LINK_INVALID } from "../../server/core/accounts/password-reset.ts";
-import { createMailer } from "../../server/mail/mailer.ts";
-import { createLogger } from "../../server/logger.ts";
-import { createRateLimiter } from "../../server/core/ratelimit.ts";
-import { nowSeconds } from "../../server/db/index.ts";
-import { withRequest } from "../../server/core/audit.ts";
+import { createPasswordReset, FORGOT_ANSWER, RESET_LINK_INVALID } from "#server/core/accounts/password-reset.ts";
+import { createMailer } from "#server/mail/mailer.ts";
+import { createLogger } from "#server/logger.ts";
+import { createRateLimiter } from "#server/core/ratelimit.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { withRequest } from "#server/core/audit.ts";
 import { createTestPlatform, DATABASES, freshIp, type MailMessage, PUBLIC_URL, type TestPlatform, type TestUser, unique } from "../support/platform.ts";
 import { expectError, expectNoSecrets } from "./assertions.ts";
 

@@ -11,8 +11,8 @@
 //  cases build on the helpers above them.
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkoutOpen } from "../../server/core/billing.ts";
-import { nowSeconds } from "../../server/db/index.ts";
+import { checkoutOpen } from "#server/core/billing.ts";
+import { nowSeconds } from "#server/db/index.ts";
 import { createTestPlatform, DATABASES, PUBLIC_URL, type TestPlatform } from "../support/platform.ts";
 import { startStripeStandin, type StripeStandin } from "../support/stripe-standin.ts";
 import { expectError } from "./assertions.ts";

@@ -5,12 +5,12 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRateLimiter } from "../../server/core/ratelimit.ts";
-import { createRecordingQuota } from "../../server/core/recordings/quota.ts";
-import { createRecorder, DISK_LOW_MARKER, type ShellRecording } from "../../server/core/recordings/recorder.ts";
-import { pruneSubmissions, SUBMISSIONS_KEPT } from "../../server/core/submissions.ts";
-import { nowSeconds } from "../../server/db/index.ts";
-import { createDiskSpace } from "../../server/disk-space.ts";
+import { createRateLimiter } from "#server/core/ratelimit.ts";
+import { createRecordingQuota } from "#server/core/recordings/quota.ts";
+import { createRecorder, DISK_LOW_MARKER, type ShellRecording } from "#server/core/recordings/recorder.ts";
+import { pruneSubmissions, SUBMISSIONS_KEPT } from "#server/core/submissions.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { createDiskSpace } from "#server/disk-space.ts";
 import { challengesFixture, createTestPlatform, DATABASES, type TestPlatform } from "../support/platform.ts";
 
 const CHALLENGE = "disk-full-deleted-log";

@@ -4,7 +4,7 @@
 // query strings and path parameters with odd encodings. Whatever arrives, the answer is never
 // a 5xx, and every error has the documented shape {"detail": "<text>"}.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OpenApiDocument, OpenApiOperation } from "../../server/api/openapi.ts";
+import type { OpenApiDocument, OpenApiOperation } from "#server/api/openapi.ts";
 import { createTestPlatform, DATABASES, type TestPlatform } from "../support/platform.ts";
 
 const deep = (n: number): unknown => {

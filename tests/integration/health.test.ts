@@ -3,7 +3,7 @@
 // that stops answering turning it "down". The engine's side (a stopped engine, a missing image)
 // is measured against the real dockerd in tests/runtime/health.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nowSeconds } from "../../server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
 import { challengesFixture, createTestPlatform, DATABASES, type TestPlatform } from "../support/platform.ts";
 
 const DISK = "disk-full-deleted-log";

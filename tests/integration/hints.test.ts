@@ -8,8 +8,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hintChargeOnSolve } from "../../server/core/hints.ts";
-import { nowSeconds } from "../../server/db/index.ts";
+import { hintChargeOnSolve } from "#server/core/hints.ts";
+import { nowSeconds } from "#server/db/index.ts";
 import { challengesFixture, createTestPlatform, DATABASES, type TestPlatform } from "../support/platform.ts";
 
 const LEDGER = "disk-full-deleted-log";

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startServer } from "../../server.ts";
-import { BODY_TOO_LARGE, MAX_BODY_BYTES } from "../../server/body-limit.ts";
-import { loadConfig } from "../../server/config.ts";
+import { BODY_TOO_LARGE, MAX_BODY_BYTES } from "#server/http/body-limit.ts";
+import { loadConfig } from "#server/config.ts";
 import { DATABASES, type DbKind, unique } from "../support/platform.ts";
 import { createDatabase } from "../support/postgres.ts";
 

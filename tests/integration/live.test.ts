@@ -1,4 +1,4 @@
-// The live channel's doors (server/live.ts) on SQLite and PostgreSQL: a browser gets in with
+// The live channel's doors (server/http/live.ts) on SQLite and PostgreSQL: a browser gets in with
 // its sign-in cookie from a page of this site only (Origin = PUBLIC_URL's origin), another
 // program with a bearer token in a header, nobody with a token in the URL; and a socket lives
 // no longer than what let it in (sign-out, password change, a session deleted or expired, the
@@ -8,9 +8,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { attachLiveChannel } from "../../server/live.ts";
-import { createUpgradeDispatcher } from "../../server/upgrades.ts";
-import { nowSeconds } from "../../server/db/index.ts";
+import { attachLiveChannel } from "#server/http/live.ts";
+import { createUpgradeDispatcher } from "#server/http/upgrades.ts";
+import { nowSeconds } from "#server/db/index.ts";
 import { createTestPlatform, DATABASES, PUBLIC_URL, type TestPlatform } from "../support/platform.ts";
 
 const ORIGIN = new URL(PUBLIC_URL).origin;

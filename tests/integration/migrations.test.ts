@@ -3,8 +3,8 @@
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, SqliteDialect, sql } from "kysely";
 import { expect, it } from "vitest";
-import { migrate } from "../../server/db/index.ts";
-import { migrations } from "../../server/db/migrations.ts";
+import { migrate } from "#server/db/index.ts";
+import { migrations } from "#server/db/migrations.ts";
 
 it("runs a migration that sorts before ones the database already ran", async () => {
   const conn = new SQLite(":memory:");

@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer as createHttpServer } from "node:http";
-import { ACTIVE_DEPLOYMENT_STATUSES } from "../../shared/contract/deployments.ts";
-import { createLogger, jsonLine } from "../../server/logger.ts";
-import { metricsEndpoint } from "../../server/metrics.ts";
-import { runInRequest } from "../../server/request-context.ts";
+import { ACTIVE_DEPLOYMENT_STATUSES } from "#shared/contract/deployments.ts";
+import { createLogger, jsonLine } from "#server/logger.ts";
+import { metricsEndpoint } from "#server/metrics.ts";
+import { runInRequest } from "#server/http/request-context.ts";
 import { apiAt, makePlayer, type Api } from "../support/server.ts";
 
 async function closedPort(): Promise<number> {
@@ -192,7 +192,7 @@ describe("/metrics", () => {
 
   it("counts requests by route pattern and status class, deployments by state, starts and the process", async () => {
     for (let i = 0; i < 3; i++) await (await fetch(`${base}/api/v1/challenges/no-such-${i}`)).text();
-    // A visitor's second visit is served from the kept page (server/page-cache.ts).
+    // A visitor's second visit is served from the kept page (server/http/page-cache.ts).
     for (let i = 0; i < 2; i++) await (await fetch(`${base}/leaderboard`)).text();
     const player = await makePlayer(api, dataDir);
     const start = await api.call("POST", "/challenges/nginx-broken-config/session/start", { token: player.token });

@@ -6,11 +6,11 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineOperations } from "../../shared/contract/operation.ts";
-import { operations } from "../../shared/contract/operations.ts";
-import { openApiPath, type OpenApiDocument } from "../../server/api/openapi.ts";
-import { createRouter } from "../../server/api/router.ts";
-import { createLogger } from "../../server/logger.ts";
+import { defineOperations } from "#shared/contract/operation.ts";
+import { operations } from "#shared/contract/operations.ts";
+import { openApiPath, type OpenApiDocument } from "#server/api/openapi.ts";
+import { createRouter } from "#server/api/router.ts";
+import { createLogger } from "#server/logger.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
 
 describe("the table of operations", () => {
@@ -85,7 +85,7 @@ describe("the OpenAPI document", () => {
     const entries = (board.responses["200"]!.content!["application/json"]!.schema as any).properties.entries;
     expect(entries.items.properties).toMatchObject({ rank: { type: "number" }, username: { type: "string" } });
     const submit = doc.paths["/challenges/{id}/submit"]!.post!;
-    expect(submit.operationId).toBe("submitSolution");
+    expect(submit.operationId).toBe("submitAnswer");
     expect(submit.parameters[0]).toMatchObject({ name: "id", in: "path", required: true, schema: { type: "string", pattern: expect.any(String) } });
     expect(submit.security).toEqual([{ bearer: [] }]);
     const health = doc.paths["/health"]!.get!.responses["200"]!.content!["application/json"]!.schema as any;

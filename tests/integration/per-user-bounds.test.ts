@@ -13,9 +13,9 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { ShellRecording } from "../../server/core/recordings/recorder.ts";
-import { nowSeconds } from "../../server/db/index.ts";
-import { migrationProvider } from "../../server/db/migrations.ts";
+import type { ShellRecording } from "#server/core/recordings/recorder.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { migrationProvider } from "#server/db/migrations.ts";
 import { challengesFixture, createTestPlatform, DATABASES, freshIp, type TestPlatform } from "../support/platform.ts";
 import { createDatabase } from "../support/postgres.ts";
 

@@ -6,10 +6,10 @@
 //  checks against.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCatalogue } from "../../server/core/catalogue.ts";
-import { periodStart } from "../../server/core/scoring.ts";
-import { nowSeconds } from "../../server/db/index.ts";
-import { loadChallenges } from "../../server/runtime/challenges.ts";
+import { createCatalogue } from "#server/core/catalogue.ts";
+import { periodStart } from "#server/core/scoring.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { loadChallenges } from "#server/library/challenges.ts";
 import { challengesFixture, createTestPlatform, DATABASES, type TestPlatform, unique } from "../support/platform.ts";
 import { expectError } from "./assertions.ts";
 

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { METRICS_NEED_TOKEN } from "../../server/metrics.ts";
+import { METRICS_NEED_TOKEN } from "#server/metrics.ts";
 import { unique } from "../support/platform.ts";
 
 const HOST = "127.0.0.1";

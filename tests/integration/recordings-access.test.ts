@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nowSeconds } from "../../server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
 import { challengesFixture, createTestPlatform, DATABASES, type TestPlatform } from "../support/platform.ts";
 
 const CHALLENGE = "disk-full-deleted-log";

@@ -13,11 +13,11 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPublicCache } from "../../server/core/public-cache.ts";
-import { likePattern } from "../../server/db/search.ts";
-import { minutes, periodStart } from "../../server/core/scoring.ts";
-import { rebuildScores } from "../../server/db/migrations/0008_scores.ts";
-import { PERIODS, type Period } from "../../shared/contract/index.ts";
+import { createPublicCache } from "#server/core/public-cache.ts";
+import { likePattern } from "#server/db/search.ts";
+import { minutes, periodStart } from "#server/core/scoring.ts";
+import { rebuildScores } from "#server/db/migrations/0008_scores.ts";
+import { PERIODS, type Period } from "#shared/contract/index.ts";
 import { createTestPlatform, DATABASES, type TestPlatform } from "../support/platform.ts";
 
 const at = (iso: string) => Date.parse(iso) / 1000;

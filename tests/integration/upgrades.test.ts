@@ -1,4 +1,4 @@
-// The upgrade dispatcher's own rules (server/upgrades.ts), on a real HTTP server and real sockets:
+// The upgrade dispatcher's own rules (server/http/upgrades.ts), on a real HTTP server and real sockets:
 // a socket handed to a route that does not authenticate it in time is cut at the handshake
 // deadline; one address may hold only a few such sockets at once (behind a proxy, counted by the
 // address the proxy saw); once authenticated a socket is no longer counted or cut; a route that
@@ -8,8 +8,8 @@ import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import WebSocket, { WebSocketServer } from "ws";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger } from "../../server/logger.ts";
-import { createUpgradeDispatcher, type UpgradeClaim, type UpgradeDispatcher } from "../../server/upgrades.ts";
+import { createLogger } from "#server/logger.ts";
+import { createUpgradeDispatcher, type UpgradeClaim, type UpgradeDispatcher } from "#server/http/upgrades.ts";
 
 const log = createLogger("silent");
 let server: Server;

@@ -1,10 +1,10 @@
-// Signature checks are remembered per input (server/core/verified-memo.ts) so a token or cookie
+// Signature checks are remembered per input (server/core/auth/verified-memo.ts) so a token or cookie
 // sent on every request is verified once. What must still hold on every use, remembered or not:
 // an access token stops at its expiry and the moment its account is disabled, a token changed in
 // any character is refused, and a session cookie names no one once its session has ended or
 // when its signature is not ours.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { verifiedMemo } from "../../server/core/verified-memo.ts";
+import { verifiedMemo } from "#server/core/auth/verified-memo.ts";
 import { createTestPlatform, DATABASES, type TestPlatform } from "../support/platform.ts";
 import { expectError } from "./assertions.ts";
 

@@ -291,7 +291,7 @@ describe("visitors and the sign-in session store", () => {
   });
 });
 
-describe("visitors' pages kept whole (server/page-cache.ts)", () => {
+describe("visitors' pages kept whole (server/http/page-cache.ts)", () => {
   const nonces = (r: Raw) => ({
     header: /'nonce-([^']+)'/.exec(String(r.headers["content-security-policy"]))?.[1],
     body: [...new Set([...r.body.toString().matchAll(/nonce="([^"]+)"/g)].map((m) => m[1]))],

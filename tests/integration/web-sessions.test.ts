@@ -1,8 +1,8 @@
-// The web sign-in sessions (server/core/web-sessions.ts) on SQLite and PostgreSQL: what the
+// The web sign-in sessions (server/core/auth/web-sessions.ts) on SQLite and PostgreSQL: what the
 // database holds (only the id's hash, the data encrypted), rotation, ending one or all of a
 // user's sessions, and the cookie the web and the live channel share.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWebSessions, sessionCookieName } from "../../server/core/web-sessions.ts";
+import { createWebSessions, sessionCookieName } from "#server/core/auth/web-sessions.ts";
 import { createTestPlatform, DATABASES, type TestPlatform } from "../support/platform.ts";
 
 /** The name=value part of a Set-Cookie header: what a browser sends back. */

@@ -20,7 +20,7 @@ function sources(dir: string): string[] {
   });
 }
 
-/** The relative modules `file` imports or re-exports from, types included. */
+/** The modules of this repository `file` imports or re-exports from, types included. */
 function valueImports(file: string): string[] {
   const text = readFileSync(file, "utf8");
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
@@ -28,7 +28,10 @@ function valueImports(file: string): string[] {
   for (const st of sf.statements) {
     let spec: ts.Expression | undefined;
     if (ts.isImportDeclaration(st) || (ts.isExportDeclaration(st) && st.moduleSpecifier)) spec = st.moduleSpecifier;
-    if (spec && ts.isStringLiteral(spec) && spec.text.startsWith(".")) out.push(resolve(dirname(file), spec.text));
+    if (!spec || !ts.isStringLiteral(spec)) continue;
+    if (spec.text.startsWith(".")) out.push(resolve(dirname(file), spec.text));
+    // package.json "imports": #server/x.ts is <root>/server/x.ts (and #app/, #shared/).
+    else if (/^#(app|server|shared)\//.test(spec.text)) out.push(join(ROOT, spec.text.slice(1)));
   }
   return out;
 }

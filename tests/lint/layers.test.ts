@@ -13,38 +13,48 @@ async function layerErrors(filePath: string, code: string): Promise<string[]> {
 }
 
 const forbidden: [file: string, code: string][] = [
-  ["app/routes/home.tsx", `import x from "../../server/db/index.ts";`],
-  ["app/routes/home.tsx", `import type { x } from "../../server/core/users.ts";`],
-  ["app/.server/api-client.ts", `import { x } from "../../server/api/index.ts";`],
-  ["app/components/settings/x.tsx", `export { x } from "../../../server/core/rules.ts";`],
-  ["shared/contract/accounts.ts", `import type { x } from "../../server/core/users.ts";`],
-  ["shared/rules.ts", `import { x } from "../app/lib/player.ts";`],
-  ["server/core/grading.ts", `import { x } from "../api/router.ts";`],
-  ["server/core/grading.ts", `import { x } from "../gateway/types.ts";`],
-  ["server/core/grading.ts", `import { x } from "../live.ts";`],
-  ["server/core/grading.ts", `import { x } from "../http.ts";`],
-  ["server/core/deployments/lifecycle.ts", `import { x } from "../../api/index.ts";`],
-  ["server/runtime/scenario.ts", `import { x } from "../core/deployments/index.ts";`],
-  ["server/runtime/scenario.ts", `import { x } from "../db/index.ts";`],
-  ["server/runtime/docker/containers.ts", `import { x } from "../../core/errors.ts";`],
-  ["server/db/index.ts", `import { x } from "../core/users.ts";`],
-  ["server/db/migrations.ts", `import { x } from "../api/openapi.ts";`],
-  ["server/platform.ts", `import { x } from "../app/root.tsx";`],
+  ["app/routes/home.tsx", `import x from "#server/db/index.ts";`],
+  ["app/routes/home.tsx", `import type { x } from "#server/core/users.ts";`],
+  ["app/.server/api-client.ts", `import { x } from "#server/api/index.ts";`],
+  ["app/components/settings/x.tsx", `export { x } from "#server/core/rules.ts";`],
+  ["shared/contract/accounts.ts", `import type { x } from "#server/core/users.ts";`],
+  ["shared/rules.ts", `import { x } from "#app/lib/player.ts";`],
+  ["server/core/grading.ts", `import { x } from "#server/api/router.ts";`],
+  ["server/core/grading.ts", `import { x } from "#server/gateway/types.ts";`],
+  ["server/core/grading.ts", `import { x } from "#server/http/live.ts";`],
+  ["server/core/grading.ts", `import { x } from "#server/terminal/web-shells.ts";`],
+  ["server/core/grading.ts", `import { x } from "#server/platform.ts";`],
+  ["server/core/deployments/lifecycle.ts", `import { x } from "#server/api/index.ts";`],
+  ["server/runtime/scenario.ts", `import { x } from "#server/core/deployments/index.ts";`],
+  ["server/runtime/scenario.ts", `import { x } from "#server/db/index.ts";`],
+  ["server/runtime/docker/containers.ts", `import { x } from "#server/core/errors.ts";`],
+  ["server/db/index.ts", `import { x } from "#server/core/users.ts";`],
+  ["server/db/index.ts", `import { x } from "#server/library/challenges.ts";`],
+  ["server/db/migrations.ts", `import { x } from "#server/api/openapi.ts";`],
+  ["server/platform.ts", `import { x } from "#app/root.tsx";`],
+  // Climbing out of a folder goes through an alias, wherever it leads.
+  ["server/core/grading.ts", `import { x } from "../db/index.ts";`],
+  ["server/core/deployments/lifecycle.ts", `import { x } from "../../../shared/rules.ts";`],
+  ["app/routes/home.tsx", `import { x } from "../lib/forms.ts";`],
+  ["shared/contract/accounts.ts", `import type { x } from "../rules.ts";`],
 ];
 
 const allowed: [file: string, code: string][] = [
-  ["app/routes/home.tsx", `import { x } from "../.server/guards.ts";`],
-  ["app/routes/home.tsx", `import type { x } from "../../shared/contract/index.ts";`],
-  ["app/components/settings/x.tsx", `import { x } from "../../../shared/rules.ts";`],
-  ["shared/contract/accounts.ts", `import type { x } from "../rules.ts";`],
-  ["server/core/grading.ts", `import { x } from "../db/index.ts";`],
-  ["server/core/grading.ts", `import { x } from "../runtime/scenario.ts";`],
-  ["server/core/grading.ts", `import { x } from "../../shared/rules.ts";`],
-  ["server/api/index.ts", `import { x } from "../core/accounts.ts";`],
-  ["server/gateway/gateway.ts", `import { x } from "../core/deployments/index.ts";`],
-  ["server/runtime/docker/containers.ts", `import { x } from "../types.ts";`],
-  ["server/runtime/scenario.ts", `import { x } from "../../shared/rules.ts";`],
-  ["server/db/index.ts", `import { x } from "../config.ts";`],
+  ["app/routes/home.tsx", `import { x } from "#app/.server/guards.ts";`],
+  ["app/routes/home.tsx", `import type { x } from "#shared/contract/index.ts";`],
+  ["app/features/challenge/components/x.tsx", `import { x } from "./badges.tsx";`],
+  ["shared/contract/accounts.ts", `import type { x } from "#shared/rules.ts";`],
+  ["server/core/grading.ts", `import { x } from "#server/db/index.ts";`],
+  ["server/core/grading.ts", `import { x } from "#server/runtime/scenario.ts";`],
+  ["server/core/grading.ts", `import { x } from "#shared/rules.ts";`],
+  ["server/core/grading.ts", `import { x } from "./auth/tokens.ts";`],
+  ["server/api/index.ts", `import { x } from "#server/core/accounts/index.ts";`],
+  ["server/gateway/gateway.ts", `import { x } from "#server/core/deployments/index.ts";`],
+  ["server/runtime/docker/containers.ts", `import { x } from "#server/runtime/types.ts";`],
+  ["server/runtime/scenario.ts", `import { x } from "#server/library/challenges.ts";`],
+  ["server/db/index.ts", `import { x } from "#server/config.ts";`],
+  // A unit test beside its module may reach the shared test support.
+  ["server/core/ratelimit.test.ts", `import { x } from "../../tests/support/postgres.ts";`],
 ];
 
 describe("layer rules (eslint.config.js)", () => {
@@ -57,7 +67,7 @@ describe("layer rules (eslint.config.js)", () => {
   });
 
   it("names the rule a forbidden import breaks", async () => {
-    const [message] = await layerErrors("app/routes/home.tsx", `import x from "../../server/db/index.ts";`);
+    const [message] = await layerErrors("app/routes/home.tsx", `import x from "#server/db/index.ts";`);
     expect(message).toContain("app/ imports only shared/ and its own code");
   });
 });

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { WRONG_ANSWERS_PER_DEPLOYMENT, WRONG_ANSWERS_USED_UP } from "../../server/core/answers.ts";
+import { WRONG_ANSWERS_PER_DEPLOYMENT, WRONG_ANSWERS_USED_UP } from "#server/core/answers.ts";
 import { startTestServer, waitForStatus } from "../support/server.ts";
 
 const SLUG = "setid-vendor-tool";

@@ -13,7 +13,7 @@ import Docker from "dockerode";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { playerPool, prove } from "../../scripts/prove.ts";
-import { loadChallenges } from "../../server/runtime/challenges.ts";
+import { loadChallenges } from "#server/library/challenges.ts";
 import { clientOptions, makeKey, runClient, startClient, waitFor } from "../gateway/support.ts";
 import { buildPlatformImage, ensureLocalNodeBase } from "../support/container-image.ts";
 import { verificationToken, type MailMessage } from "../support/platform.ts";

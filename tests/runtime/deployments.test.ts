@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LABEL } from "../../server/runtime/policy.ts";
+import { LABEL } from "#server/runtime/policy.ts";
 import { clientOptions, makeKey, runClient, waitFor } from "../gateway/support.ts";
 import { challengesFixture } from "../support/platform.ts";
 import { HOST, apiAt, makePlayer, openLive, spawnServer, startTestServer, waitForStatus, type Player } from "../support/server.ts";

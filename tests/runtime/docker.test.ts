@@ -4,11 +4,11 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import Docker from "dockerode";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCommand } from "../../server/runtime/exec.ts";
-import { sweepOverdue } from "../../server/worker.ts";
-import { checkHostGuard, createDockerRuntime } from "../../server/runtime/docker/index.ts";
-import { BASE_IMAGE } from "../../server/runtime/images.ts";
-import { LABEL } from "../../server/runtime/policy.ts";
+import { runCommand } from "#server/runtime/exec.ts";
+import { sweepOverdue } from "#server/worker.ts";
+import { checkHostGuard, createDockerRuntime } from "#server/runtime/docker/index.ts";
+import { BASE_IMAGE } from "#server/runtime/images.ts";
+import { LABEL } from "#server/runtime/policy.ts";
 import { runtimeConformance } from "./conformance.ts";
 
 runtimeConformance("docker", async () => {

@@ -6,8 +6,8 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { loadChallenges } from "../../server/runtime/challenges.ts";
-import { createDockerRuntime } from "../../server/runtime/docker/index.ts";
+import { loadChallenges } from "#server/library/challenges.ts";
+import { createDockerRuntime } from "#server/runtime/docker/index.ts";
 import { clientOptions, runClient } from "../gateway/support.ts";
 import { HOST, startTestServer, waitForStatus } from "../support/server.ts";
 

@@ -8,7 +8,7 @@ import { createConnection, createServer, type Server, type Socket } from "node:n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHALLENGES_DIR } from "../../server/runtime/challenges.ts";
+import { CHALLENGES_DIR } from "#server/library/challenges.ts";
 import { HOST, spawnServer } from "../support/server.ts";
 
 const ENGINE_SOCKET = "/var/run/docker.sock";

@@ -5,7 +5,7 @@
 // challenges.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { playerPool, prove, type PlayerPool } from "../../scripts/prove.ts";
-import { loadChallenges } from "../../server/runtime/challenges.ts";
+import { loadChallenges } from "#server/library/challenges.ts";
 import { startTestServer } from "../support/server.ts";
 
 const challenges = loadChallenges();

@@ -18,20 +18,11 @@
 import { randomBytes } from "node:crypto";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { judgeAnswer } from "../../server/core/answers.ts";
-import { FAKE_CLASSES, loadChallenges, type Challenge } from "../../server/runtime/challenges.ts";
-import { createDockerRuntime } from "../../server/runtime/docker/index.ts";
-import { LABEL } from "../../server/runtime/policy.ts";
-import {
-  provision,
-  referenceAnswer,
-  runAsUser,
-  runCheck,
-  runSetup,
-  runSolution,
-  type Environment,
-  type ScenarioValues,
-} from "../../server/runtime/scenario.ts";
+import { judgeAnswer } from "#server/core/answers.ts";
+import { FAKE_CLASSES, loadChallenges, type Challenge } from "#server/library/challenges.ts";
+import { createDockerRuntime } from "#server/runtime/docker/index.ts";
+import { LABEL } from "#server/runtime/policy.ts";
+import { provision, referenceAnswer, runAsUser, runCheck, runSetup, runSolution, type Environment, type ScenarioValues } from "#server/runtime/scenario.ts";
 import { startArgvWatch, valuesIn, type ArgvWatch } from "../support/argv-watch.ts";
 
 const docker = new Docker();

@@ -8,7 +8,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RECORDING_MAX_BYTES, TRUNCATED_MARKER } from "../../server/core/recordings/recorder.ts";
+import { RECORDING_MAX_BYTES, TRUNCATED_MARKER } from "#server/core/recordings/recorder.ts";
 import { clientOptions, runClient, waitFor } from "../gateway/support.ts";
 import { HOST, startTestServer, waitForStatus, type Player } from "../support/server.ts";
 

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import Docker from "dockerode";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCK_SPACE } from "../../server/db/cluster.ts";
-import { LABEL } from "../../server/runtime/policy.ts";
+import { LOCK_SPACE } from "#server/db/cluster.ts";
+import { LABEL } from "#server/runtime/policy.ts";
 import { createDatabase, startPostgres, type TestPostgres } from "../support/postgres.ts";
 import { apiAt, makePlayer, openLive, spawnServer, waitForStatus, type Api } from "../support/server.ts";
 

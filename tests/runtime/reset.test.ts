@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESET_NOT_READY, RESETS_USED_UP } from "../../server/core/deployments/reset.ts";
-import { MESSAGES } from "../../server/gateway/messages.ts";
+import { RESET_NOT_READY, RESETS_USED_UP } from "#server/core/deployments/reset.ts";
+import { MESSAGES } from "#server/gateway/messages.ts";
 import { clientOptions, runClient, startClient, waitFor } from "../gateway/support.ts";
 import { parseEml } from "../support/platform.ts";
 import { HOST, openLive, startTestServer, waitForStatus, type Player } from "../support/server.ts";

@@ -9,7 +9,7 @@ import { cpSync, copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSy
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Docker from "dockerode";
-import { BASE_IMAGE } from "../../server/runtime/images.ts";
+import { BASE_IMAGE } from "#server/runtime/images.ts";
 
 export const LOCAL_NODE_BASE = "faultline/test-node-base:latest";
 const INPUTS_LABEL = "faultline.test-node-base.inputs";

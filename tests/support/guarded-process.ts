@@ -1,9 +1,9 @@
 // A process with the process guard (server/process-guard.ts) installed and one mistake of the
 // kind named in argv[2], for tests/integration/process-guard.test.ts. It prints what happens on
 // stdout; the log goes to stderr. The orderly stop takes argv[3] ms ("never": it never ends).
-import { createLogger } from "../../server/logger.ts";
-import { installProcessGuard } from "../../server/process-guard.ts";
-import { runInRequest } from "../../server/request-context.ts";
+import { createLogger } from "#server/logger.ts";
+import { installProcessGuard } from "#server/process-guard.ts";
+import { runInRequest } from "#server/http/request-context.ts";
 
 const [kind = "", stopMs = "0"] = process.argv.slice(2);
 const log = createLogger("error");

@@ -6,9 +6,9 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inject } from "vitest";
-import { loadConfig } from "../../server/config.ts";
-import { createPlatform, type Platform } from "../../server/platform.ts";
-import { CHALLENGES_DIR } from "../../server/runtime/challenges.ts";
+import { loadConfig } from "#server/config.ts";
+import { createPlatform, type Platform } from "#server/platform.ts";
+import { CHALLENGES_DIR } from "#server/library/challenges.ts";
 import { createDatabase } from "./postgres.ts";
 
 export type DbKind = "sqlite" | "postgres";

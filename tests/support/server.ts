@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { startServer } from "../../server.ts";
-import { loadConfig } from "../../server/config.ts";
+import { loadConfig } from "#server/config.ts";
 import { makeKey, type ClientKey } from "../gateway/support.ts";
 import { parseEml, verificationToken } from "./platform.ts";
 import { putSshKey } from "./ssh-keys.ts";

@@ -1,8 +1,8 @@
 // Challenges: every challenge with its figures, hide or show in the catalogue, and reloading the
 // content from CHALLENGES_DIR (what loaded, what was added or removed, and each folder that did
 // not load, with the file and field at fault). New Challenge points to the contributor format.
-import type { ChallengeFigures, ReloadReport } from "../../../shared/contract/admin.ts";
-import { formatSolveTime } from "../../lib/player.ts";
+import type { ChallengeFigures, ReloadReport } from "#shared/contract/admin.ts";
+import { formatSolveTime } from "#app/lib/player.ts";
 import { ActionButton, type AdminOutcome, OutcomeLine } from "./shared.tsx";
 
 function Report({ report }: { report: ReloadReport }) {

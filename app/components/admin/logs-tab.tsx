@@ -4,7 +4,7 @@
 // as JSON lines. Entries hold ids; the names shown are the accounts' names now (a deleted
 // account has none).
 import { Form } from "react-router";
-import type { AuditEntry, AuditPage } from "../../../shared/contract/admin.ts";
+import type { AuditEntry, AuditPage } from "#shared/contract/admin.ts";
 import { formatTime, Pager } from "./shared.tsx";
 
 /** Who acted: the account's name, or what kind of nobody it was. */

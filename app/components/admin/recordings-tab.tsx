@@ -2,9 +2,9 @@
 // from each user row). Opening one plays it here or downloads it from
 // /admin/recordings/:id/cast; the API writes every opening to the audit log.
 import { Form } from "react-router";
-import type { RecordingView } from "../../../shared/contract/index.ts";
-import { Replay } from "../../features/challenge/index.ts";
-import { useHydrated } from "../../hooks/use-hydrated.ts";
+import type { RecordingView } from "#shared/contract/index.ts";
+import { Replay } from "#app/features/challenge/index.ts";
+import { useHydrated } from "#app/hooks/use-hydrated.ts";
 import { formatTime } from "./shared.tsx";
 
 export type AdminRecording = RecordingView & { username: string };

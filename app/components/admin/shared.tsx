@@ -3,8 +3,8 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
-import { Link } from "../link.tsx";
-import type { ReloadReport } from "../../../shared/contract/admin.ts";
+import { Link } from "#app/components/link.tsx";
+import type { ReloadReport } from "#shared/contract/admin.ts";
 
 export const ADMIN_TABS = ["users", "challenges", "system", "logs", "recordings"] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];

@@ -1,6 +1,6 @@
 // The console's stat cards (cpu, memory, storage, activeUsers, activeSessions), measured by the
 // API when the page loads.
-import type { SystemFigures } from "../../../shared/contract/admin.ts";
+import type { SystemFigures } from "#shared/contract/admin.ts";
 
 const GiB = 1024 ** 3;
 const gib = (bytes: number) => `${(bytes / GiB).toFixed(1)} GiB`;

@@ -2,11 +2,11 @@
 // deployments running at once, obeyed by new deployments; maintenance mode, which stops new
 // deployments and shows the global banner). One form, "Save Changes".
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseForm } from "../../lib/parse-form.ts";
+import { parseForm } from "#app/lib/parse-form.ts";
 import { Form } from "react-router";
-import type { SystemSettingsWithLimits } from "../../../shared/contract/admin.ts";
-import { settingsFormSchema } from "../../lib/admin-forms.ts";
-import { Field } from "../field.tsx";
+import type { SystemSettingsWithLimits } from "#shared/contract/admin.ts";
+import { settingsFormSchema } from "#app/lib/admin-forms.ts";
+import { Field } from "#app/components/field.tsx";
 import { type AdminOutcome, OutcomeLine } from "./shared.tsx";
 
 export function SystemTab({ settings, outcome }: { settings: SystemSettingsWithLimits | null; outcome?: AdminOutcome }) {

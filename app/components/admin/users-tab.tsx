@@ -2,12 +2,12 @@
 // (verify, make or revoke admin, set plan, reset 2FA for a lost authenticator, disable or
 // enable), and Add User, which creates a password account and mails it the verification link.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseForm } from "../../lib/parse-form.ts";
+import { parseForm } from "#app/lib/parse-form.ts";
 import { Form } from "react-router";
-import { Link } from "../link.tsx";
-import type { AdminUsersPage, AdminUserView } from "../../../shared/contract/admin.ts";
-import { createUserSchema } from "../../lib/admin-forms.ts";
-import { Field } from "../field.tsx";
+import { Link } from "#app/components/link.tsx";
+import type { AdminUsersPage, AdminUserView } from "#shared/contract/admin.ts";
+import { createUserSchema } from "#app/lib/admin-forms.ts";
+import { Field } from "#app/components/field.tsx";
 import { ActionButton, type AdminOutcome, formatTime, OutcomeLine, Pager } from "./shared.tsx";
 
 const USER_INTENTS = ["verify", "make-admin", "revoke-admin", "set-plan", "reset-2fa", "disable", "enable"] as const;

@@ -2,7 +2,7 @@
 // once per animation frame and reads the keys: arrows or h/l move, p pauses, r restarts after
 // game over, Escape closes. Loaded only when the egg is found (easter-egg.tsx imports it lazily).
 import { useEffect, useRef, useState } from "react";
-import { BALL, BRICKS, FIELD, PADDLE, newGame, restart, step, togglePause, type GameState } from "../../lib/brick-breaker.ts";
+import { BALL, BRICKS, FIELD, PADDLE, newGame, restart, step, togglePause, type GameState } from "#app/lib/brick-breaker.ts";
 
 const LABEL = { running: "running", paused: "paused", over: "game over" } as const;
 

@@ -1,6 +1,6 @@
-import { Link } from "../link.tsx";
-import type { ChallengeView } from "../../../shared/contract/index.ts";
-import { BADGES, categoryLabel, DIFFICULTY_CLASSES } from "../../lib/player.ts";
+import { Link } from "#app/components/link.tsx";
+import type { ChallengeView } from "#shared/contract/index.ts";
+import { BADGES, categoryLabel, DIFFICULTY_CLASSES } from "#app/lib/player.ts";
 
 export function DifficultyTag({ level }: { level: string }) {
   return (

@@ -1,6 +1,6 @@
-import { Link } from "../link.tsx";
-import type { LeaderboardPage } from "../../../shared/contract/index.ts";
-import { formatMinutes } from "../../lib/player.ts";
+import { Link } from "#app/components/link.tsx";
+import type { LeaderboardPage } from "#shared/contract/index.ts";
+import { formatMinutes } from "#app/lib/player.ts";
 
 /** The podium in colour: gold, silver, bronze (light-theme shades dark enough for 4.5:1 on white). */
 const podium = (rank: number) =>

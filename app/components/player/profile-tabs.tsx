@@ -1,9 +1,9 @@
 // The profile's tabs: Overview (recent activity), Achievements, Solutions. Tabs are links
 // (?tab=...), so they work without JavaScript.
-import { Link } from "../link.tsx";
-import type { Activity, PublicUser, PublishedSolution, RecordingView, SolvedChallenge } from "../../../shared/contract/index.ts";
-import { useHydrated } from "../../hooks/use-hydrated.ts";
-import { formatDate, formatSolveTime, PROFILE_TABS, type ProfileTab } from "../../lib/player.ts";
+import { Link } from "#app/components/link.tsx";
+import type { Activity, PublicUser, PublishedSolution, RecordingView, SolvedChallenge } from "#shared/contract/index.ts";
+import { useHydrated } from "#app/hooks/use-hydrated.ts";
+import { formatDate, formatSolveTime, PROFILE_TABS, type ProfileTab } from "#app/lib/player.ts";
 import { DifficultyTag } from "./challenge-card.tsx";
 import { OwnSessions, PublishedSessions } from "./solution-sessions.tsx";
 

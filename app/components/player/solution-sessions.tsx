@@ -3,8 +3,8 @@
 // JavaScript; private is the default); on a public profile only published ones are listed, with
 // "replay" for anyone.
 import { Form } from "react-router";
-import type { PublishedSolution, RecordingView } from "../../../shared/contract/index.ts";
-import { castUrl, Replay } from "../../features/challenge/index.ts";
+import type { PublishedSolution, RecordingView } from "#shared/contract/index.ts";
+import { castUrl, Replay } from "#app/features/challenge/index.ts";
 
 export function OwnSessions({ recordings, hydrated }: { recordings: RecordingView[]; hydrated: boolean }) {
   if (!recordings.length) return <span className="text-xs text-zinc-500">no recording</span>;

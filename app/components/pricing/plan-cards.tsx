@@ -2,8 +2,8 @@
 // dialog over the current page (with it): the two plans and, under Pro, the upgrade.
 // The texts of the plans are PLANS below; what the server enforces is shared/plans.ts.
 import { Form } from "react-router";
-import { Link } from "../link.tsx";
-import { PAYMENTS_DISABLED } from "../../../shared/plans.ts";
+import { Link } from "#app/components/link.tsx";
+import { PAYMENTS_DISABLED } from "#shared/plans.ts";
 
 export const PLANS = [
   {

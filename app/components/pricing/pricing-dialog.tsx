@@ -5,7 +5,7 @@
 // closes after 2 s, and it says plainly that nothing is charged.
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import { Link } from "../link.tsx";
+import { Link } from "#app/components/link.tsx";
 import { PlanCards, type PricingData, type UpgradeState } from "./plan-cards.tsx";
 
 const OPEN_EVENT = "faultline:pricing";

@@ -4,11 +4,11 @@
 // typed username; with JavaScript a dialog asks once more, without it the warning stands above
 // the button).
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseForm } from "../../lib/parse-form.ts";
+import { parseForm } from "#app/lib/parse-form.ts";
 import { Form, useNavigation } from "react-router";
-import type { SignedInUser as OwnUser } from "../../../shared/contract/index.ts";
-import { ACCOUNT_TEXTS, deleteAccountByNameSchema, deleteAccountSchema, emailChangeNoProofSchema, emailChangeSchema } from "../../lib/account-forms.ts";
-import { Field, FormErrors } from "../field.tsx";
+import type { SignedInUser as OwnUser } from "#shared/contract/index.ts";
+import { ACCOUNT_TEXTS, deleteAccountByNameSchema, deleteAccountSchema, emailChangeNoProofSchema, emailChangeSchema } from "#app/lib/account-forms.ts";
+import { Field, FormErrors } from "#app/components/field.tsx";
 import { DangerSubmit, IntentField, type Outcome, outcomeFor, Section, Status, useBusy } from "./shared.tsx";
 
 /** What the account can confirm with: its password, a 2FA code, or (neither) its session. */

@@ -1,6 +1,6 @@
 // Security tab: which OAuth providers are linked to the account.
-import type { SignedInUser } from "../../../shared/contract/index.ts";
-import { type Provider, providerLabel } from "../../lib/providers.ts";
+import type { SignedInUser } from "#shared/contract/index.ts";
+import { type Provider, providerLabel } from "#app/lib/providers.ts";
 import { Section } from "./shared.tsx";
 
 const PROVIDERS: Provider[] = ["github", "google"];

@@ -1,10 +1,10 @@
 // Notifications tab: the four e-mail toggles, saved through PUT /users/me/notifications.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseForm } from "../../lib/parse-form.ts";
+import { parseForm } from "#app/lib/parse-form.ts";
 import { Form, useNavigation } from "react-router";
-import type { NotificationKey } from "../../../shared/rules.ts";
-import type { SignedInUser } from "../../../shared/contract/index.ts";
-import { notificationsSchema } from "../../lib/forms.ts";
+import type { NotificationKey } from "#shared/rules.ts";
+import type { SignedInUser } from "#shared/contract/index.ts";
+import { notificationsSchema } from "#app/lib/forms.ts";
 import { CheckboxField } from "./fields.tsx";
 import { IntentField, type Outcome, outcomeFor, Section, Status, useBusy } from "./shared.tsx";
 

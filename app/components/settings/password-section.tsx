@@ -1,12 +1,12 @@
 // Security tab: the sign-in method. OAuth accounts get a note naming their provider; accounts with a
 // password can change it (the API answers with a fresh token pair, so the login stays).
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseForm } from "../../lib/parse-form.ts";
+import { parseForm } from "#app/lib/parse-form.ts";
 import { Form, useNavigation } from "react-router";
-import type { SignedInUser } from "../../../shared/contract/index.ts";
-import { passwordChangeSchema } from "../../lib/forms.ts";
-import { providerLabel } from "../../lib/providers.ts";
-import { Field } from "../field.tsx";
+import type { SignedInUser } from "#shared/contract/index.ts";
+import { passwordChangeSchema } from "#app/lib/forms.ts";
+import { providerLabel } from "#app/lib/providers.ts";
+import { Field } from "#app/components/field.tsx";
 import { IntentField, type Outcome, outcomeFor, Section, Status, useBusy } from "./shared.tsx";
 
 export function PasswordSection({ user, outcome }: { user: SignedInUser; outcome?: Outcome }) {

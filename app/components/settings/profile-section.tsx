@@ -1,11 +1,11 @@
 // Profile tab: display name, bio, location and the theme, saved through PATCH /users/me.
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseForm } from "../../lib/parse-form.ts";
+import { parseForm } from "#app/lib/parse-form.ts";
 import { Form, useNavigation } from "react-router";
-import { LOCATIONS } from "../../../shared/rules.ts";
-import type { SignedInUser } from "../../../shared/contract/index.ts";
-import { profileSchema } from "../../lib/forms.ts";
-import { Field } from "../field.tsx";
+import { LOCATIONS } from "#shared/rules.ts";
+import type { SignedInUser } from "#shared/contract/index.ts";
+import { profileSchema } from "#app/lib/forms.ts";
+import { Field } from "#app/components/field.tsx";
 import { CheckboxField, SelectField, TextAreaField } from "./fields.tsx";
 import { IntentField, type Outcome, outcomeFor, Section, Status, useBusy } from "./shared.tsx";
 

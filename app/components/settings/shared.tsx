@@ -3,9 +3,9 @@
 // through a second server round trip when it does not.
 import type { SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
-import { useHydrated } from "../../hooks/use-hydrated.ts";
+import { useHydrated } from "#app/hooks/use-hydrated.ts";
 import { Form, useNavigation } from "react-router";
-import { Link } from "../link.tsx";
+import { Link } from "#app/components/link.tsx";
 
 /** The operations of the settings action, picked by the hidden `intent` field of each form. */
 export const INTENTS = [

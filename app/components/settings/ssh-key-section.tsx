@@ -5,12 +5,12 @@
 // could register someone else's). Deleting asks for the current password or a code when the
 // account has either (delete, then save, would replace the key).
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseForm } from "../../lib/parse-form.ts";
+import { parseForm } from "#app/lib/parse-form.ts";
 import { Form, useNavigation } from "react-router";
-import type { SignedInUser } from "../../../shared/contract/index.ts";
-import { SETTINGS, sshKeyDeleteSchema, sshKeySchema } from "../../lib/forms.ts";
-import { defaultKeyFile, SSH_KEY_NONCE_SECONDS, signCommand } from "../../../shared/sshkey-rules.ts";
-import { Field } from "../field.tsx";
+import type { SignedInUser } from "#shared/contract/index.ts";
+import { SETTINGS, sshKeyDeleteSchema, sshKeySchema } from "#app/lib/forms.ts";
+import { defaultKeyFile, SSH_KEY_NONCE_SECONDS, signCommand } from "#shared/sshkey-rules.ts";
+import { Field } from "#app/components/field.tsx";
 import { TextAreaField } from "./fields.tsx";
 import { ConfirmedAction, DangerSubmit, IntentField, type Outcome, outcomeFor, Section, Status, useBusy, useHydrated } from "./shared.tsx";
 

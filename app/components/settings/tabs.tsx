@@ -1,5 +1,5 @@
 // The three settings tabs: plain links to ?tab=..., so they work without JavaScript.
-import { Link } from "../link.tsx";
+import { Link } from "#app/components/link.tsx";
 import type { Tab } from "./shared.tsx";
 
 const LABELS: Record<Tab, string> = { profile: "Profile", security: "Security", notifications: "Notifications" };

@@ -7,11 +7,11 @@
 // turning it off (each behind the password, a code or a recovery code). Disabling confirms with
 // SETTINGS.totpDisableConfirm: a dialog with JavaScript, the same words above the button without.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseForm } from "../../lib/parse-form.ts";
+import { parseForm } from "#app/lib/parse-form.ts";
 import { Form, useNavigation } from "react-router";
-import type { TotpStatus } from "../../../shared/contract/index.ts";
-import { factorProofSchema, secondFactorSchema, SETTINGS, totpSetupSchema } from "../../lib/forms.ts";
-import { Field } from "../field.tsx";
+import type { TotpStatus } from "#shared/contract/index.ts";
+import { factorProofSchema, secondFactorSchema, SETTINGS, totpSetupSchema } from "#app/lib/forms.ts";
+import { Field } from "#app/components/field.tsx";
 import { DangerSubmit, IntentField, type Outcome, outcomeFor, Section, Status, useBusy, useHydrated } from "./shared.tsx";
 
 export interface TotpSetup {

@@ -1,7 +1,7 @@
 // Security tab, unverified accounts only: the SETTINGS.unverified warning and a resend button.
 import { Form } from "react-router";
-import { EMAIL_VERIFICATION_HOURS } from "../../../shared/rules.ts";
-import { SETTINGS } from "../../lib/forms.ts";
+import { EMAIL_VERIFICATION_HOURS } from "#shared/rules.ts";
+import { SETTINGS } from "#app/lib/forms.ts";
 import { IntentField, type Outcome, outcomeFor, Section, Status, useBusy } from "./shared.tsx";
 
 export function VerificationSection({ email, outcome }: { email: string; outcome?: Outcome }) {

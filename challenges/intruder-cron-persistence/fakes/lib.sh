@@ -1,5 +1,5 @@
 #!/bin/bash
-# Run before each fake (server/runtime/challenges.ts, loadFakes): what they share.
+# Run before each fake (server/library/challenges.ts, loadFakes): what they share.
 # Set-id programs no package installed, in two dpkg calls (Debian 12 records some of its own
 # programs under /bin although they live in /usr/bin: those are looked up again without /usr).
 unowned_setid() {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Run before each fake (server/runtime/challenges.ts, loadFakes): what several of them share,
+# Run before each fake (server/library/challenges.ts, loadFakes): what several of them share,
 # defined here and done only where a fake calls it.
 tokens=/etc/billing-api/tokens
 # The leaked token, found as the reference finds it: leaked_account, leaked_token, and the files

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Run before each fake (server/runtime/challenges.ts, loadFakes): what several of them share,
+# Run before each fake (server/library/challenges.ts, loadFakes): what several of them share,
 # defined here and used only where a fake calls it.
 # The shop's site as it was before the push (its whole text, on stdout).
 site() {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Run before each fake (server/runtime/challenges.ts, loadFakes): what several of them share,
+# Run before each fake (server/library/challenges.ts, loadFakes): what several of them share,
 # defined here and done only where a fake calls it.
 # Close the permissions as the reference does: every root job's script, the files it sources and
 # each directory above them made root's and not writable by group or others. Each path closed is

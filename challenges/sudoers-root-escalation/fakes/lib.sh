@@ -1,5 +1,5 @@
 #!/bin/bash
-# Run before each fake (server/runtime/challenges.ts, loadFakes): what several of them share,
+# Run before each fake (server/library/challenges.ts, loadFakes): what several of them share,
 # defined here and done only where a fake calls it.
 d=/etc/sudoers.d
 # The rules put right as the reviewers would: each file of /etc/sudoers.d with a rule that leads to

@@ -3,22 +3,22 @@
 // lately, the proofs of identity several parts ask for (a TOTP code or a recovery code accepted
 // once; the step-up before a sensitive change, decision 017), removing the second factor, and
 // the security notices mailed to the owner (after the answer, mail-later.ts).
-import type { FactorProof, OwnUser, StepUpProof } from "../../../shared/contract/index.ts";
-import { STEP_UP_REQUIRED } from "../../../shared/rules.ts";
-import type { Db } from "../../db/index.ts";
-import { nowSeconds } from "../../db/index.ts";
-import type { Logger } from "../../logger.ts";
-import type { Mailer } from "../../mail/mailer.ts";
-import type { Audit } from "../audit.ts";
+import type { FactorProof, OwnUser, StepUpProof } from "#shared/contract/index.ts";
+import { STEP_UP_REQUIRED } from "#shared/rules.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import type { Logger } from "#server/logger.ts";
+import type { Mailer } from "#server/mail/mailer.ts";
+import type { Audit } from "#server/core/audit.ts";
 import type { CredentialEvents } from "./credentials.ts";
-import { badRequest, unauthorized } from "../errors.ts";
-import { verifyPassword } from "../passwords.ts";
-import type { Limit, RateLimiter } from "../ratelimit.ts";
-import type { Scoring } from "../scoring.ts";
-import type { TokenService } from "../tokens.ts";
-import { matchTotp } from "../totp.ts";
-import { ownUser, type UserRow } from "../users.ts";
-import type { WebSessions } from "../web-sessions.ts";
+import { badRequest, unauthorized } from "#server/core/errors.ts";
+import { verifyPassword } from "#server/core/auth/passwords.ts";
+import type { Limit, RateLimiter } from "#server/core/ratelimit.ts";
+import type { Scoring } from "#server/core/scoring.ts";
+import type { TokenService } from "#server/core/auth/tokens.ts";
+import { matchTotp } from "#server/core/auth/totp.ts";
+import { ownUser, type UserRow } from "#server/core/users.ts";
+import type { WebSessions } from "#server/core/auth/web-sessions.ts";
 import { KNOWN_ADDRESS, STEP_UP_PER_USER, TOTP_LOGIN_PER_ACCOUNT, TOTP_LOGIN_PER_ACCOUNT_IP, TOTP_PER_USER } from "./limits.ts";
 import { createMailLater } from "./mail-later.ts";
 import { createRecoveryCodes } from "./recovery-codes.ts";

@@ -6,12 +6,12 @@
 // forgets its addresses (its name was never stored there: entries are read with names joined by
 // id), and the user row goes with everything that cascades from it (keys, tokens, submissions,
 // solves and so the board, plans, recordings' rows, pending links).
-import type { Message } from "../../../shared/contract/index.ts";
-import type { Db } from "../../db/index.ts";
-import type { Audit } from "../audit.ts";
-import { badRequest, unauthorized } from "../errors.ts";
-import type { TokenService } from "../tokens.ts";
-import type { WebSessions } from "../web-sessions.ts";
+import type { Message } from "#shared/contract/index.ts";
+import type { Db } from "#server/db/index.ts";
+import type { Audit } from "#server/core/audit.ts";
+import { badRequest, unauthorized } from "#server/core/errors.ts";
+import type { TokenService } from "#server/core/auth/tokens.ts";
+import type { WebSessions } from "#server/core/auth/web-sessions.ts";
 import type { StepUp } from "./context.ts";
 import type { Accounts } from "./index.ts";
 

@@ -4,17 +4,17 @@
 // The answer is the same whether or not another account has the new address, and comes as fast:
 // the mails go after the answer (mail-later.ts). Confirming the new address ends the
 // links mailed to the old one (password resets, lost-authenticator links).
-import type { EmailChanged, Message } from "../../../shared/contract/index.ts";
-import { EMAIL_VERIFICATION_HOURS } from "../../../shared/rules.ts";
-import type { Db } from "../../db/index.ts";
-import { nowSeconds } from "../../db/index.ts";
-import { type Mailer, maskAddress } from "../../mail/mailer.ts";
-import type { Logger } from "../../logger.ts";
-import type { Audit } from "../audit.ts";
-import { badRequest, conflict, unauthorized } from "../errors.ts";
-import type { RateLimiter } from "../ratelimit.ts";
-import { hashToken, randomToken } from "../secrets.ts";
-import type { UserRow } from "../users.ts";
+import type { EmailChanged, Message } from "#shared/contract/index.ts";
+import { EMAIL_VERIFICATION_HOURS } from "#shared/rules.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { type Mailer, maskAddress } from "#server/mail/mailer.ts";
+import type { Logger } from "#server/logger.ts";
+import type { Audit } from "#server/core/audit.ts";
+import { badRequest, conflict, unauthorized } from "#server/core/errors.ts";
+import type { RateLimiter } from "#server/core/ratelimit.ts";
+import { hashToken, randomToken } from "#server/core/secrets.ts";
+import type { UserRow } from "#server/core/users.ts";
 import { forgetMailedLinks, type StepUp } from "./context.ts";
 import type { Accounts } from "./index.ts";
 import { createMailLater } from "./mail-later.ts";

@@ -3,12 +3,12 @@
 // solves, achievements, recordings' metadata and the audit entries about them. Never a secret:
 // no password hash, TOTP secret, token, scenario value or public key body (its fingerprint says
 // which key it is).
-import type { AccountExport } from "../../../shared/contract/index.ts";
-import type { Db } from "../../db/index.ts";
-import type { Audit } from "../audit.ts";
-import { unauthorized } from "../errors.ts";
-import type { RateLimiter } from "../ratelimit.ts";
-import type { Scoring } from "../scoring.ts";
+import type { AccountExport } from "#shared/contract/index.ts";
+import type { Db } from "#server/db/index.ts";
+import type { Audit } from "#server/core/audit.ts";
+import { unauthorized } from "#server/core/errors.ts";
+import type { RateLimiter } from "#server/core/ratelimit.ts";
+import type { Scoring } from "#server/core/scoring.ts";
 import { EXPORT_PER_USER } from "./limits.ts";
 
 export interface AccountExportDeps {

@@ -5,11 +5,11 @@
 // code or a recovery code) cancels the removal. Whoever holds the password and the mailbox, but
 // not the authenticator, therefore waits three days in plain view of an owner who still signs in
 // with it (decision 017). An administrator can reset 2FA at once (twofactor.ts, resetByAdmin).
-import type { Message, TotpRemovalScheduled } from "../../../shared/contract/index.ts";
-import { nowSeconds } from "../../db/index.ts";
-import { badRequest, unauthorized } from "../errors.ts";
-import { hashToken, randomToken } from "../secrets.ts";
-import type { UserRow } from "../users.ts";
+import type { Message, TotpRemovalScheduled } from "#shared/contract/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { badRequest, unauthorized } from "#server/core/errors.ts";
+import { hashToken, randomToken } from "#server/core/secrets.ts";
+import type { UserRow } from "#server/core/users.ts";
 import { type AccountsContext, MFA_EXPIRED } from "./context.ts";
 import { REMOVAL_PER_ACCOUNT } from "./limits.ts";
 

@@ -2,8 +2,8 @@
 // long it takes says nothing about what was mailed (whether an address has an account, how many
 // mails went out), and a slow or stuck mail server never holds a sign-in or a settings change.
 // A mail that cannot be sent is logged; the act it tells of stands.
-import type { Logger } from "../../logger.ts";
-import type { Mail, Mailer } from "../../mail/mailer.ts";
+import type { Logger } from "#server/logger.ts";
+import type { Mail, Mailer } from "#server/mail/mailer.ts";
 
 export interface MailLater {
   /** Hands the mail to the mailer without waiting for it. */

@@ -5,12 +5,12 @@
 // (RFC 8058) so mail clients can offer the button themselves. Only verified addresses get mail.
 import { createHmac } from "node:crypto";
 import { z } from "zod";
-import type { Db } from "../../db/index.ts";
-import { nowSeconds } from "../../db/index.ts";
-import type { Logger } from "../../logger.ts";
-import type { Mailer } from "../../mail/mailer.ts";
-import { badRequest } from "../errors.ts";
-import { safeEqual } from "../secrets.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import type { Logger } from "#server/logger.ts";
+import type { Mailer } from "#server/mail/mailer.ts";
+import { badRequest } from "#server/core/errors.ts";
+import { safeEqual } from "#server/core/secrets.ts";
 
 export const DIGEST_EVERY_SECONDS = 24 * 3600;
 export const UNSUBSCRIBE_INVALID = "This unsubscribe link is not valid.";

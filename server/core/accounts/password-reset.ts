@@ -2,19 +2,19 @@
 // asked for with an address and answered the same whether or not an account has it; following
 // the link sets a new password (registration's rules) and ends every sign-in of the account:
 // web sessions and refresh tokens alike.
-import type { Message } from "../../../shared/contract/index.ts";
-import type { Db } from "../../db/index.ts";
-import { nowSeconds } from "../../db/index.ts";
-import type { Logger } from "../../logger.ts";
-import type { Mailer } from "../../mail/mailer.ts";
-import type { Audit } from "../audit.ts";
+import type { Message } from "#shared/contract/index.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import type { Logger } from "#server/logger.ts";
+import type { Mailer } from "#server/mail/mailer.ts";
+import type { Audit } from "#server/core/audit.ts";
 import type { CredentialEvents } from "./credentials.ts";
-import { badRequest } from "../errors.ts";
-import { hashPassword } from "../passwords.ts";
-import { addressKey, type RateLimiter } from "../ratelimit.ts";
-import { hashToken, randomToken } from "../secrets.ts";
-import type { TokenService } from "../tokens.ts";
-import type { WebSessions } from "../web-sessions.ts";
+import { badRequest } from "#server/core/errors.ts";
+import { hashPassword } from "#server/core/auth/passwords.ts";
+import { addressKey, type RateLimiter } from "#server/core/ratelimit.ts";
+import { hashToken, randomToken } from "#server/core/secrets.ts";
+import type { TokenService } from "#server/core/auth/tokens.ts";
+import type { WebSessions } from "#server/core/auth/web-sessions.ts";
 import { forgetMailedLinks } from "./context.ts";
 
 export const RESET_LINK_SECONDS = 3600;

@@ -1,12 +1,12 @@
 // The account as its owner and others see it, and what its owner changes on it: profile fields,
 // notification settings, the password (which ends every other sign-in). Also the admin flag the
 // CLI grants and revokes.
-import { USER_STATISTICS } from "../../../shared/contract/index.ts";
-import type { NotificationsUpdate, OwnUser, PasswordChange, PasswordChanged, ProfileUpdate, PublicUser, SignedInUser } from "../../../shared/contract/index.ts";
-import { isDisabled } from "../admin/disabled.ts";
-import { badRequest, notFound } from "../errors.ts";
-import { hashPassword, verifyPassword } from "../passwords.ts";
-import { ownUser, publicUser } from "../users.ts";
+import { USER_STATISTICS } from "#shared/contract/index.ts";
+import type { NotificationsUpdate, OwnUser, PasswordChange, PasswordChanged, ProfileUpdate, PublicUser, SignedInUser } from "#shared/contract/index.ts";
+import { isDisabled } from "#server/core/admin/disabled.ts";
+import { badRequest, notFound } from "#server/core/errors.ts";
+import { hashPassword, verifyPassword } from "#server/core/auth/passwords.ts";
+import { ownUser, publicUser } from "#server/core/users.ts";
 import { type AccountsContext, forgetMailedLinks, NO_PASSWORD } from "./context.ts";
 import { LOGIN_PER_ACCOUNT_IP } from "./limits.ts";
 

@@ -3,9 +3,9 @@
 // to guess), each used at most once: the update that marks it used is conditional, so two
 // parallel uses of one code cannot both pass.
 import { createHash, randomInt } from "node:crypto";
-import { formatRecoveryCode, normalizeRecoveryCode, RECOVERY_CODE_ALPHABET, RECOVERY_CODE_LENGTH } from "../../../shared/recovery-codes.ts";
-import type { Db } from "../../db/index.ts";
-import { nowSeconds } from "../../db/index.ts";
+import { formatRecoveryCode, normalizeRecoveryCode, RECOVERY_CODE_ALPHABET, RECOVERY_CODE_LENGTH } from "#shared/recovery-codes.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
 
 export const RECOVERY_CODE_COUNT = 10;
 

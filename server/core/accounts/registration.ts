@@ -1,13 +1,13 @@
 // Registration and e-mail proof: a new account, the verification link (sent, followed, sent
 // again), and the answer to a registration with an address that already has an account.
-import type { EmailVerified, Message, OwnUser } from "../../../shared/contract/index.ts";
-import { EMAIL_VERIFICATION_HOURS, isReservedUsername } from "../../../shared/rules.ts";
-import { nowSeconds } from "../../db/index.ts";
-import { badRequest, conflict } from "../errors.ts";
-import { hashPassword } from "../passwords.ts";
-import { addressKey } from "../ratelimit.ts";
-import { hashToken, randomToken } from "../secrets.ts";
-import { newUserRow, type UserRow } from "../users.ts";
+import type { EmailVerified, Message, OwnUser } from "#shared/contract/index.ts";
+import { EMAIL_VERIFICATION_HOURS, isReservedUsername } from "#shared/rules.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { badRequest, conflict } from "#server/core/errors.ts";
+import { hashPassword } from "#server/core/auth/passwords.ts";
+import { addressKey } from "#server/core/ratelimit.ts";
+import { hashToken, randomToken } from "#server/core/secrets.ts";
+import { newUserRow, type UserRow } from "#server/core/users.ts";
 import type { AccountsContext } from "./context.ts";
 import { REGISTER_PER_IP, RESEND_PER_USER } from "./limits.ts";
 

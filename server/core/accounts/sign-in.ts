@@ -2,15 +2,15 @@
 // on (a TOTP code or a single-use recovery code), the door every way in passes (a disabled
 // account stops there; a lost authenticator's removal, once due, happens there), refresh and
 // logout.
-import type { LoginResult } from "../../../shared/contract/index.ts";
-import { nowSeconds } from "../../db/index.ts";
-import { isDisabled } from "../admin/disabled.ts";
-import { ACCOUNT_DISABLED } from "../admin/users.ts";
-import { forbidden, unauthorized } from "../errors.ts";
-import { verifyPassword } from "../passwords.ts";
-import { addressKey, type Limit } from "../ratelimit.ts";
-import { hashToken, randomToken } from "../secrets.ts";
-import type { UserRow } from "../users.ts";
+import type { LoginResult } from "#shared/contract/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { isDisabled } from "#server/core/admin/disabled.ts";
+import { ACCOUNT_DISABLED } from "#server/core/admin/users.ts";
+import { forbidden, unauthorized } from "#server/core/errors.ts";
+import { verifyPassword } from "#server/core/auth/passwords.ts";
+import { addressKey, type Limit } from "#server/core/ratelimit.ts";
+import { hashToken, randomToken } from "#server/core/secrets.ts";
+import type { UserRow } from "#server/core/users.ts";
 import { type AccountsContext, MFA_EXPIRED } from "./context.ts";
 import { LOGIN_PER_ACCOUNT, LOGIN_PER_ACCOUNT_IP, LOGIN_PER_IP } from "./limits.ts";
 import type { LostAuthenticator } from "./lost-authenticator.ts";

@@ -1,10 +1,10 @@
 // The account's SSH key: shown, saved only with a proof of possession (sshkey-proofs.ts), replaced
 // or deleted behind the step-up.
-import type { SshKeyDeleted, SshKeyNonce, SshKeySaved, SshKeyStatus } from "../../../shared/contract/index.ts";
-import { conflict } from "../errors.ts";
-import { createSshKeyProofs } from "../sshkey-proofs.ts";
-import { parseSshPublicKey } from "../sshkeys.ts";
-import type { UserRow } from "../users.ts";
+import type { SshKeyDeleted, SshKeyNonce, SshKeySaved, SshKeyStatus } from "#shared/contract/index.ts";
+import { conflict } from "#server/core/errors.ts";
+import { createSshKeyProofs } from "#server/core/sshkey-proofs.ts";
+import { parseSshPublicKey } from "#server/core/sshkeys.ts";
+import type { UserRow } from "#server/core/users.ts";
 import type { AccountsContext, StepUp } from "./context.ts";
 
 export function createSshKeys(ctx: AccountsContext) {

@@ -5,12 +5,12 @@
 // are sign-in.ts's; accepting a code once and the step-up rules are context.ts's; the "lost my
 // authenticator" path is lost-authenticator.ts's (decision 017).
 import QRCode from "qrcode";
-import type { FactorProof, RecoveryCodes, TotpChanged, TotpEnabled, TotpSetup, TotpSetupRequest, TotpStatus } from "../../../shared/contract/index.ts";
-import { nowSeconds } from "../../db/index.ts";
-import { badRequest, conflict } from "../errors.ts";
-import { safeEqual } from "../secrets.ts";
-import { newTotpSecret, totpUri } from "../totp.ts";
-import type { UserRow } from "../users.ts";
+import type { FactorProof, RecoveryCodes, TotpChanged, TotpEnabled, TotpSetup, TotpSetupRequest, TotpStatus } from "#shared/contract/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { badRequest, conflict } from "#server/core/errors.ts";
+import { safeEqual } from "#server/core/secrets.ts";
+import { newTotpSecret, totpUri } from "#server/core/auth/totp.ts";
+import type { UserRow } from "#server/core/users.ts";
 import type { AccountsContext } from "./context.ts";
 
 export const SETUP_NEEDS_PASSWORD = "Confirm with your current password to turn on two-factor authentication";

@@ -18,12 +18,12 @@
 // event (its listening connection was down) is told again when it reconnects, and compares.
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
-import type { Db } from "../../db/index.ts";
-import { nowSeconds } from "../../db/index.ts";
-import type { Challenge } from "../../runtime/challenges.ts";
-import type { Audit } from "../audit.ts";
-import { notFound } from "../errors.ts";
-import type { ChallengeFigures, ReloadReport } from "../../../shared/contract/admin.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import type { Challenge } from "#server/library/challenges.ts";
+import type { Audit } from "#server/core/audit.ts";
+import { notFound } from "#server/core/errors.ts";
+import type { ChallengeFigures, ReloadReport } from "#shared/contract/admin.ts";
 import type { Actor } from "./users.ts";
 
 export type { ChallengeFigures, ReloadReport };

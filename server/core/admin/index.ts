@@ -2,13 +2,13 @@
 // the rules the console adds to starting a deployment: maintenance mode, hidden challenges, the
 // platform-wide cap. Those are admission steps (deployments/admission.ts) handed to the
 // deployments service by the composition root (server/platform.ts).
-import type { Db } from "../../db/index.ts";
-import { forbidden, notFound, unavailable } from "../errors.ts";
-import type { Audit } from "../audit.ts";
-import { fullMessage } from "../capacity.ts";
-import { nowSeconds } from "../../db/index.ts";
-import { ACTIVE } from "../deployments/model.ts";
-import type { AdmissionStep, Applicant, CapacityRequest, PoolHold } from "../deployments/deps.ts";
+import type { Db } from "#server/db/index.ts";
+import { forbidden, notFound, unavailable } from "#server/core/errors.ts";
+import type { Audit } from "#server/core/audit.ts";
+import { fullMessage } from "#server/core/capacity.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { ACTIVE } from "#server/core/deployments/model.ts";
+import type { AdmissionStep, Applicant, CapacityRequest, PoolHold } from "#server/core/deployments/deps.ts";
 import { type AdminChallengesDeps, createAdminChallenges, visibleTo } from "./challenges.ts";
 import { MAINTENANCE_DETAIL, type Settings, type SystemSettings } from "./settings.ts";
 import { createSystemFigures } from "./system.ts";

@@ -7,11 +7,11 @@
 // save. With several replicas (server/db/cluster.ts) a save is announced (`onSaved`) and the
 // others `reload`.
 import { z } from "zod";
-import type { Db } from "../../db/index.ts";
-import { nowSeconds } from "../../db/index.ts";
-import type { SystemSettings } from "../../../shared/contract/admin.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import type { SystemSettings } from "#shared/contract/admin.ts";
 
-export { SETTING_LIMITS } from "../../../shared/contract/admin.ts";
+export { SETTING_LIMITS } from "#shared/contract/admin.ts";
 
 /** The platform-wide cap's default figure. */
 export const DEFAULT_MAX_CONCURRENT = 100;

@@ -5,10 +5,10 @@
 // activeSessions (deployments running now).
 import { statfs } from "node:fs/promises";
 import { cpus, freemem, loadavg, totalmem } from "node:os";
-import type { Db } from "../../db/index.ts";
-import { nowSeconds } from "../../db/index.ts";
-import { ACTIVE } from "../deployments/model.ts";
-import type { SystemFigures } from "../../../shared/contract/admin.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { ACTIVE } from "#server/core/deployments/model.ts";
+import type { SystemFigures } from "#shared/contract/admin.ts";
 
 export const ACTIVE_USER_WINDOW_SECONDS = 15 * 60;
 const CPU_SAMPLE_MS = 250;

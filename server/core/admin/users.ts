@@ -1,20 +1,20 @@
 // The admin console's users: search and paging, verify, make or revoke admin, set a plan, disable
 // and enable, and adding an account. Every change is written to the audit log with the admin
 // who made it. Disabling ends the account's presence everywhere at once: its refresh tokens are
-// revoked, its web sessions deleted (which closes its live sockets, server/live.ts), its
+// revoked, its web sessions deleted (which closes its live sockets, server/http/live.ts), its
 // deployments terminated; from then on sign-in is refused (accounts) and its access tokens are
 // refused (tokens.ts), both by the `disabled_users` row.
 import { sql, type SqlBool } from "kysely";
-import type { Db } from "../../db/index.ts";
-import { nowSeconds } from "../../db/index.ts";
-import type { Plan } from "../../db/schema.ts";
-import type { Audit } from "../audit.ts";
-import { likePattern } from "../../db/search.ts";
-import { badRequest, conflict, notFound } from "../errors.ts";
-import { hashPassword } from "../passwords.ts";
-import { newUserRow, type UserRow } from "../users.ts";
-import { ACTIVE } from "../deployments/model.ts";
-import type { AdminUserView, AdminUsersPage } from "../../../shared/contract/admin.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import type { Plan } from "#server/db/schema.ts";
+import type { Audit } from "#server/core/audit.ts";
+import { likePattern } from "#server/db/search.ts";
+import { badRequest, conflict, notFound } from "#server/core/errors.ts";
+import { hashPassword } from "#server/core/auth/passwords.ts";
+import { newUserRow, type UserRow } from "#server/core/users.ts";
+import { ACTIVE } from "#server/core/deployments/model.ts";
+import type { AdminUserView, AdminUsersPage } from "#shared/contract/admin.ts";
 
 export const USERS_PAGE_SIZE = 20;
 export const ACCOUNT_DISABLED = "This account has been disabled. Contact the administrators if you think this is a mistake.";

@@ -8,10 +8,10 @@
 // when it needs only what a step is given, or through DeploymentsDeps.admission (context.ts)
 // when it needs a service of its own; those run after the built-in applicant steps, and in the
 // capacity list right after "one deployment per challenge", before the platform's own limits.
-import { nowSeconds } from "../../db/index.ts";
-import { VERIFY_TO_START } from "../../../shared/rules.ts";
-import { deploymentCost, fullMessage } from "../capacity.ts";
-import { badRequest, conflict, forbidden, limitReached, unavailable } from "../errors.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { VERIFY_TO_START } from "#shared/rules.ts";
+import { deploymentCost, fullMessage } from "#server/core/capacity.ts";
+import { badRequest, conflict, forbidden, limitReached, unavailable } from "#server/core/errors.ts";
 import type { DeploymentContext } from "./context.ts";
 import type { AdmissionStep, AdmissionSteps, Applicant, CapacityRequest } from "./deps.ts";
 import { ACTIVE } from "./model.ts";

@@ -2,11 +2,11 @@
 // (events), the background jobs in flight, and the few steps every part takes on a row (read it,
 // show it, move it from one status to the next and tell the live channel, on every replica).
 import { EventEmitter } from "node:events";
-import { nowSeconds } from "../../db/index.ts";
-import type { DeploymentStatus } from "../../db/schema.ts";
-import type { Challenge } from "../../runtime/challenges.ts";
-import type { Owner } from "../../runtime/types.ts";
-import { notFound } from "../errors.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import type { DeploymentStatus } from "#server/db/schema.ts";
+import type { Challenge } from "#server/library/challenges.ts";
+import type { Owner } from "#server/runtime/types.ts";
+import { notFound } from "#server/core/errors.ts";
 import type { DeploymentsDeps, Replica } from "./deps.ts";
 import { createPool } from "./pool.ts";
 import { ACTIVE, type DeploymentRow, type DeploymentView, iso, type LiveMessage, type SshDetails, type SshEndpoint } from "./model.ts";

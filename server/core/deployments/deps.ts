@@ -1,12 +1,12 @@
 // What the parts of the deployments service are given, as types only: the service's
 // dependencies (wired in server/platform.ts) and the shape of an admission step (admission.ts).
 // Its own module so that the parts (context, pool, admission) depend on it, not on each other.
-import type { Db } from "../../db/index.ts";
-import type { Logger } from "../../logger.ts";
-import type { Challenge } from "../../runtime/challenges.ts";
-import type { Runtime } from "../../runtime/types.ts";
-import type { Audit } from "../audit.ts";
-import type { RateLimiter } from "../ratelimit.ts";
+import type { Db } from "#server/db/index.ts";
+import type { Logger } from "#server/logger.ts";
+import type { Challenge } from "#server/library/challenges.ts";
+import type { Runtime } from "#server/runtime/types.ts";
+import type { Audit } from "#server/core/audit.ts";
+import type { RateLimiter } from "#server/core/ratelimit.ts";
 import type { DeploymentRow, SshEndpoint } from "./model.ts";
 
 /** Who asks to start which challenge. */

@@ -2,12 +2,12 @@
 // deploying → setting_up → ready, or failed), extend, terminate, expiry. What a start must pass
 // first is admission.ts; bringing rows and containers back into agreement is reconciliation.ts.
 import { randomUUID } from "node:crypto";
-import { nowSeconds } from "../../db/index.ts";
-import { withDatabaseLocks } from "../../db/locks.ts";
-import { provision, runSetup } from "../../runtime/scenario.ts";
-import { RuntimeError } from "../../runtime/types.ts";
-import { NO_ACTIVE_DEPLOYMENT } from "../../../shared/rules.ts";
-import { conflict, notFound } from "../errors.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { withDatabaseLocks } from "#server/db/locks.ts";
+import { provision, runSetup } from "#server/runtime/scenario.ts";
+import { RuntimeError } from "#server/runtime/types.ts";
+import { NO_ACTIVE_DEPLOYMENT } from "#shared/rules.ts";
+import { conflict, notFound } from "#server/core/errors.ts";
 import { ALREADY_RUNNING, createAdmission } from "./admission.ts";
 import type { DeploymentContext } from "./context.ts";
 import { ACTIVE, type DeploymentRow, iso, publicError, toError } from "./model.ts";

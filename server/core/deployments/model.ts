@@ -1,9 +1,9 @@
 // What a deployment is, as stored and as shown: the row, the statuses that count as active, the
 // owner's view, the live channel's messages, and the wording of failures a user may read.
 import type { Selectable } from "kysely";
-import type { DeploymentsTable, DeploymentStatus } from "../../db/schema.ts";
-import { RuntimeError } from "../../runtime/types.ts";
-import { ACTIVE_DEPLOYMENT_STATUSES, type DeploymentView, isActiveStatus } from "../../../shared/contract/deployments.ts";
+import type { DeploymentsTable, DeploymentStatus } from "#server/db/schema.ts";
+import { RuntimeError } from "#server/runtime/types.ts";
+import { ACTIVE_DEPLOYMENT_STATUSES, type DeploymentView, isActiveStatus } from "#shared/contract/deployments.ts";
 
 export type DeploymentRow = Selectable<DeploymentsTable>;
 
@@ -30,7 +30,7 @@ export interface SshEndpoint {
 }
 
 /** What the owner sees of a deployment (never the scenario's values): the contract's shape. */
-export type { DeploymentView } from "../../../shared/contract/deployments.ts";
+export type { DeploymentView } from "#shared/contract/deployments.ts";
 
 /** Messages of the live channel (/ws/deployments/{id}); shapes in docs/api.md. */
 export type LiveMessage =

@@ -18,12 +18,12 @@
 // ones of other challenges (`evict`) before it is refused.
 import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
-import { nowSeconds } from "../../db/index.ts";
-import type { Database, PoolDeploymentsTable } from "../../db/schema.ts";
-import type { Challenge } from "../../runtime/challenges.ts";
-import { maxLifetimeSeconds as engineMaxLifetime } from "../../runtime/policy.ts";
-import { provision, runSetup } from "../../runtime/scenario.ts";
-import { deploymentCost } from "../capacity.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import type { Database, PoolDeploymentsTable } from "#server/db/schema.ts";
+import type { Challenge } from "#server/library/challenges.ts";
+import { maxLifetimeSeconds as engineMaxLifetime } from "#server/runtime/policy.ts";
+import { provision, runSetup } from "#server/runtime/scenario.ts";
+import { deploymentCost } from "#server/core/capacity.ts";
 import type { DeploymentsDeps } from "./deps.ts";
 import { ACTIVE, toError } from "./model.ts";
 

@@ -1,8 +1,8 @@
 // Reading deployments: the user's current one, theirs for a challenge, one by id, and what the
 // grader needs of a ready one (its row with the scenario's values, and its environment).
-import { LABEL } from "../../runtime/policy.ts";
-import type { Environment, ScenarioValues } from "../../runtime/scenario.ts";
-import { conflict, notFound, unavailable } from "../errors.ts";
+import { LABEL } from "#server/runtime/policy.ts";
+import type { Environment, ScenarioValues } from "#server/runtime/scenario.ts";
+import { conflict, notFound, unavailable } from "#server/core/errors.ts";
 import { RUNTIME_UNAVAILABLE } from "./admission.ts";
 import type { DeploymentContext } from "./context.ts";
 import { ACTIVE, type DeploymentRow, isActive, iso } from "./model.ts";

@@ -3,7 +3,7 @@
 // are; ones whose container vanished or stopped are marked failed; ones interrupted half-way are
 // deployed again from scratch; containers and networks of this installation that belong to no
 // active deployment are removed.
-import { LABEL } from "../../runtime/policy.ts";
+import { LABEL } from "#server/runtime/policy.ts";
 import type { DeploymentContext } from "./context.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import { ACTIVE } from "./model.ts";

@@ -3,12 +3,12 @@
 // (so the same ssh command works). ready → resetting → ready, told on the live channel; open
 // shells are closed with a message first (the "reset" event, server.ts hands it to the gateway).
 // At most RESETS_PER_DEPLOYMENT per deployment, counted in deployment_resets (migration 0013).
-import { nowSeconds } from "../../db/index.ts";
-import { provision, runSetup } from "../../runtime/scenario.ts";
-import { RuntimeError } from "../../runtime/types.ts";
-import { NO_ACTIVE_DEPLOYMENT } from "../../../shared/rules.ts";
-import type { DeploymentResetResult } from "../../../shared/contract/index.ts";
-import { conflict, limitReached, notFound, unavailable } from "../errors.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { provision, runSetup } from "#server/runtime/scenario.ts";
+import { RuntimeError } from "#server/runtime/types.ts";
+import { NO_ACTIVE_DEPLOYMENT } from "#shared/rules.ts";
+import type { DeploymentResetResult } from "#shared/contract/index.ts";
+import { conflict, limitReached, notFound, unavailable } from "#server/core/errors.ts";
 import { RUNTIME_UNAVAILABLE } from "./admission.ts";
 import type { DeploymentContext } from "./context.ts";
 import { type DeploymentRow, iso, publicError, toError } from "./model.ts";

@@ -4,7 +4,7 @@
 // here, in core, so core depends on no transport; server/gateway/types.ts re-exports them.
 import type { DeploymentContext } from "./context.ts";
 import { ACTIVE, type DeploymentRow } from "./model.ts";
-import { sshFingerprint } from "../sshkeys.ts";
+import { sshFingerprint } from "#server/core/sshkeys.ts";
 
 /** A public key offered by an SSH client: its algorithm name and its SSH wire-format blob
  *  (`key.data.toString("base64")` is the middle field of an authorized_keys / .pub line). */

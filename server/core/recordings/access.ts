@@ -2,11 +2,11 @@
 // owner published it (only a solved challenge's session can be); an admin from the console, each
 // opening written to the audit log. To everyone else a recording does not exist: 404, never 403,
 // so ids cannot be probed.
-import type { PublishedSolution, RecordingView } from "../../../shared/contract/index.ts";
-import type { Db } from "../../db/index.ts";
-import { isDisabled } from "../admin/disabled.ts";
-import type { Audit } from "../audit.ts";
-import { conflict, notFound } from "../errors.ts";
+import type { PublishedSolution, RecordingView } from "#shared/contract/index.ts";
+import type { Db } from "#server/db/index.ts";
+import { isDisabled } from "#server/core/admin/disabled.ts";
+import type { Audit } from "#server/core/audit.ts";
+import { conflict, notFound } from "#server/core/errors.ts";
 import type { RecordingRow, RecordingStore } from "./store.ts";
 
 export const RECORDING_NOT_FOUND = "Recording not found";

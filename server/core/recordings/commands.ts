@@ -6,7 +6,7 @@
 // shell still open (the player solved with it open): its list so far, kept for LIVE_REUSE_MS and
 // for as long as its file does not grow, never stored.
 import { stat } from "node:fs/promises";
-import type { Db } from "../../db/index.ts";
+import type { Db } from "#server/db/index.ts";
 import type { Extracted } from "./compare.ts";
 import type { CommandExtractor } from "./extractor.ts";
 import type { RecordingRow, RecordingStore } from "./store.ts";

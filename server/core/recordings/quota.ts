@@ -6,7 +6,7 @@
 // published ones are never removed. When no such recording is left to remove, the new shell is
 // not recorded (the shell itself runs all the same).
 import { sql } from "kysely";
-import type { Db } from "../../db/index.ts";
+import type { Db } from "#server/db/index.ts";
 import type { RecordingStore } from "./store.ts";
 
 export interface RecordingQuota {

@@ -10,8 +10,8 @@ import { createReadStream, type ReadStream } from "node:fs";
 import { readFile, rm, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import type { Selectable } from "kysely";
-import type { Db } from "../../db/index.ts";
-import type { RecordingsTable } from "../../db/schema.ts";
+import type { Db } from "#server/db/index.ts";
+import type { RecordingsTable } from "#server/db/schema.ts";
 
 export type RecordingRow = Selectable<RecordingsTable>;
 

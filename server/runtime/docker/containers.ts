@@ -20,8 +20,8 @@ import {
   ownerLabels,
   probeWritable,
   safeName,
-} from "../policy.ts";
-import { RuntimeError, type ContainerInfo, type ContainerSpec, type ContainerState, type Owner, type WritableDir } from "../types.ts";
+} from "#server/runtime/policy.ts";
+import { RuntimeError, type ContainerInfo, type ContainerSpec, type ContainerState, type Owner, type WritableDir } from "#server/runtime/types.ts";
 import { checkOwner, labelFilters, sleep, statusOf, type DriverContext } from "./engine.ts";
 import { BRIDGE_PREFIX, type Networks } from "./network.ts";
 import { checkWritable, createSkeletons, writableMounts } from "./writable.ts";

@@ -1,8 +1,8 @@
 // Small facts about the engine every part of the Docker driver uses: how it reports a missing
 // object, how managed objects are found by label, whether it runs on this host.
 import type Docker from "dockerode";
-import { LABEL } from "../policy.ts";
-import { RuntimeError, type Owner } from "../types.ts";
+import { LABEL } from "#server/runtime/policy.ts";
+import { RuntimeError, type Owner } from "#server/runtime/types.ts";
 
 /** What the parts of the driver share: one engine client and the choices made at its creation. */
 export interface DriverContext {

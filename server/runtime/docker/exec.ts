@@ -5,8 +5,8 @@
 import type { Socket } from "node:net";
 import { PassThrough, type Readable } from "node:stream";
 import type Docker from "dockerode";
-import { LABEL } from "../policy.ts";
-import { RuntimeError, type ExecOptions, type ExecSession } from "../types.ts";
+import { LABEL } from "#server/runtime/policy.ts";
+import { RuntimeError, type ExecOptions, type ExecSession } from "#server/runtime/types.ts";
 import { sleep, statusOf, type DriverContext } from "./engine.ts";
 import { createExecWatcher } from "./exec-watch.ts";
 import { signalInside, signalProcessSession, statOf, type ProcessId } from "./signals.ts";

@@ -5,8 +5,8 @@
 import { posix } from "node:path";
 import type { Readable } from "node:stream";
 import type Docker from "dockerode";
-import { firstEntry, packFile } from "../tar.ts";
-import { RuntimeError, type FileContent } from "../types.ts";
+import { firstEntry, packFile } from "#server/runtime/tar.ts";
+import { RuntimeError, type FileContent } from "#server/runtime/types.ts";
 import { statusOf } from "./engine.ts";
 
 export function createFiles(docker: Docker) {

@@ -9,8 +9,8 @@
 //   exec.ts        execs, with exit codes from exec-watch.ts and signals from signals.ts
 //   files.ts       reading and writing files through the engine
 import Docker from "dockerode";
-import type { Runtime, WritableDir } from "../types.ts";
-import { RuntimeError } from "../types.ts";
+import type { Runtime, WritableDir } from "#server/runtime/types.ts";
+import { RuntimeError } from "#server/runtime/types.ts";
 import { createContainers } from "./containers.ts";
 import { isLocalEngine, type DriverContext } from "./engine.ts";
 import { createExec } from "./exec.ts";

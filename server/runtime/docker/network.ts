@@ -2,8 +2,8 @@
 // docker.md, "Network"): containers of a deployment reach each other by name, and nothing else:
 // not the host, not another deployment, not the outside.
 import { createHash, randomInt } from "node:crypto";
-import { LABEL, ownerFromLabels, ownerLabels, safeName } from "../policy.ts";
-import { RuntimeError, type NetworkInfo, type Owner } from "../types.ts";
+import { LABEL, ownerFromLabels, ownerLabels, safeName } from "#server/runtime/policy.ts";
+import { RuntimeError, type NetworkInfo, type Owner } from "#server/runtime/types.ts";
 import { checkOwner, labelFilters, sleep, statusOf, type DriverContext } from "./engine.ts";
 
 /** Deployment bridges are named `fl-<12 hex>`: the host guard's rule matches `fl-+`. */

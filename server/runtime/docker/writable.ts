@@ -8,9 +8,9 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join, posix } from "node:path";
 import type { Readable } from "node:stream";
 import type Docker from "dockerode";
-import { LABEL, maxWritableBytes } from "../policy.ts";
-import { filterTar } from "../tar.ts";
-import { RuntimeError, type WritableDir } from "../types.ts";
+import { LABEL, maxWritableBytes } from "#server/runtime/policy.ts";
+import { filterTar } from "#server/runtime/tar.ts";
+import { RuntimeError, type WritableDir } from "#server/runtime/types.ts";
 import { statusOf } from "./engine.ts";
 
 /** Files Docker bind-mounts into /etc itself; copying them in would fail (and is not wanted). */

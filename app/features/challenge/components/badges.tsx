@@ -1,8 +1,8 @@
 // Small labels of the challenge page and the banner: difficulty (easy green, medium yellow,
 // hard red, expert purple) and the deployment status with its dot.
-import type { DeploymentStatus } from "../../../../shared/contract/deployments.ts";
-import { DIFFICULTY_CLASSES } from "../../../lib/player.ts";
-import { STATUS_LABELS } from "../rules/status.ts";
+import type { DeploymentStatus } from "#shared/contract/deployments.ts";
+import { DIFFICULTY_CLASSES } from "#app/lib/player.ts";
+import { STATUS_LABELS } from "#app/features/challenge/rules/status.ts";
 
 export function DifficultyBadge({ level }: { level: string }) {
   const cls = DIFFICULTY_CLASSES[level] ?? "border-zinc-500 text-zinc-600 dark:text-zinc-300";

@@ -1,6 +1,6 @@
 // The challenge itself: title, difficulty, points, estimated time, category and description.
-import type { ChallengeGrading } from "../../../../shared/contract/catalogue.ts";
-import type { ChallengeDetail } from "../../../../shared/contract/deployments.ts";
+import type { ChallengeGrading } from "#shared/contract/catalogue.ts";
+import type { ChallengeDetail } from "#shared/contract/deployments.ts";
 import { DifficultyBadge } from "./badges.tsx";
 
 export function ChallengeHeader({ challenge }: { challenge: ChallengeDetail }) {

@@ -3,15 +3,15 @@
 // It holds the page's state: the live view of the deployment (useDeploymentLive), one fetcher
 // per control, and the countdown that terminates the deployment at zero.
 import { useCallback, useRef } from "react";
-import { Link } from "../../../components/link.tsx";
-import type { Debrief, HintsState } from "../../../../shared/contract/debrief.ts";
-import type { ChallengeDeployment, ChallengeDetail } from "../../../../shared/contract/deployments.ts";
-import { AchievementToast } from "../../../components/achievement-toast.tsx";
-import { useCountdown } from "../../../hooks/use-countdown.ts";
-import { useDeploymentLive } from "../../../hooks/use-deployment-live.ts";
-import { useHydrated } from "../../../hooks/use-hydrated.ts";
-import { shouldAutoTerminate } from "../rules/countdown.ts";
-import type { Intent, Outcome } from "../rules/form.ts";
+import { Link } from "#app/components/link.tsx";
+import type { Debrief, HintsState } from "#shared/contract/debrief.ts";
+import type { ChallengeDeployment, ChallengeDetail } from "#shared/contract/deployments.ts";
+import { AchievementToast } from "#app/components/achievement-toast.tsx";
+import { useCountdown } from "#app/hooks/use-countdown.ts";
+import { useDeploymentLive } from "#app/hooks/use-deployment-live.ts";
+import { useHydrated } from "#app/hooks/use-hydrated.ts";
+import { shouldAutoTerminate } from "#app/features/challenge/rules/countdown.ts";
+import type { Intent, Outcome } from "#app/features/challenge/rules/form.ts";
 import { ChallengeHeader } from "./challenge-header.tsx";
 import { DebriefPanel } from "./compare.tsx";
 import { useControl } from "./control-form.tsx";
@@ -19,7 +19,7 @@ import { DeploymentPanel } from "./deployment-panel.tsx";
 import { Instructions } from "./instructions.tsx";
 import { SubmitForm } from "./submit-form.tsx";
 import { TerminalPanel } from "./terminal-panel.tsx";
-import { sshCommand } from "../rules/ssh-command.ts";
+import { sshCommand } from "#app/features/challenge/rules/ssh-command.ts";
 import { SuccessScreen } from "./success-screen.tsx";
 
 /** What the route's loader gives the page when the challenge loaded. */

@@ -1,7 +1,7 @@
 // After solving (and only then: the API refuses the debrief before): the root cause, "compare"
 // (the commands the player typed, in order, beside the reference solution's steps) and
 // "replay your session" for each recorded shell of the solving deployment.
-import type { Debrief } from "../../../../shared/contract/debrief.ts";
+import type { Debrief } from "#shared/contract/debrief.ts";
 import { Replay } from "./replay.tsx";
 
 export const castUrl = (recordingId: string) => `/recordings/${encodeURIComponent(recordingId)}/cast`;

@@ -2,7 +2,7 @@
 // post form of the buttons. Without JavaScript the form posts to the route action and the
 // answer arrives as actionData; with it the fetcher posts (js=1) and keeps the answer.
 import { useFetcher } from "react-router";
-import type { Intent, Outcome } from "../rules/form.ts";
+import type { Intent, Outcome } from "#app/features/challenge/rules/form.ts";
 
 /** One fetcher per control; without JavaScript the same outcome arrives as actionData. */
 export function useControl(intent: Intent, actionData: Outcome | undefined) {

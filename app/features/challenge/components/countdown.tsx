@@ -1,6 +1,6 @@
 // The deployment's remaining time. Without JavaScript: a static "expires at HH:MM UTC". With
 // it: a ticking mm:ss that turns red with a warning under 300 s.
-import { expiryClock, formatCountdown, isExpiryWarning } from "../rules/countdown.ts";
+import { expiryClock, formatCountdown, isExpiryWarning } from "#app/features/challenge/rules/countdown.ts";
 
 export function Countdown({ expiresAt, seconds, testId = "countdown" }: { expiresAt: string; seconds: number | null; testId?: string }) {
   if (seconds === null) {

@@ -3,14 +3,14 @@
 // JavaScript a <noscript> refresh reloads the page every 2 s while the deployment starts.
 import { useState } from "react";
 import { useLocation } from "react-router";
-import { Link } from "../../../components/link.tsx";
-import { SETTINGS } from "../../../lib/forms.ts";
-import type { Intent, Outcome } from "../rules/form.ts";
-import type { LiveMode } from "../rules/live-controller.ts";
-import type { DeploymentView } from "../rules/live-view.ts";
-import { sshCommand } from "../rules/ssh-command.ts";
-import { canExtend, canStart, canTerminate, isStarting } from "../rules/status.ts";
-import { deploymentFailedText, TEXT } from "../rules/texts.ts";
+import { Link } from "#app/components/link.tsx";
+import { SETTINGS } from "#app/lib/forms.ts";
+import type { Intent, Outcome } from "#app/features/challenge/rules/form.ts";
+import type { LiveMode } from "#app/features/challenge/rules/live-controller.ts";
+import type { DeploymentView } from "#app/features/challenge/rules/live-view.ts";
+import { sshCommand } from "#app/features/challenge/rules/ssh-command.ts";
+import { canExtend, canStart, canTerminate, isStarting } from "#app/features/challenge/rules/status.ts";
+import { deploymentFailedText, TEXT } from "#app/features/challenge/rules/texts.ts";
 import { StatusBadge } from "./badges.tsx";
 import { type Control, ControlForm } from "./control-form.tsx";
 import { Countdown, ExpiryWarning } from "./countdown.tsx";

@@ -1,5 +1,5 @@
 // The bar, message and last log lines while a deployment is on its way to ready.
-import type { DeploymentView } from "../rules/live-view.ts";
+import type { DeploymentView } from "#app/features/challenge/rules/live-view.ts";
 
 export function DeploymentProgress({ view }: { view: DeploymentView }) {
   const pct = view.progress ?? null;

@@ -3,7 +3,7 @@
 // post (intent=hint) that works without JavaScript (the action redirects back here); with it a
 // fetcher posts and the loader's revalidation brings the text. The page never holds the text of
 // a hint before it is revealed: the API does not send it.
-import type { HintsState } from "../../../../shared/contract/debrief.ts";
+import type { HintsState } from "#shared/contract/debrief.ts";
 import type { Control } from "./control-form.tsx";
 
 export const revealLabel = (number: number, cost: number, solved: boolean) =>

@@ -1,6 +1,6 @@
 // The challenge's instructions and its costed hints (hints.tsx), shown once the deployment is ready.
-import type { HintsState } from "../../../../shared/contract/debrief.ts";
-import type { ChallengeDetail } from "../../../../shared/contract/deployments.ts";
+import type { HintsState } from "#shared/contract/debrief.ts";
+import type { ChallengeDetail } from "#shared/contract/deployments.ts";
 import type { Control } from "./control-form.tsx";
 import { Hints } from "./hints.tsx";
 

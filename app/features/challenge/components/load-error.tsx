@@ -1,6 +1,6 @@
 // What the page shows when the challenge cannot be loaded: the error and the way back.
-import { Link } from "../../../components/link.tsx";
-import { TEXT } from "../rules/texts.ts";
+import { Link } from "#app/components/link.tsx";
+import { TEXT } from "#app/features/challenge/rules/texts.ts";
 
 export function LoadError({ message }: { message: string }) {
   return (

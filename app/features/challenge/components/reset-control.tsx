@@ -3,8 +3,8 @@
 // the post (a fetcher: the live channel shows resetting → ready); without it a link to
 // /challenges/:id/reset, a page that asks and posts (routes/challenge-reset.tsx).
 import { useFetcher, useParams } from "react-router";
-import type { DeploymentStatus } from "../../../../shared/contract/deployments.ts";
-import { RESET_CONFIRM } from "../rules/reset.ts";
+import type { DeploymentStatus } from "#shared/contract/deployments.ts";
+import { RESET_CONFIRM } from "#app/features/challenge/rules/reset.ts";
 
 export function ResetControl({ status, hydrated }: { status: DeploymentStatus; hydrated: boolean }) {
   const { id = "" } = useParams();

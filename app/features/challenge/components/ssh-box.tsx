@@ -1,7 +1,7 @@
 // The command that reaches the deployment. The text is selectable everywhere; the copy button
 // appears once JavaScript runs (the Clipboard API needs it).
 import { useState } from "react";
-import { useHydrated } from "../../../hooks/use-hydrated.ts";
+import { useHydrated } from "#app/hooks/use-hydrated.ts";
 
 export function SshBox({ command, hostKey }: { command: string; hostKey?: string | null }) {
   const hydrated = useHydrated();

@@ -1,8 +1,8 @@
 // The written solution: a post form (conform + zod on the server, rules/form.ts) that keeps the
 // text after a wrong answer and clears it after a correct one; the grader's feedback below it.
 import { useEffect, useRef } from "react";
-import type { Outcome } from "../rules/form.ts";
-import { TEXT, wrongAnswerFeedback } from "../rules/texts.ts";
+import type { Outcome } from "#app/features/challenge/rules/form.ts";
+import { TEXT, wrongAnswerFeedback } from "#app/features/challenge/rules/texts.ts";
 import type { Control } from "./control-form.tsx";
 
 export function SubmitForm({

@@ -1,11 +1,11 @@
 // What a correct answer shows: the grader's feedback, solve time, rank and points (less what
 // revealed hints cost), then the debrief: root cause, compare and replay (compare.tsx).
-import { Link } from "../../../components/link.tsx";
-import type { Debrief } from "../../../../shared/contract/debrief.ts";
+import { Link } from "#app/components/link.tsx";
+import type { Debrief } from "#shared/contract/debrief.ts";
 import { DebriefPanel } from "./compare.tsx";
-import type { SubmissionResult as GradeResult } from "../../../../shared/contract/scoring.ts";
-import { formatSolveTime } from "../../../lib/player.ts";
-import { rankText } from "../rules/solve-result.ts";
+import type { SubmissionResult as GradeResult } from "#shared/contract/scoring.ts";
+import { formatSolveTime } from "#app/lib/player.ts";
+import { rankText } from "#app/features/challenge/rules/solve-result.ts";
 
 export function SuccessScreen({ result, debrief, hydrated }: { result: GradeResult; debrief?: Debrief | null; hydrated: boolean }) {
   return (

@@ -3,8 +3,8 @@
 // stylesheet load only when the person opens it (dynamic import of ../terminal/xterm-session.ts).
 // Without JavaScript it says the terminal needs JavaScript and shows the ssh command.
 import { useEffect, useRef, useState } from "react";
-import { TERMINAL_LIMITS } from "../../../../shared/contract/terminal.ts";
-import type { TerminalSession, TerminalState } from "../terminal/xterm-session.ts";
+import { TERMINAL_LIMITS } from "#shared/contract/terminal.ts";
+import type { TerminalSession, TerminalState } from "#app/features/challenge/terminal/xterm-session.ts";
 
 const STATE_LABEL: Record<TerminalState["kind"], string> = {
   connecting: "connecting",
@@ -28,7 +28,7 @@ export function TerminalPanel({ deploymentId, sshCommand, hydrated }: { deployme
     let cancelled = false;
     void (async () => {
       try {
-        const { openTerminal } = await import("../terminal/xterm-session.ts");
+        const { openTerminal } = await import("#app/features/challenge/terminal/xterm-session.ts");
         if (cancelled || !box.current) return;
         const s = await openTerminal(box.current, deploymentId, (st) => !cancelled && setState(st));
         if (cancelled) s.dispose();

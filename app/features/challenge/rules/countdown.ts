@@ -1,6 +1,6 @@
 // The deployment's countdown: seconds left, the "mm:ss" display, the red warning under five
 // minutes, termination at zero, and the static "HH:MM UTC" shown without JavaScript.
-import type { DeploymentStatus } from "../../../../shared/contract/deployments.ts";
+import type { DeploymentStatus } from "#shared/contract/deployments.ts";
 import { canTerminate } from "./status.ts";
 
 /** Under 300 s the timer turns red and a warning appears (countdown.test.ts holds the rule). */

@@ -1,6 +1,6 @@
 // What the rules' tests share: a fixed clock, a deployment as the API answers it, and a socket
 // the test drives by hand. Test code only.
-import type { ChallengeDeployment } from "../../../../shared/contract/deployments.ts";
+import type { ChallengeDeployment } from "#shared/contract/deployments.ts";
 import type { SocketLike } from "./live-controller.ts";
 
 export const T0 = Date.parse("2030-01-01T12:00:00.000Z");

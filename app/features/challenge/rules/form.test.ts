@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SOLUTION_MAX } from "../../../../shared/rules.ts";
-import { REQUIRED } from "../../../lib/forms.ts";
+import { SOLUTION_MAX } from "#shared/rules.ts";
+import { REQUIRED } from "#app/lib/forms.ts";
 import { isIntent, submitSchema } from "./form.ts";
 import { TEXT } from "./texts.ts";
 

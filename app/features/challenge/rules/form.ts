@@ -5,10 +5,10 @@
 // index, carries neither them nor zod.
 import type { SubmissionResult } from "@conform-to/react";
 import * as z from "zod/mini";
-import { SOLUTION_MAX } from "../../../../shared/rules.ts";
-import type { Debrief } from "../../../../shared/contract/debrief.ts";
-import type { SubmissionResult as GradeResult } from "../../../../shared/contract/scoring.ts";
-import { REQUIRED, schema } from "../../../lib/forms.ts";
+import { SOLUTION_MAX } from "#shared/rules.ts";
+import type { Debrief } from "#shared/contract/debrief.ts";
+import type { SubmissionResult as GradeResult } from "#shared/contract/scoring.ts";
+import { REQUIRED, schema } from "#app/lib/forms.ts";
 import { TEXT } from "./texts.ts";
 
 export const INTENTS = ["start", "extend", "terminate", "submit", "hint"] as const;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ChallengeDeployment as ChallengeSession } from "../../../../shared/contract/deployments.ts";
+import type { ChallengeDeployment as ChallengeSession } from "#shared/contract/deployments.ts";
 import { FakeSocket, iso, session, SSH, T0 } from "./fixtures.ts";
 import { createLiveController } from "./live-controller.ts";
 import { reconnectDelay } from "./reconnect.ts";

@@ -2,7 +2,7 @@
 // after an unclean close, then polling (the policy is reconnect.ts, the view changes are
 // live-view.ts). Free of the DOM: the hook app/hooks/use-deployment-live.ts hands it the
 // browser's WebSocket and fetch; the tests hand it fakes and fake timers.
-import { type ChallengeDeployment, isActiveStatus } from "../../../../shared/contract/deployments.ts";
+import { type ChallengeDeployment, isActiveStatus } from "#shared/contract/deployments.ts";
 import { type DeploymentView, type LiveMessage, parseLiveMessage, reduceLive, viewFromDeployment } from "./live-view.ts";
 import { AUTH_REQUIRED, decideOnClose, POLL_INTERVAL_MS, pollingDone } from "./reconnect.ts";
 

@@ -1,7 +1,7 @@
 // The deployment as the challenge page sees it, and how each message of the live channel
 // (/ws/deployments/{id}; message shapes in docs/api.md, "Live channel") changes that view.
 // Pure: the socket, timers and polling live in live-controller.ts.
-import { type ChallengeDeployment, type DeploymentStatus, isDeploymentStatus, type SshDetails } from "../../../../shared/contract/deployments.ts";
+import { type ChallengeDeployment, type DeploymentStatus, isDeploymentStatus, type SshDetails } from "#shared/contract/deployments.ts";
 
 export interface DeploymentView {
   deploymentId: string | null;

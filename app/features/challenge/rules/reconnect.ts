@@ -1,7 +1,7 @@
 // What the page does when the live channel closes: reconnect with backoff (1 s doubling, capped
 // at 30 s, at most 5 attempts), then poll every 5 s; a clean close or termination stops both.
 // docs/api.md ("Live channel") describes the same policy.
-import type { DeploymentStatus } from "../../../../shared/contract/deployments.ts";
+import type { DeploymentStatus } from "#shared/contract/deployments.ts";
 
 export const RECONNECT_BASE_MS = 1_000;
 export const RECONNECT_CAP_MS = 30_000;

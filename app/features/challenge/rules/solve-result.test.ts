@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatSolveTime } from "../../../lib/player.ts";
+import { formatSolveTime } from "#app/lib/player.ts";
 import { rankText } from "./solve-result.ts";
 
 describe("success screen", () => {

@@ -1,5 +1,5 @@
 // The command that reaches a ready deployment through the SSH gateway.
-import type { SshDetails } from "../../../../shared/contract/deployments.ts";
+import type { SshDetails } from "#shared/contract/deployments.ts";
 
 /** What ssh would use when the API leaves port or user out (shared/contract/deployments.ts). */
 export const DEFAULT_SSH_PORT = 22;

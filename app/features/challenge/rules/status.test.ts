@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEPLOYMENT_STATUSES } from "../../../../shared/contract/deployments.ts";
+import { DEPLOYMENT_STATUSES } from "#shared/contract/deployments.ts";
 import { canExtend, canStart, canTerminate } from "./status.ts";
 
 describe("controls per status", () => {

@@ -1,6 +1,6 @@
 // Which controls a deployment's status allows on the challenge page, and how each status reads.
 // The statuses themselves are the API's (shared/contract/deployments.ts).
-import { type DeploymentStatus, isActiveStatus } from "../../../../shared/contract/deployments.ts";
+import { type DeploymentStatus, isActiveStatus } from "#shared/contract/deployments.ts";
 
 /** A deployment that exists and holds (or is getting) a container. */
 export const isActive = (s: DeploymentStatus) => isActiveStatus(s);

@@ -1,6 +1,6 @@
 // The challenge page's user-visible texts: the error wording users see on this page, word
 // for word (texts.test.ts pins each one). Sentences the API says too live in shared/rules.ts.
-import { NO_ACTIVE_DEPLOYMENT, VALIDATION_FAILED_DEFAULT, VERIFY_TO_START } from "../../../../shared/rules.ts";
+import { NO_ACTIVE_DEPLOYMENT, VALIDATION_FAILED_DEFAULT, VERIFY_TO_START } from "#shared/rules.ts";
 import { AUTH_REQUIRED } from "./reconnect.ts";
 
 export const TEXT = {

@@ -6,7 +6,7 @@
 // output offset it had reached, and gets exactly what it missed: the shell kept running.
 import { FitAddon } from "@xterm/addon-fit";
 import { Terminal } from "@xterm/xterm";
-import { TERMINAL_CLOSE, TERMINAL_LIMITS, terminalPath, type TerminalServerMessage } from "../../../../shared/contract/terminal.ts";
+import { TERMINAL_CLOSE, TERMINAL_LIMITS, terminalPath, type TerminalServerMessage } from "#shared/contract/terminal.ts";
 
 export type TerminalState =
   | { kind: "connecting" }
@@ -25,7 +25,7 @@ export interface TerminalSession {
 }
 
 /** xterm.js makes <style> elements for its grid and theme; the page's CSP allows styles of our
- *  own files and of elements carrying this response's nonce (server/security-headers.ts), which
+ *  own files and of elements carrying this response's nonce (server/http/security-headers.ts), which
  *  the page's own scripts carry. Style elements made while xterm opens get it. */
 function withStyleNonce<T>(run: () => T): T {
   const nonce = (document.querySelector("script[nonce]") as HTMLScriptElement | null)?.nonce;

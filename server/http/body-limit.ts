@@ -2,7 +2,7 @@
 // gateway, the live channel and the worker, so a single unbounded upload (the API used to call
 // request.text(), web actions request.formData()) could exhaust its memory for everybody.
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { DomainError, tooLarge } from "./core/errors.ts";
+import { DomainError, tooLarge } from "#server/core/errors.ts";
 
 /**
  * The largest body any form or API call legitimately sends, with room to spare. The biggest is

@@ -2,7 +2,7 @@
 // A cold home page moved ~442 kB uncompressed and ~134 kB gzipped; text compresses
 // 4-6x. Dynamic answers are compressed at a fast setting (brotli quality 4 costs about what
 // gzip 6 does and gives ~15% less); static files once, at the strongest setting, and kept
-// (server/static-files.ts).
+// (server/http/static-files.ts).
 import type { ServerResponse } from "node:http";
 import { type Readable, type Transform, pipeline } from "node:stream";
 import { promisify } from "node:util";

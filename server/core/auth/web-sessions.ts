@@ -4,14 +4,14 @@
 // neither a usable cookie nor the access and refresh tokens the data carries.
 //
 // This service owns the `web_sessions` table and the cookie's format, so the web (through its
-// load context) and the live channel (server/live.ts, which authenticates by this cookie) read
+// load context) and the live channel (server/http/live.ts, which authenticates by this cookie) read
 // sessions the same way. Ending sessions is announced (`onEnded`) so live sockets close with
 // the session they were opened under.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { createCookie, type Cookie } from "react-router";
-import type { Db } from "../db/index.ts";
-import { nowSeconds } from "../db/index.ts";
-import { hashToken } from "./secrets.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { hashToken } from "#server/core/secrets.ts";
 import { verifiedMemo } from "./verified-memo.ts";
 
 export const WEB_SESSION_SECONDS = 30 * 24 * 3600;
@@ -63,7 +63,7 @@ export function createWebSessions({ db, sessionSecret, secureCookies }: WebSessi
     maxAge: WEB_SESSION_SECONDS,
   });
   // The Cookie header's session id as the signature check found it, per header
-  // (server/core/verified-memo.ts): a browser sends the same header on each of its requests.
+  // (server/core/auth/verified-memo.ts): a browser sends the same header on each of its requests.
   // Keyed by the whole header, which the holder of a valid cookie can vary at will (other
   // cookies): hence a small bound, at most 5,000 headers of up to 1 KiB (5 MiB); flooding it only
   // evicts entries, which are then checked again.

@@ -10,9 +10,9 @@
 // which ends both.
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { addressKey } from "./core/ratelimit.ts";
+import { addressKey } from "#server/core/ratelimit.ts";
 import { clientIp, requestUrl } from "./http.ts";
-import type { Logger } from "./logger.ts";
+import type { Logger } from "#server/logger.ts";
 import { acceptRequestId, REQUEST_ID_HEADER, runInRequest } from "./request-context.ts";
 
 export interface UpgradeClaim {

@@ -4,7 +4,7 @@ import type { IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config.ts";
+import { ConfigError, loadConfig } from "#server/config.ts";
 import { clientIp } from "./http.ts";
 
 const req = (socket: string, xff?: string | string[]) =>

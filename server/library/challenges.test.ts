@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { ChallengeError, loadChallenge, loadChallenges, loadLibrary } from "./challenges.ts";
-import { clampLimits, defaultLimits, maxLimits, parseSize } from "./policy.ts";
-import { valueEnv } from "./scenario.ts";
-import { filterTar, firstEntry, packFile } from "./tar.ts";
+import { clampLimits, defaultLimits, maxLimits, parseSize } from "#server/runtime/policy.ts";
+import { valueEnv } from "#server/runtime/scenario.ts";
+import { filterTar, firstEntry, packFile } from "#server/runtime/tar.ts";
 
 const minimalYaml = "title: Demo\ncategory: linux\ndifficulty: easy\npoints: 10\ndescription: A demo challenge that is long enough to cut.\n";
 

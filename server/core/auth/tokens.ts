@@ -4,12 +4,12 @@
 // (`sid`): the sign-in it belongs to, which the step-up rules ask about (decision 017).
 import { hkdfSync, randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
-import type { TokenPair } from "../../shared/contract/index.ts";
-import type { Db } from "../db/index.ts";
-import { nowSeconds } from "../db/index.ts";
-import { isDisabled } from "./admin/disabled.ts";
-import { unauthorized } from "./errors.ts";
-import { hashToken, randomToken } from "./secrets.ts";
+import type { TokenPair } from "#shared/contract/index.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { isDisabled } from "#server/core/admin/disabled.ts";
+import { unauthorized } from "#server/core/errors.ts";
+import { hashToken, randomToken } from "#server/core/secrets.ts";
 import { verifiedMemo } from "./verified-memo.ts";
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
@@ -18,7 +18,7 @@ export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
 export function createTokenService(db: Db, sessionSecret: string) {
   // A key of its own for JWTs, derived from the one configured secret.
   const jwtKey = new Uint8Array(hkdfSync("sha256", sessionSecret, "faultline", "jwt-access-token", 32));
-  // Access tokens whose signature and claims checked out (server/core/verified-memo.ts).
+  // Access tokens whose signature and claims checked out (server/core/auth/verified-memo.ts).
   const verified = verifiedMemo<{ userId: string; exp: number; sid: string | null }>();
 
   async function accessToken(user: { id: string; username: string }, familyId: string) {

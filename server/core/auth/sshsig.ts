@@ -9,7 +9,7 @@
 // nonce the server handed out (docs/decisions/004-ssh-gateway.md, "Proof of possession").
 import { createHash, createPublicKey, verify } from "node:crypto";
 import ssh2 from "ssh2";
-import { readSshStrings, sshKeyProblem } from "./sshkeys.ts";
+import { readSshStrings, sshKeyProblem } from "#server/core/sshkeys.ts";
 
 const MAGIC = Buffer.from("SSHSIG");
 const HASHES = new Set(["sha256", "sha512"]);

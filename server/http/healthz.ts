@@ -2,7 +2,7 @@
 // 503 otherwise, the overall status word as the body and nothing else (no sign-in needed, so
 // no details). /status and GET /api/v1/health give the parts.
 import type { Request, Response } from "express";
-import type { Health } from "./core/health.ts";
+import type { Health } from "#server/core/health.ts";
 
 export function healthz(health: Health) {
   return async (_req: Request, res: Response) => {

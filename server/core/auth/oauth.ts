@@ -7,16 +7,16 @@
 // in-process. Arctic's GitHub and Google classes are not used: they fix the providers' URLs, and
 // ours are configurable (GitHub Enterprise; the loopback provider of tests/support/oauth-provider.ts).
 import { ArcticFetchError, CodeChallengeMethod, generateCodeVerifier, OAuth2Client } from "arctic";
-import type { LoginResult, OAuthStart } from "../../shared/contract/index.ts";
-import type { OAuthProviderConfig, OAuthProviderName } from "../config.ts";
-import type { Db } from "../db/index.ts";
-import { nowSeconds } from "../db/index.ts";
-import { badRequest, unavailable, upstreamFailed } from "./errors.ts";
-import { hashToken, randomToken } from "./secrets.ts";
-import { addressKey, type RateLimiter } from "./ratelimit.ts";
+import type { LoginResult, OAuthStart } from "#shared/contract/index.ts";
+import type { OAuthProviderConfig, OAuthProviderName } from "#server/config.ts";
+import type { Db } from "#server/db/index.ts";
+import { nowSeconds } from "#server/db/index.ts";
+import { badRequest, unavailable, upstreamFailed } from "#server/core/errors.ts";
+import { hashToken, randomToken } from "#server/core/secrets.ts";
+import { addressKey, type RateLimiter } from "#server/core/ratelimit.ts";
 import type { TokenService } from "./tokens.ts";
-import type { Accounts } from "./accounts/index.ts";
-import { newUserRow, type UserRow } from "./users.ts";
+import type { Accounts } from "#server/core/accounts/index.ts";
+import { newUserRow, type UserRow } from "#server/core/users.ts";
 
 const STATE_SECONDS = 10 * 60;
 /** How long the provider has to answer one request before the sign-in fails with 502. */

@@ -88,7 +88,7 @@ export async function sendResponse(res: ServerResponse, response: Response): Pro
   if (!response.body) return void res.end();
   const body = Buffer.from(await response.arrayBuffer());
   // JSON answers are compressed when the client accepts it and they are worth it (a leaderboard
-  // page, the catalogue); never twice (server/compression.ts).
+  // page, the catalogue); never twice (server/http/compression.ts).
   const compressible = !response.headers.has("content-encoding") && isCompressible(response.headers.get("content-type"));
   if (compressible) varyOnEncoding(res);
   const encoding = compressible && body.length >= MIN_COMPRESS_BYTES ? pickEncoding(res.req?.headers["accept-encoding"]) : null;

@@ -5,11 +5,11 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { z } from "zod";
-import { BADGES, CATEGORIES, DIFFICULTIES, type Difficulty } from "../../shared/contract/index.ts";
-import { CHALLENGE_ID_PATTERN } from "../../shared/rules.ts";
-import { challengeImage } from "./images.ts";
-import { defaultWritable, extraCapabilities, parseSize } from "./policy.ts";
-import type { Limits, WritableDir } from "./types.ts";
+import { BADGES, CATEGORIES, DIFFICULTIES, type Difficulty } from "#shared/contract/index.ts";
+import { CHALLENGE_ID_PATTERN } from "#shared/rules.ts";
+import { challengeImage } from "#server/runtime/images.ts";
+import { defaultWritable, extraCapabilities, parseSize } from "#server/runtime/policy.ts";
+import type { Limits, WritableDir } from "#server/runtime/types.ts";
 
 const size = z.union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*[kmgKMG]?i?[bB]?$/, "must be a size like 64m")]);
 

@@ -13,11 +13,11 @@
 // password change) closes it at once, and every socket's session is re-checked every minute.
 import type { IncomingMessage } from "node:http";
 import { WebSocketServer, type WebSocket } from "ws";
-import type { Deployments, LiveMessage } from "./core/deployments/index.ts";
-import { DomainError } from "./core/errors.ts";
-import type { TokenService } from "./core/tokens.ts";
-import type { SessionEnded, WebSessions } from "./core/web-sessions.ts";
-import type { Logger } from "./logger.ts";
+import type { Deployments, LiveMessage } from "#server/core/deployments/index.ts";
+import { DomainError } from "#server/core/errors.ts";
+import type { TokenService } from "#server/core/auth/tokens.ts";
+import type { SessionEnded, WebSessions } from "#server/core/auth/web-sessions.ts";
+import type { Logger } from "#server/logger.ts";
 import { sessionSockets } from "./session-sockets.ts";
 import type { UpgradeClaim, UpgradeDispatcher } from "./upgrades.ts";
 
@@ -59,7 +59,7 @@ export interface LiveDeps {
   revalidateMs?: number;
 }
 
-/** Serves the live channel's upgrades, which the server's one dispatcher (server/upgrades.ts)
+/** Serves the live channel's upgrades, which the server's one dispatcher (server/http/upgrades.ts)
  *  hands over by path. */
 export function attachLiveChannel(upgrades: UpgradeDispatcher, deps: LiveDeps) {
   const { deployments, tokens, webSessions, publicOrigin, log } = deps;

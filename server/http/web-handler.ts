@@ -1,7 +1,7 @@
 // The web's pages: React Router's Fetch handler over the built app, its answer sent to the
 // browser whole (pages) or streamed (files, exports), compressed when the browser accepts it
-// (server/compression.ts), and visitors' pages kept whole for the next visitor
-// (server/page-cache.ts). Replaces @react-router/express's adapter, which cannot compress and
+// (server/http/compression.ts), and visitors' pages kept whole for the next visitor
+// (server/http/page-cache.ts). Replaces @react-router/express's adapter, which cannot compress and
 // copied every request twice.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline, Readable } from "node:stream";
@@ -14,9 +14,9 @@ type Req = IncomingMessage & { protocol: string; host: string; originalUrl: stri
 
 export interface WebHandlerOptions {
   mode?: string;
-  /** Visitors' pages kept whole (server/page-cache.ts), valid at `version()`. */
+  /** Visitors' pages kept whole (server/http/page-cache.ts), valid at `version()`. */
   pages?: { cache: PageCache; version: () => Promise<string> };
-  /** The nonce of this response's Content-Security-Policy (server/security-headers.ts). */
+  /** The nonce of this response's Content-Security-Policy (server/http/security-headers.ts). */
   nonceOf?: (res: ServerResponse) => string | undefined;
 }
 
@@ -43,7 +43,7 @@ export function webHandler(build: ServerBuild, loadContext: (req: Req, res: Serv
       const request = toRequest(req, `${req.protocol}://${req.host}`, req.originalUrl, controller.signal);
       // A multipart body that cannot be read (no boundary, broken parts) makes every action's
       // formData() throw: a 400 here, once, rather than a 500 from whichever page it was sent to.
-      // Bodies are capped before this (server/body-limit.ts), so reading a copy costs little.
+      // Bodies are capped before this (server/http/body-limit.ts), so reading a copy costs little.
       if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "") && !(await readableForm(request))) return badRequest(res);
       const response = await handle(request, loadContext(req, res) as never);
       if (keepable && wholeBody(response)) {

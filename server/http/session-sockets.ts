@@ -1,11 +1,11 @@
-// WebSockets that live only as long as what authenticated them: the live channel (server/live.ts)
+// WebSockets that live only as long as what authenticated them: the live channel (server/http/live.ts)
 // and the browser terminal (server/terminal/web-terminal.ts). Ending a web session (sign-out,
 // password change), here or on another replica, closes its sockets at once; every socket's
 // session is read again every minute, because sessions also expire or lose their row elsewhere.
 // Both keep their sockets alive with pings, so a page whose network went away is noticed.
 import type { WebSocket } from "ws";
-import type { SessionEnded, WebSessions } from "./core/web-sessions.ts";
-import type { Logger } from "./logger.ts";
+import type { SessionEnded, WebSessions } from "#server/core/auth/web-sessions.ts";
+import type { Logger } from "#server/logger.ts";
 
 /** How often every open socket's web session is checked again. */
 const REVALIDATE_MS = 60_000;
