@@ -10,21 +10,25 @@
 //                  restarts.
 //   after restart, warm pool   the same with a pool of 1: the new server adopts the pooled
 //                  deployment the old one left running and the start claims it.
+//   after a deploy the first start on a server just started with the whole library and no boot
+//                  caches yet (a new release builds new images, so their ids are new): the
+//                  worker fills every image's caches in the background while the start runs.
 //
 //   npm run bench:start -- [runs=20] [challenge=nginx-broken-config] [restarts=runs]
 //
 // Needs dockerd and the images (scripts/test.sh, or: source scripts/lib.sh && docker_ensure;
 // npm run images). Prints p50/p95 of each case and the ratios to the cold start.
-import { rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { CHALLENGES_DIR } from "#server/library/challenges.ts";
 import { openLive } from "../tests/support/server.ts";
 import { challenges, dataDir, firstPrompt, pct, server, sleep, summary } from "./runtime-support.ts";
 
 const runs = Number(process.argv[2] ?? 20);
 const challenge = process.argv[3] ?? "nginx-broken-config";
 const restarts = Number(process.argv[4] ?? runs);
-/** CASES=warm,cold runs only those (names: cold, warm, restart, restart-pool); default all. */
+/** CASES=warm,cold runs only those (names: cold, warm, restart, restart-pool, deploy); default all. */
 const only = process.env.CASES?.split(",");
 const want = (name: string) => !only || only.includes(name);
 
@@ -137,6 +141,33 @@ for (const [name, withCaches] of [
   results[name] = totals;
 }
 
+// The first start right after a deploy of faultline: the whole library, every image's caches
+// still to fill (the cache folder removed before each boot), the start sent as soon as a player
+// has signed in.
+if (want("deploy")) {
+  const dir = dataDir();
+  const library = readdirSync(CHALLENGES_DIR).filter((id) => existsSync(join(CHALLENGES_DIR, id, "challenge.yaml")));
+  const content = challenges(library);
+  const totals: number[] = [];
+  try {
+    for (let i = 0; i < restarts; i++) {
+      rmSync(join(dir, "cache"), { recursive: true, force: true });
+      const s = await server(dir, { CHALLENGES_DIR: content, PREPARE_AT_BOOT: "true" });
+      try {
+        const p = await s.player({ plan: "pro" });
+        totals.push((await once(s, p)).total);
+        process.stdout.write(`after a deploy (${library.length} images filling) ${i + 1}/${restarts}: ${Math.round(totals.at(-1)!)} ms\n`);
+      } finally {
+        await s.close();
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(content, { recursive: true, force: true });
+  }
+  results["after a deploy"] = totals;
+}
+
 // The first start after a restart when the challenge has a pool: the new server adopts the
 // pooled deployments the old one left running (reconciliation keeps them), so it claims one.
 if (want("restart-pool")) {
@@ -185,6 +216,7 @@ for (const [name, xs] of Object.entries(results)) {
 if (results.warm) console.log(`  goal: warm p50 < 300 ms: ${pct(results.warm, 50) < 300 ? "met" : "NOT met"}`);
 const restarted = results["after restart, warm pool"];
 if (restarted) console.log(`  goal: first start after a restart < 1 s: ${pct(restarted, 95) < 1000 ? "met" : "NOT met"} with a pool (p95)`);
+if (results["after a deploy"]) console.log(`  goal: first start after a deploy, caches filling < 1 s: ${pct(results["after a deploy"], 50) < 1000 ? "met" : "NOT met"} (p50)`);
 if (results["after restart"]) console.log(`  without a pool, first start after a restart: p50 ${pct(results["after restart"], 50) < 1000 ? "<" : "≥"} 1 s`);
 console.log(
   `  load average during the run: ${loadavg()

@@ -3,6 +3,7 @@
 // admission.ts), reconciliation.ts (rows and containers back into agreement), reads.ts, and
 // ssh-access.ts (the SSH gateway's "where may this key go?"). No HTTP: the API, the live channel,
 // the worker and the gateway call in.
+import { createBootCaches } from "./boot-caches.ts";
 import { createContext } from "./context.ts";
 import type { DeploymentsDeps } from "./deps.ts";
 import { createLifecycle } from "./lifecycle.ts";
@@ -71,10 +72,8 @@ export function createDeployments(deps: DeploymentsDeps) {
      *  gives ready / warming / target per challenge (for /metrics); `pool.drain()` empties it. */
     pool: { refill: ctx.pool.refill, sizes: ctx.pool.sizes, drain: ctx.pool.drain },
     /** Fills the runtime's caches for every challenge's image (boot: the first deployment of an
-     *  image after a restart should not pay for them). */
-    async prepareRuntime() {
-      await deps.runtime?.prepare?.([...deps.challenges.values()].map((c) => ({ image: c.image, writable: c.writable })));
-    },
+     *  image after a restart should not pay for them), yielding to starts (boot-caches.ts). */
+    prepareRuntime: createBootCaches(deps, jobs),
     /** Resolves when every background deploy job in flight has finished. */
     async settled() {
       while (jobs.size) await Promise.allSettled([...jobs.values()]);
