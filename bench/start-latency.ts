@@ -216,7 +216,8 @@ for (const [name, xs] of Object.entries(results)) {
 if (results.warm) console.log(`  goal: warm p50 < 300 ms: ${pct(results.warm, 50) < 300 ? "met" : "NOT met"}`);
 const restarted = results["after restart, warm pool"];
 if (restarted) console.log(`  goal: first start after a restart < 1 s: ${pct(restarted, 95) < 1000 ? "met" : "NOT met"} with a pool (p95)`);
-if (results["after a deploy"]) console.log(`  goal: first start after a deploy, caches filling < 1 s: ${pct(results["after a deploy"], 50) < 1000 ? "met" : "NOT met"} (p50)`);
+if (results["after a deploy"])
+  console.log(`  goal: first start after a deploy, caches filling < 1 s: ${pct(results["after a deploy"], 50) < 1000 ? "met" : "NOT met"} (p50)`);
 if (results["after restart"]) console.log(`  without a pool, first start after a restart: p50 ${pct(results["after restart"], 50) < 1000 ? "<" : "≥"} 1 s`);
 console.log(
   `  load average during the run: ${loadavg()

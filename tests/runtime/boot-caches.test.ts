@@ -25,7 +25,11 @@ describe("boot caches", () => {
 
   it("fill the most solved image first, and only while no deployment is being made", async () => {
     const { db, runtime, deployments } = server.platform;
-    await db.insertInto("challenge_solves").values({ challenge_id: MOST_SOLVED, solves: 7 }).onConflict((oc) => oc.column("challenge_id").doUpdateSet({ solves: 7 })).execute();
+    await db
+      .insertInto("challenge_solves")
+      .values({ challenge_id: MOST_SOLVED, solves: 7 })
+      .onConflict((oc) => oc.column("challenge_id").doUpdateSet({ solves: 7 }))
+      .execute();
     // The real driver, watched: each image it is asked to prepare, and the player's deployment's
     // state at that moment.
     const rt = runtime as Runtime;

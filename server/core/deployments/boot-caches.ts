@@ -14,7 +14,10 @@ import type { DeploymentsDeps } from "./deps.ts";
 export async function fillOrder(deps: Pick<DeploymentsDeps, "db" | "challenges">): Promise<Challenge[]> {
   const rows = await deps.db.selectFrom("challenge_solves").select(["challenge_id", "solves"]).execute();
   const solves = new Map(rows.map((r) => [r.challenge_id, Number(r.solves)]));
-  return [...deps.challenges.values()].map((c, i) => ({ c, i, n: solves.get(c.id) ?? 0 })).sort((a, b) => b.n - a.n || a.i - b.i).map((x) => x.c);
+  return [...deps.challenges.values()]
+    .map((c, i) => ({ c, i, n: solves.get(c.id) ?? 0 }))
+    .sort((a, b) => b.n - a.n || a.i - b.i)
+    .map((x) => x.c);
 }
 
 export function createBootCaches(deps: DeploymentsDeps, jobs: ReadonlyMap<string, Promise<void>>) {
