@@ -17,6 +17,8 @@ if [ "${RUNTIME:-docker}" != none ]; then
   docker_ensure
   log "building challenge images (skips what is up to date)"
   npm run images
+  log "filling the boot caches of new images (the first start after a deploy should not pay for them)"
+  npm run caches
 fi
 
 # The server stops with exit status 1 after an error it cannot vouch for having contained
