@@ -12,6 +12,7 @@ import type { Database } from "#server/db/schema.ts";
 import { nowSeconds } from "#server/db/index.ts";
 import { isDisabled } from "./admin/disabled.ts";
 import { likePattern } from "#server/db/search.ts";
+import { SEARCH_COUNTS_PER_BOARD } from "#server/db/migrations/0022_search_counts.ts";
 import { notFound } from "./errors.ts";
 
 export const POINTS_PER_LEVEL = 1000;
@@ -21,14 +22,15 @@ const MAX_TRIGRAM_MATCHES = 1500;
 /** ...and one matching no more than this many always takes the trigram index (a small board is
  *  cheap either way; a name found among few is cheap on any board). */
 const MIN_TRIGRAM_MATCHES = 50;
-/** How many searches' counts a process remembers (a few dozen bytes each). */
-const SEARCH_COUNTS = 2000;
 /** PostgreSQL: boards smaller than this are filtered whole without asking the trigram index.
  *  Filtering the board index costs ~0.2 µs a player (under 1 ms at 5,000), a name's lookup
  *  about as much (0.7 ms for a full username at 100,000 players), and a word's lookup reads
  *  every name holding it (12 ms for one in 7,600 names): on a board this small the range is
  *  never much dearer and often far cheaper. */
 export const PG_TRIGRAM_BOARD = 5000;
+/** PostgreSQL: a deep page skipping more than this many rows of its points level starts at the
+ *  day of its first row (score_level_days, migration 0023); fewer are skipped in the index. */
+const PG_DAY_SKIP = 500;
 
 export interface UserStats {
   total_points: number;
@@ -96,8 +98,17 @@ export function achievementsOf(solves: { points: number; solve_seconds: number; 
   });
 }
 
-export function createScoring({ db }: { db: Db }) {
+/** Thresholds a test lowers to send small boards through PostgreSQL's trigram and day routes. */
+export interface ScoringTuning {
+  /** PG_TRIGRAM_BOARD */
+  pgTrigramBoard?: number;
+  /** PG_DAY_SKIP */
+  pgDaySkip?: number;
+}
+
+export function createScoring({ db, tuning = {} }: { db: Db; tuning?: ScoringTuning }) {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const { pgTrigramBoard = PG_TRIGRAM_BOARD, pgDaySkip = PG_DAY_SKIP } = tuning;
 
   /** SQLite: the user_name_keys ids (FTS5 rowids) of the names that may hold `search`, at most
    *  `most`, from the trigram index (the caller's LIKE keeps only those that do). Stops at
@@ -119,37 +130,75 @@ export function createScoring({ db }: { db: Db }) {
    *  (a read of the whole table when its guess of how many match is too high). Without one it
    *  weighs a full read of users against the bitmap of the matches, which wins unless a search is
    *  in a large part of all names. */
-  async function trigramUserIds(pattern: string, most: number): Promise<{ ids: string[]; matches: number }> {
+  async function trigramUserIds(search: string, most: number): Promise<{ ids: string[]; matches: number }> {
+    // The index is asked for the search's non-overlapping pieces (pgTrigramPieces), each a LIKE
+    // of one trigram: GIN reads the list of names holding each trigram of its conditions, the
+    // whole search ~3 times as many. strpos, which the index does not serve, keeps the names
+    // holding the search itself (the same test as `like '%search%'`: the search taken literally).
     const r = await db
       .selectFrom("users as u")
       .select([sql<number | string>`count(*)`.as("matches"), sql<string[] | null>`(array_agg(u.id))[1:cast(${most} as integer)]`.as("ids")])
-      .where(sql<SqlBool>`lower(u.username) like ${pattern} escape '\\'`)
+      .where((eb) => eb.and(pgTrigramPieces(search).map((p) => sql<SqlBool>`lower(u.username) like ${likePattern(p)}`)))
+      .where(sql<SqlBool>`strpos(lower(u.username), ${search.toLowerCase()}) > 0`)
       .executeTakeFirst();
     return { ids: r?.ids ?? [], matches: Number(r?.matches ?? 0) };
   }
 
-  /** The version of a board's players and their names (score_boards, migration 0015; 0 before
-   *  its first change). Solves by players already on the board leave it as it is. */
-  async function boardVersion(period: Period, start: number): Promise<number> {
-    const r = await db.selectFrom("score_boards").select("version").where("period", "=", period).where("start", "=", start).executeTakeFirst();
-    return Number(r?.version ?? 0);
+  /**
+   * The version of a board's players and their names (score_boards, migration 0015; 0 before its
+   * first change), and the search's count on it when one is kept at that version (migration
+   * 0022: triggers move it with every join, leave and rename on the board, so it is known after
+   * them too). Counting a search that filters the board's range walks the whole board (14 ms of
+   * CPU for a word in 7 % of 95,000 names); a kept count is a primary key read.
+   */
+  async function searchState(period: Period, start: number, pattern: string): Promise<{ version: number; known: number | null }> {
+    // The version first: a count walked after this read can only look older than it is.
+    const board = await db.selectFrom("score_boards").select("version").where("period", "=", period).where("start", "=", start).executeTakeFirst();
+    const version = Number(board?.version ?? 0);
+    const kept = await db
+      .selectFrom("score_search_counts")
+      .select(["total", "version"])
+      .where("period", "=", period)
+      .where("start", "=", start)
+      .where("pattern", "=", pattern)
+      .executeTakeFirst();
+    return { version, known: kept && Number(kept.version) === version ? Number(kept.total) : null };
   }
 
   /**
-   * Counts of searches that filtered a board's range (a word in many names, 1-2 characters), by
-   * board and search, with the board's version they were counted at. Counting such a search walks
-   * the whole board (13 ms of CPU for a word in 7 % of 95,000 names), and its count depends only
-   * on who is on the board under which name, so it holds until the version moves: a solve by a
-   * player on the board costs the next read only its page (the first rows of the range that
-   * match). A process's own memory, checked against the database on every read like the public
-   * cache: right on every replica whoever wrote the change.
+   * Keeps a search's count on a board at the version read before it was counted (a change
+   * meanwhile leaves it one behind the board's, so it is counted again). At most
+   * SEARCH_COUNTS_PER_BOARD per board, the oldest go, and those of the period's earlier buckets.
+   * Only a saving for later reads: a failure to write it does not fail this one.
    */
-  const searchCounts = new Map<string, { version: number; total: number }>();
-  function rememberCount(key: string, version: number, total: number) {
-    searchCounts.delete(key);
-    // Past the cap the oldest goes (a Map keeps insertion order).
-    if (searchCounts.size >= SEARCH_COUNTS) searchCounts.delete(searchCounts.keys().next().value!);
-    searchCounts.set(key, { version, total });
+  async function rememberCount(period: Period, start: number, pattern: string, version: number, total: number): Promise<void> {
+    const now = Date.now();
+    try {
+      await db
+        .insertInto("score_search_counts")
+        .values({ period, start, pattern, total, version, counted_at: now })
+        .onConflict((oc) => oc.columns(["period", "start", "pattern"]).doUpdateSet({ total, version, counted_at: now }))
+        .execute();
+      await db.deleteFrom("score_search_counts").where("period", "=", period).where("start", "<", start).execute();
+      const oldest = await db
+        .selectFrom("score_search_counts")
+        .select("counted_at")
+        .where("period", "=", period)
+        .where("start", "=", start)
+        .orderBy("counted_at", "desc")
+        .limit(1)
+        .offset(SEARCH_COUNTS_PER_BOARD)
+        .executeTakeFirst();
+      if (oldest)
+        await db
+          .deleteFrom("score_search_counts")
+          .where("period", "=", period)
+          .where("start", "=", start)
+          .where("counted_at", "<=", oldest.counted_at)
+          .execute();
+    } catch {
+      // Counted again next time.
+    }
   }
 
   async function userIdOf(username: string): Promise<{ id: string; created_at: number }> {
@@ -180,6 +229,54 @@ export function createScoring({ db }: { db: Db }) {
     return { above: Number(r?.above ?? 0), ranked: Number(r?.ranked ?? 0) };
   }
 
+  /**
+   * PostgreSQL: a page starting `skip` rows into the points level `points` (a deep page), from the
+   * day of its first row: the level's players per day of their last solve (score_level_days,
+   * migration 0023) say how many rows lie before that day, so only that day's rows before the
+   * page are walked in the board index (the level's order within is the last solve's time, then
+   * the name). A page running past the level's end goes on into the levels below. Null where it
+   * does not apply (SQLite, a skip within the level too short to be worth it): the caller skips
+   * in the index.
+   */
+  async function dayPage(period: Period, start: number, points: number | null, skip: number, limit: number) {
+    if (!postgres || points === null || skip < pgDaySkip) return null;
+    const days = await db
+      .selectFrom("score_level_days")
+      .select(["day", "users"])
+      .where("period", "=", period)
+      .where("start", "=", start)
+      .where("points", "=", points)
+      .orderBy("day")
+      .execute();
+    let before = 0;
+    const from = days.find((d) => {
+      if (before + Number(d.users) > skip) return true;
+      before += Number(d.users);
+      return false;
+    });
+    if (!from) return null;
+    const columns = ["b.username", "b.points", "b.solves", "b.seconds"] as const;
+    const inBoard = db.selectFrom("score_buckets as b").select(columns).where("b.period", "=", period).where("b.start", "=", start);
+    const rows = await inBoard
+      .where("b.points", "=", points)
+      .where("b.last_at", ">=", Number(from.day))
+      .orderBy("b.last_at")
+      .orderBy("b.name_key")
+      .limit(limit)
+      .offset(skip - before)
+      .execute();
+    if (rows.length === limit) return rows;
+    const below = await inBoard
+      .where("b.points", "<", points)
+      .where("b.points", ">", 0)
+      .orderBy("b.points", "desc")
+      .orderBy("b.last_at")
+      .orderBy("b.name_key")
+      .limit(limit - rows.length)
+      .execute();
+    return [...rows, ...below];
+  }
+
   const solvesOf = (userId: string) =>
     db
       .selectFrom("solves")
@@ -190,10 +287,10 @@ export function createScoring({ db }: { db: Db }) {
       .execute();
 
   return {
-    /** Forgets the remembered search counts (a bench measuring what a search costs when its
-     *  count is not known; tests). */
-    forgetSearchCounts() {
-      searchCounts.clear();
+    /** Forgets the kept search counts (a bench measuring what a search costs the first time it
+     *  is asked on a board; tests). */
+    async forgetSearchCounts(): Promise<void> {
+      await db.deleteFrom("score_search_counts").execute();
     },
 
     /**
@@ -242,9 +339,10 @@ export function createScoring({ db }: { db: Db }) {
       // level that holds its first row, so the index range it skips stays within that level.
       // A search also reads the board's version (migration 0015) first, before anything it
       // counts: a change after this read can only make a count remembered now look older.
-      const [levelRows, version] = await Promise.all([
+      const pattern = likePattern(search);
+      const [levelRows, state] = await Promise.all([
         db.selectFrom("score_levels").select(["points", "users"]).where("period", "=", period).where("start", "=", start).orderBy("points", "desc").execute(),
-        search ? boardVersion(period, start) : null,
+        search ? searchState(period, start, pattern) : null,
       ]);
       const levels = levelRows.map((l) => ({ points: Number(l.points), users: Number(l.users) }));
       const rankOf = new Map(levels.map((l, i) => [l.points, i + 1]));
@@ -278,15 +376,14 @@ export function createScoring({ db }: { db: Db }) {
       // 7,500 names of 100,000) takes the range. PostgreSQL reads all the matches from pg_trgm's
       // index and decides by the same rule (left to choose within one query, its planner read
       // the whole all-time bucket's rows for "amber": 0.8 s at 100,000 players). A range's count
-      // is remembered against the board's version (searchCounts above): after a solve by a player
-      // already on the board, the next read of that search costs its page, not another count.
-      // Repeats of the same page come from the public cache.
-      const pattern = likePattern(search);
-      // A search that took the board's range before, on this board as it is now (the same players
-      // under the same names): its count is known, and its page is the range's.
-      const countKey = `${period}:${start}:${pattern}`;
-      const remembered = searchCounts.get(countKey);
-      const known = version !== null && remembered?.version === version ? remembered.total : null;
+      // is kept in the database (searchState above, migration 0022) and moved by triggers as
+      // players join, leave or are renamed: after the first time a search is read on a board,
+      // its next reads cost its page, not another count. Repeats of the same page come from the
+      // public cache.
+      // A search that took the board's range before, its count kept at the board's version: its
+      // page is the range's.
+      const version = state?.version ?? null;
+      const known = state?.known ?? null;
       let trigrams = search !== "" && known === null && trigramSearchable(search, postgres);
       // The matches, when few enough: SQLite's FTS5 rowids, PostgreSQL's user ids.
       let ids: number[] | null = null;
@@ -295,7 +392,7 @@ export function createScoring({ db }: { db: Db }) {
         const most = Math.min(MAX_TRIGRAM_MATCHES, Math.max(MIN_TRIGRAM_MATCHES, Math.floor(ranked / 64)));
         if (postgres) {
           // A board of a few thousand is filtered whole for about what a name's lookup costs.
-          const found = ranked >= PG_TRIGRAM_BOARD ? await trigramUserIds(pattern, most) : null;
+          const found = ranked >= pgTrigramBoard ? await trigramUserIds(search, most) : null;
           userIds = found?.ids ?? null;
           trigrams = found !== null && found.matches <= most;
         } else {
@@ -341,7 +438,7 @@ export function createScoring({ db }: { db: Db }) {
       let total: number;
       if (!search) {
         // The board's size is the levels' sum; past the end there is nothing to read.
-        [rows, total] = [skip >= ranked ? [] : await pageOf(board).execute(), ranked];
+        [rows, total] = [skip >= ranked ? [] : ((await dayPage(period, start, atMost, skip, limit)) ?? (await pageOf(board).execute())), ranked];
       } else if (trigrams && (ids ?? userIds)!.length === 0) {
         [rows, total] = [[], 0];
       } else if (trigrams) {
@@ -354,7 +451,7 @@ export function createScoring({ db }: { db: Db }) {
         total = found.length ? Number(found[0]!.matches) : skip > 0 ? await countOf() : 0;
       } else {
         [rows, total] = await Promise.all([known !== null && skip >= known ? [] : pageOf(board).execute(), known ?? countOf()]);
-        if (known === null) rememberCount(countKey, version!, total);
+        if (known === null) await rememberCount(period, start, pattern, version!, total);
       }
       return {
         entries: rows.map((r) => ({
@@ -465,6 +562,22 @@ export type Scoring = ReturnType<typeof createScoring>;
  */
 export function trigramSearchable(search: string, postgres: boolean): boolean {
   return postgres ? /[\p{L}\p{N}]{3}/u.test(search) : [...search].length >= 3;
+}
+
+/**
+ * PostgreSQL: the pieces of `search` pg_trgm's index is asked for, each 3 letters or digits: every
+ * run of 3 or more letters and digits (pg_trgm takes trigrams from such runs only) cut into
+ * pieces of 3 that cover it once, as trigramQuery does for SQLite (the last piece overlapping the
+ * one before). A name holding the search holds each piece; the caller's substring test decides.
+ */
+export function pgTrigramPieces(search: string): string[] {
+  const pieces: string[] = [];
+  for (const run of search.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []) {
+    const chars = [...run];
+    for (let i = 0; i + 3 <= chars.length; i += 3) pieces.push(chars.slice(i, i + 3).join(""));
+    if (chars.length % 3) pieces.push(chars.slice(-3).join(""));
+  }
+  return [...new Set(pieces)];
 }
 
 /**

@@ -16,6 +16,8 @@ import { typedAuditAndCheckouts0018 } from "./migrations/0018_typed_audit_and_ch
 import { rateLimitRecency0019 } from "./migrations/0019_rate_limit_recency.ts";
 import { answers0020 } from "./migrations/0020_answers.ts";
 import { disabledOffBoard0021 } from "./migrations/0021_disabled_off_board.ts";
+import { searchCounts0022 } from "./migrations/0022_search_counts.ts";
+import { levelDays0023 } from "./migrations/0023_level_days.ts";
 
 const now = sql`0`;
 
@@ -319,6 +321,8 @@ export const migrations: Record<string, Migration> = {
   "0019_rate_limit_recency": rateLimitRecency0019,
   "0020_answers": answers0020,
   "0021_disabled_off_board": disabledOffBoard0021,
+  "0022_search_counts": searchCounts0022,
+  "0023_level_days": levelDays0023,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -377,6 +377,27 @@ export interface ScoreBoardsTable {
   version: number;
 }
 
+/** Per board and search (its LIKE pattern), how many of the board's players match, at which
+ *  version of the board (migration 0022: triggers keep it as players join, leave, are renamed). */
+export interface ScoreSearchCountsTable {
+  period: ScoreBucketsTable["period"];
+  start: number;
+  pattern: string;
+  total: number;
+  version: number;
+  counted_at: number;
+}
+
+/** PostgreSQL only (migration 0023): per board and points level, players per UTC day of their
+ *  last solve (day: epoch seconds at its start). */
+export interface ScoreLevelDaysTable {
+  period: ScoreBucketsTable["period"];
+  start: number;
+  points: number;
+  day: number;
+  users: number;
+}
+
 export interface ChallengeSolvesTable {
   challenge_id: string;
   solves: number;
@@ -425,6 +446,8 @@ export interface Database {
   score_buckets: ScoreBucketsTable;
   score_levels: ScoreLevelsTable;
   score_boards: ScoreBoardsTable;
+  score_search_counts: ScoreSearchCountsTable;
+  score_level_days: ScoreLevelDaysTable;
   challenge_solves: ChallengeSolvesTable;
   score_counters: ScoreCountersTable;
   user_name_keys: UserNameKeysTable;
