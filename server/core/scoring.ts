@@ -152,17 +152,19 @@ export function createScoring({ db, tuning = {} }: { db: Db; tuning?: ScoringTun
    * CPU for a word in 7 % of 95,000 names); a kept count is a primary key read.
    */
   async function searchState(period: Period, start: number, pattern: string): Promise<{ version: number; known: number | null }> {
-    // The version first: a count walked after this read can only look older than it is.
-    const board = await db.selectFrom("score_boards").select("version").where("period", "=", period).where("start", "=", start).executeTakeFirst();
-    const version = Number(board?.version ?? 0);
-    const kept = await db
-      .selectFrom("score_search_counts")
-      .select(["total", "version"])
-      .where("period", "=", period)
-      .where("start", "=", start)
-      .where("pattern", "=", pattern)
+    // One statement, so one snapshot: a count and the board's version read apart could straddle
+    // a change (the count moved by it, the version read before it) and look one apart.
+    const kept = (eb: ExpressionBuilder<Database, never>) =>
+      eb.selectFrom("score_search_counts").where("period", "=", period).where("start", "=", start).where("pattern", "=", pattern);
+    const r = await db
+      .selectNoFrom((eb) => [
+        eb.selectFrom("score_boards").select("version").where("period", "=", period).where("start", "=", start).as("version"),
+        kept(eb).select("total").as("total"),
+        kept(eb).select("version").as("counted"),
+      ])
       .executeTakeFirst();
-    return { version, known: kept && Number(kept.version) === version ? Number(kept.total) : null };
+    const version = Number(r?.version ?? 0);
+    return { version, known: r?.total != null && Number(r.counted) === version ? Number(r.total) : null };
   }
 
   /**
