@@ -33,6 +33,8 @@ export interface Conn {
   channelsTotal: number;
   closed: boolean;
   disconnecting?: boolean;
+  /** Why we end it (disconnect): told on every channel, those asked for later too (exec-bridge.ts). */
+  endMessage?: string;
   authTimer?: NodeJS.Timeout;
 }
 
@@ -65,6 +67,7 @@ export function endConnection(conn: Conn, conns: Set<Conn>, hangUp: (exec: ExecS
 export function disconnect(conn: Conn, message: string, hangUp: (exec: ExecSession) => void) {
   if (conn.disconnecting) return;
   conn.disconnecting = true;
+  conn.endMessage = message;
   let open = 0;
   // Closing the channels first lets OpenSSH print the message (it drops what it has not written
   // yet when the connection itself is cut) and exit by itself.
@@ -76,7 +79,9 @@ export function disconnect(conn: Conn, message: string, hangUp: (exec: ExecSessi
       // already gone
     }
   };
-  if (open) setTimeout(end, 1000).unref();
+  // A signed-in client may be between its authentication and its shell request (OpenSSH asks at
+  // once): that request still gets the message (exec-bridge.ts) within the same second.
+  if (open || conn.target) setTimeout(end, 1000).unref();
   else end();
   // A client that does not answer still goes.
   setTimeout(() => conn.socket.destroy(), 3000).unref();

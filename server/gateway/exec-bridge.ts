@@ -9,7 +9,7 @@ import type { Readable } from "node:stream";
 import type { ShellRecorder, ShellRecording } from "#server/core/recordings/recorder.ts";
 import type { ExecOptions, ExecSession, Runtime } from "#server/runtime/types.ts";
 import { sleep } from "./connection.ts";
-import type { ShellChannel, ShellState } from "./shell.ts";
+import { endShell, type ShellChannel, type ShellState } from "./shell.ts";
 import type { GatewayLogger, Target } from "./types.ts";
 
 export interface ExecBridgeDeps {
@@ -26,6 +26,8 @@ export interface ShellOwner {
   remote: string;
   closed: boolean;
   disconnecting?: boolean;
+  /** Why we are ending it (set with disconnecting): what a shell asked for too late is told. */
+  endMessage?: string | null;
 }
 
 export interface StartOptions {
@@ -41,6 +43,12 @@ export function createExecBridge({ runtime, log, hangUp, recorder }: ExecBridgeD
     const t = conn.target!;
     s.channel = channel;
     channel.on("error", (e: Error) => log.debug(`ssh: channel ${conn.remote}: ${e.message}`));
+    // Asked for while we end the connection (the deployment ends or resets): the person gets the
+    // reason, as the channels open before it did, instead of an exec in a container on its way out.
+    if (conn.disconnecting) {
+      endShell(s, conn.endMessage ?? "", hangUp);
+      return;
+    }
     let channelClosed = false;
     channel.once("close", () => {
       channelClosed = true;
@@ -64,8 +72,10 @@ export function createExecBridge({ runtime, log, hangUp, recorder }: ExecBridgeD
       try {
         return await runtime.exec(t.containerId, { ...execOptions, workdir });
       } catch (e) {
-        log.warn(`ssh: exec in ${t.deploymentId} (${t.containerId.slice(0, 12)}) failed: ${(e as Error).message}`);
-        if (!channelClosed) {
+        // While we end the connection the container is expected to go, and endShell told the person.
+        const level = conn.disconnecting ? "debug" : "warn";
+        log[level](`ssh: exec in ${t.deploymentId} (${t.containerId.slice(0, 12)}) failed: ${(e as Error).message}`);
+        if (!channelClosed && !conn.disconnecting) {
           if (!opts.quiet) channel.stderr.write(`faultline: could not start a shell in your deployment: it may have ended.\r\n`);
           channel.exit(255);
           channel.end();
@@ -76,14 +86,14 @@ export function createExecBridge({ runtime, log, hangUp, recorder }: ExecBridgeD
     let exec = await launch(home);
     if (!exec) return;
     s.exec = exec;
-    if (channelClosed || conn.closed) {
+    if (channelClosed || conn.closed || conn.disconnecting) {
       hangUp(exec);
       return;
     }
     // Recording may be refused (rate, free space, quota: recorder.ts); the shell runs either way.
     const rec = s.kind === "sftp" ? null : await beginRecording(recorder, t, opts, s.pty ?? null);
     s.recording = rec;
-    if (channelClosed || conn.closed) {
+    if (channelClosed || conn.closed || conn.disconnecting) {
       hangUp(exec);
       void rec?.finish();
       return;
@@ -135,7 +145,7 @@ export function createExecBridge({ runtime, log, hangUp, recorder }: ExecBridgeD
         exec = await launch("/");
         if (!exec) return;
         s.exec = exec;
-        if (channelClosed || conn.closed) {
+        if (channelClosed || conn.closed || conn.disconnecting) {
           hangUp(exec);
           return;
         }

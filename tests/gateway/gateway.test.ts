@@ -511,10 +511,11 @@ describe("ssh gateway: bounded requests after authentication (ssh2 client)", () 
   // The runtime is the real one, wrapped to count the engine calls the gateway makes.
   let gw: Gateway;
   let port: number;
-  const calls = { resize: 0, signal: 0 };
+  const calls = { resize: 0, signal: 0, exec: 0 };
   beforeAll(async () => {
     const counting: Runtime = Object.assign(Object.create(rt) as Runtime, {
       exec: async (id: string, opts: import("#server/runtime/types.ts").ExecOptions) => {
+        calls.exec++;
         const e = await rt.exec(id, opts);
         return new Proxy(e, {
           get(t, p) {
@@ -601,6 +602,24 @@ describe("ssh gateway: bounded requests after authentication (ssh2 client)", () 
       expect(resizes).toBeGreaterThan(0);
       expect(resizes).toBeLessThanOrEqual(4 + Math.ceil(4 * seconds) + 1);
       console.log(`[gateway] 500 signals + 500 window-changes in ${seconds.toFixed(1)} s reached the engine as ${signals} signals and ${resizes} resizes`);
+    } finally {
+      client.end();
+    }
+  });
+
+  it("a command asked for while its deployment ends gets the reason, and nothing runs", async () => {
+    // A reset or the end of a deployment can land between a client's authentication and its
+    // channel request (OpenSSH asks for the channel right after): that request is answered with
+    // the message the open channels got, not an exec in a container on its way out.
+    const client = await connect();
+    try {
+      const before = calls.exec;
+      gw.closeDeployment(deploymentId);
+      const { done } = await exec(client, "echo ran");
+      const { out } = await done;
+      expect(out).toContain(MESSAGES.ended);
+      expect(out).not.toContain("ran");
+      expect(calls.exec - before).toBe(0);
     } finally {
       client.end();
     }
