@@ -28,6 +28,8 @@ function queryString(query: Record<string, unknown> = {}): string {
   return s ? `?${s}` : "";
 }
 
+const byName = new Map<string, Operation>(Object.values(operations).map((op: Operation) => [op.name, op]));
+
 export function createApiClient(dispatch: Dispatch, clientIp: string, base = "http://internal/api/v1") {
   /** The request of `op` with `input`, sent as the holder of `token` (none: a visitor). */
   function open(op: Operation, input: Input, token: string | undefined): Promise<Response> {
@@ -48,10 +50,18 @@ export function createApiClient(dispatch: Dispatch, clientIp: string, base = "ht
     return { ok: false, status: res.status, detail: typeof data.detail === "string" ? data.detail : "" };
   }
 
-  /** Every operation's caller, as the holder of `token` (none: a visitor). */
+  /** Every operation's caller, as the holder of `token` (none: a visitor). Made when asked for:
+   *  a page asks for a few of the table's operations, and building all of them for every
+   *  `as(token)` showed in a CPU profile of a signed-in page. */
   function as(token?: string): ApiCalls {
-    const callers = Object.fromEntries(Object.values(operations).map((op: Operation) => [op.name, (input: Input = {}) => call(op, input, token)]));
-    return { ...callers, open: (op: Operation, input: Input) => open(op, input, token) } as unknown as ApiCalls;
+    return new Proxy({} as ApiCalls, {
+      get(target, name) {
+        if (Reflect.has(target, name)) return Reflect.get(target, name); // `as`, below
+        if (name === "open") return (op: Operation, input: Input) => open(op, input, token);
+        const op = typeof name === "string" ? byName.get(name) : undefined;
+        return op && ((input: Input = {}) => call(op, input, token));
+      },
+    });
   }
 
   return Object.assign(as(), { as });

@@ -5,6 +5,7 @@ import { dirname } from "node:path";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import type { Config } from "#server/config.ts";
 import { migrationProvider } from "./migrations.ts";
+import { withStatementCache } from "./statement-cache.ts";
 import { refreshStatistics } from "./statistics.ts";
 import type { Database } from "./schema.ts";
 
@@ -25,7 +26,7 @@ async function sqlite(file: string): Promise<Db> {
   conn.pragma("journal_mode = WAL");
   conn.pragma("foreign_keys = ON");
   conn.pragma("busy_timeout = 5000");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: conn }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) });
 }
 
 async function postgres(url: string): Promise<Db> {
