@@ -13,6 +13,36 @@ export const CATEGORY_OPTIONS = [
 
 export const DIFFICULTY_OPTIONS = ["all", ...DIFFICULTIES] as const;
 
+/** The catalogue's orders (the `sort` field; the API's order_by). No "rating": nothing is rated yet. */
+export const SORT_OPTIONS = [
+  { value: "votes", label: "featured" },
+  { value: "points", label: "points" },
+  { value: "difficulty", label: "difficulty" },
+  { value: "newest", label: "newest" },
+  { value: "solves", label: "most solved" },
+] as const;
+export type SortValue = (typeof SORT_OPTIONS)[number]["value"];
+export const isSort = (v: string | null): v is SortValue => SORT_OPTIONS.some((o) => o.value === v);
+
+/** The catalogue's progress filter, shown to signed-in players only. */
+export const PROGRESS_OPTIONS = [
+  { value: "all", label: "All" },
+  { value: "unsolved", label: "unsolved" },
+  { value: "solved", label: "solved" },
+] as const;
+export type ProgressValue = (typeof PROGRESS_OPTIONS)[number]["value"];
+export const isProgress = (v: string | null): v is ProgressValue => PROGRESS_OPTIONS.some((o) => o.value === v);
+
+/** A card's mark of the signed-in player's progress. */
+export const PROGRESS_MARKS: Record<string, { icon: string; label: string; className: string }> = {
+  solved: { icon: "✓", label: "solved", className: "border-emerald-600 text-emerald-700 dark:border-term-green dark:text-term-green" },
+  attempted: { icon: "◐", label: "attempted", className: "border-amber-600 text-amber-800 dark:border-term-amber dark:text-term-amber" },
+  new: { icon: "○", label: "new", className: "border-zinc-400 text-zinc-600 dark:border-zinc-600 dark:text-zinc-400" },
+};
+
+/** Challenges a catalogue page shows (the API's largest page). */
+export const CATALOGUE_PAGE_SIZE = 100;
+
 export const PERIOD_OPTIONS = [
   { value: "all_time", label: "All Time" },
   { value: "this_month", label: "This Month" },

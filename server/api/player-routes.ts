@@ -4,7 +4,7 @@
 import { challengeIdParam } from "#shared/contract/inputs.ts";
 import { operations } from "#shared/contract/operations.ts";
 import type { Catalogue } from "#server/core/catalogue.ts";
-import { notFound } from "#server/core/errors.ts";
+import { notFound, unauthorized } from "#server/core/errors.ts";
 import type { PublicCache } from "#server/core/public-cache.ts";
 import { periodStart, type Scoring } from "#server/core/scoring.ts";
 import type { BaseCtx, Ctx, Router } from "./router.ts";
@@ -36,8 +36,34 @@ export function playerRoutes(r: Router, { catalogue, scoring, cache, userId }: P
   const shared = <T>(key: string, load: () => Promise<T>): Promise<T> => (cache ? cache.get(key, load) : load());
   r.handle(operations.listChallenges, async (c) => {
     const q = c.query;
-    // catalogue.list depends only on the query (no caller in it): one entry serves everyone.
-    return fresh(c, await shared(`challenges ${JSON.stringify(q)}`, async () => ({ challenges: await catalogue.list(q) })));
+    // A caller who sends a token is signed in or told otherwise (401), never served as a visitor;
+    // the progress filter needs one.
+    const playerId = c.request.headers.has("authorization") ? await userId(c) : null;
+    if (q.progress && !playerId) throw unauthorized("Sign in to filter by progress");
+    const limit = q.limit ?? 100;
+    const page = q.page ?? 1;
+    // Without the progress filter the page and its counts depend only on the query (no caller in
+    // them): one entry serves everyone. Filtered by progress they are the caller's own: never kept.
+    const load = async () => {
+      const [challenges, categories] = await Promise.all([catalogue.list(q, playerId), catalogue.categoryCounts(q, playerId)]);
+      return { challenges, categories };
+    };
+    const { challenges, categories } = q.progress ? await load() : await shared(`challenges ${JSON.stringify(q)}`, load);
+    const total = q.category ? (categories.find((x) => x.category === q.category!.toLowerCase())?.count ?? 0) : categories.reduce((n, x) => n + x.count, 0);
+    // The caller's progress on this page: one query over their own rows.
+    const progress = playerId
+      ? await catalogue.progressOf(
+          playerId,
+          challenges.map((x) => x.uid),
+        )
+      : null;
+    return fresh(c, {
+      challenges: challenges.map((x) => ({ ...x, progress: progress?.get(x.uid) ?? null })),
+      total,
+      page,
+      limit,
+      categories,
+    });
   });
   r.handle(operations.getChallenge, async (c) => {
     // Reading: a malformed id names no challenge (404); the deployment routes answer 400.

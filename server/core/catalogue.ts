@@ -1,12 +1,12 @@
 // The challenge catalogue: challenges/<slug>/challenge.yaml synchronised into the `challenges`
 // table at start, so search, filters, ordering and joins with solves happen in the database.
 // No HTTP here: callers pass plain values and get plain values or a DomainError.
-import { type SqlBool, sql } from "kysely";
-import type { ChallengeGrading, ChallengeView, ListQuery } from "#shared/contract/index.ts";
+import { type SelectQueryBuilder, type SqlBool, sql } from "kysely";
+import type { CategoryCount, ChallengeGrading, ChallengeView, ListQuery, Progress } from "#shared/contract/index.ts";
 import { answerRules } from "./answers.ts";
 import type { Db } from "#server/db/index.ts";
 import { nowSeconds } from "#server/db/index.ts";
-import type { ChallengesTable } from "#server/db/schema.ts";
+import type { ChallengesTable, Database } from "#server/db/schema.ts";
 import type { Challenge } from "#server/library/challenges.ts";
 import { isHidden, visibleTo } from "./admin/challenges.ts";
 import { ilike } from "#server/db/search.ts";
@@ -82,6 +82,27 @@ export interface CatalogueDeps {
   challenges: Challenge[];
 }
 
+const difficultyRank = sql<number>`case c.difficulty when 'easy' then 1 when 'medium' then 2 when 'hard' then 3 else 4 end`;
+
+/** The list's filters but the category: approval, not hidden, difficulty, search and, with a
+ *  player, their progress (a solve of theirs decides "solved"). */
+function filtered<O>(query: SelectQueryBuilder<Database & { c: ChallengesTable }, "c", O>, q: ListQuery, playerId: string | null) {
+  let out = query
+    .where("c.is_approved", "=", q.is_approved === false ? 0 : 1)
+    // Hidden by an admin (server/core/admin/challenges.ts): not listed.
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("hidden_challenges as h").whereRef("h.challenge_id", "=", "c.id").select("h.challenge_id"))));
+  if (q.difficulty) out = out.where("c.difficulty", "=", q.difficulty);
+  const search = q.search?.trim();
+  if (search) out = out.where((eb) => eb.or([ilike(eb.ref("c.title"), search), ilike(eb.ref("c.description"), search), ilike(eb.ref("c.tags"), search)]));
+  if (q.progress && playerId) {
+    out = out.where((eb) => {
+      const solved = eb.exists(eb.selectFrom("solves as s").whereRef("s.challenge_id", "=", "c.id").where("s.user_id", "=", playerId).select("s.challenge_id"));
+      return q.progress === "solved" ? solved : eb.not(solved);
+    });
+  }
+  return out;
+}
+
 export function createCatalogue({ db, challenges }: CatalogueDeps) {
   function base() {
     return (
@@ -144,20 +165,14 @@ export function createCatalogue({ db, challenges }: CatalogueDeps) {
       return { upserted: library.length, retired: Number(retired.n) };
     },
 
-    async list(q: ListQuery = {}): Promise<ChallengeView[]> {
-      const difficultyRank = sql<number>`case c.difficulty when 'easy' then 1 when 'medium' then 2 when 'hard' then 3 else 4 end`;
-      let query = base()
-        .where("c.is_approved", "=", q.is_approved === false ? 0 : 1)
-        // Hidden by an admin (server/core/admin/challenges.ts): not listed.
-        .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom("hidden_challenges as h").whereRef("h.challenge_id", "=", "c.id").select("h.challenge_id"))),
-        );
+    /**
+     * One page of the catalogue (`q.page`, 1-based, `q.limit` a page, 100 by default).
+     * `playerId`: whose progress `q.progress` filters by; ignored without `q.progress` (the
+     * list is then the same for every caller, which the API's public cache relies on).
+     */
+    async list(q: ListQuery = {}, playerId: string | null = null): Promise<ChallengeView[]> {
+      let query = filtered(base(), q, playerId);
       if (q.category) query = query.where(sql<SqlBool>`lower(c.category) = ${q.category.toLowerCase()}`);
-      if (q.difficulty) query = query.where("c.difficulty", "=", q.difficulty);
-      const search = q.search?.trim();
-      if (search) {
-        query = query.where((eb) => eb.or([ilike(eb.ref("c.title"), search), ilike(eb.ref("c.description"), search), ilike(eb.ref("c.tags"), search)]));
-      }
       switch (q.order_by ?? "votes") {
         case "votes":
           query = query.orderBy("c.votes", "desc").orderBy(difficultyRank).orderBy("c.points");
@@ -174,13 +189,64 @@ export function createCatalogue({ db, challenges }: CatalogueDeps) {
         case "newest":
           query = query.orderBy("c.created_at", "desc");
           break;
+        case "solves":
+          query = query.orderBy(sql`solves`, "desc");
+          break;
       }
+      const limit = q.limit ?? 100;
       const rows = await query
         .orderBy("c.title")
         .orderBy("c.id")
-        .limit(q.limit ?? 100)
+        .limit(limit)
+        .offset(((q.page ?? 1) - 1) * limit)
         .execute();
       return rows.map((r) => view(r as Row));
+    },
+
+    /** How many challenges each category holds under `q`'s other filters (its category aside),
+     *  largest first; categories in lower case. The sum (or the asked category's count) is the
+     *  list's total. `playerId` as for list(). */
+    async categoryCounts(q: ListQuery = {}, playerId: string | null = null): Promise<CategoryCount[]> {
+      const rows = await filtered(db.selectFrom("challenges as c"), q, playerId)
+        .select([sql<string>`lower(c.category)`.as("category"), (eb) => eb.fn.countAll<number | string>().as("n")])
+        .groupBy(sql`lower(c.category)`)
+        .execute();
+      return rows.map((r) => ({ category: r.category, count: Number(r.n) })).sort((a, b) => b.count - a.count || a.category.localeCompare(b.category));
+    },
+
+    /**
+     * The player's progress on these challenges, in one query: solved (a row in solves),
+     * attempted (a deployment of it or a submission, without a solve), else new. Reads only
+     * `playerId`'s rows (each table's index on user_id).
+     */
+    async progressOf(playerId: string, challengeIds: readonly string[]): Promise<Map<string, Progress>> {
+      const progress = new Map<string, Progress>();
+      if (challengeIds.length === 0) return progress;
+      const ids = [...new Set(challengeIds)];
+      const rows = await db
+        .selectFrom("solves")
+        .select(["challenge_id", sql<number>`1`.as("solved")])
+        .where("user_id", "=", playerId)
+        .where("challenge_id", "in", ids)
+        .unionAll(
+          db
+            .selectFrom("deployments")
+            .select(["challenge_id", sql<number>`0`.as("solved")])
+            .where("user_id", "=", playerId)
+            .where("challenge_id", "in", ids),
+        )
+        .unionAll(
+          db
+            .selectFrom("submissions")
+            .select(["challenge_id", sql<number>`0`.as("solved")])
+            .where("user_id", "=", playerId)
+            .where("challenge_id", "in", ids),
+        )
+        .execute();
+      for (const r of rows)
+        if (Number(r.solved) === 1 || !progress.has(r.challenge_id)) progress.set(r.challenge_id, Number(r.solved) === 1 ? "solved" : "attempted");
+      for (const id of ids) if (!progress.has(id)) progress.set(id, "new");
+      return progress;
     },
 
     /** One challenge by its uid, approved or retired (a retired one still has solves); 404 otherwise,

@@ -10,8 +10,21 @@ export type Difficulty = (typeof DIFFICULTIES)[number];
 export const CATEGORIES = ["linux", "kubernetes", "storage", "security", "networking"] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-export const ORDERS = ["votes", "points", "title", "difficulty", "newest"] as const;
+/** "solves": the most solved first. No "rating" yet: there are no ratings to order by. */
+export const ORDERS = ["votes", "points", "title", "difficulty", "newest", "solves"] as const;
 export type ChallengeOrder = (typeof ORDERS)[number];
+
+/** Where the signed-in player stands with a challenge: solved it; attempted it (had a deployment
+ *  of it or submitted, without a solve); new (neither). */
+export const PROGRESS = ["solved", "attempted", "new"] as const;
+export type Progress = (typeof PROGRESS)[number];
+/** The catalogue's progress filter (signed-in callers only): "unsolved" is attempted or new. */
+export const PROGRESS_FILTERS = ["solved", "unsolved"] as const;
+export type ProgressFilter = (typeof PROGRESS_FILTERS)[number];
+
+/** A list page holds at most this many challenges; pages go up to MAX_PAGE. */
+export const MAX_LIST_LIMIT = 100;
+export const MAX_PAGE = 10_000;
 
 export const BADGES = ["trending", "new", "popular"] as const;
 export type Badge = (typeof BADGES)[number];
@@ -53,9 +66,22 @@ export const challengeViewSchema = z.object({
 });
 export type ChallengeView = z.infer<typeof challengeViewSchema>;
 
+/** A challenge in the list: the view plus the caller's progress (null for a visitor). */
+export const listedChallengeSchema = challengeViewSchema.extend({ progress: z.enum(PROGRESS).nullable() });
+export type ListedChallenge = z.infer<typeof listedChallengeSchema>;
+
+/** How many challenges each category holds under the list's other filters (search, difficulty,
+ *  progress), the category filter itself aside; categories in lower case, none with 0. */
+export const categoryCountSchema = z.object({ category: z.string(), count: z.number() });
+export type CategoryCount = z.infer<typeof categoryCountSchema>;
+
+const allMeansNone = (v: unknown) => (typeof v === "string" && v.trim().toLowerCase() === "all" ? undefined : v);
+
 /** GET /challenges/ query. */
 export const challengeListQuery = z.object({
-  limit: wholeNumber(1, 100),
+  limit: wholeNumber(1, MAX_LIST_LIMIT),
+  /** 1-based; `limit` challenges a page. */
+  page: wholeNumber(1, MAX_PAGE),
   is_approved: z.preprocess(
     (v) => (typeof v === "string" ? blank(v.trim().toLowerCase()) : v),
     z
@@ -67,6 +93,8 @@ export const challengeListQuery = z.object({
   search: queryText(100),
   category: z.preprocess((v) => (typeof v === "string" && v.trim().toLowerCase() === "all" ? undefined : v), oneOf(CATEGORIES)),
   difficulty: z.preprocess((v) => (typeof v === "string" && v.trim().toLowerCase() === "all" ? undefined : v), oneOf(DIFFICULTIES)),
+  /** Signed-in callers only (401 otherwise): the caller's solved or unsolved challenges. */
+  progress: z.preprocess(allMeansNone, oneOf(PROGRESS_FILTERS)),
 });
 /** What the web sends (the query parses its text into these, and is laxer about words). */
 export interface ListQuery {
@@ -76,7 +104,20 @@ export interface ListQuery {
   search?: string;
   category?: string;
   difficulty?: Difficulty;
+  page?: number;
+  progress?: ProgressFilter;
 }
+
+/** GET /challenges/ answer: one page, the count of all that match, and the per-category counts. */
+export const challengeListSchema = z.object({
+  challenges: z.array(listedChallengeSchema),
+  /** How many challenges match the filters, on every page. */
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+  categories: z.array(categoryCountSchema),
+});
+export type ChallengeList = z.infer<typeof challengeListSchema>;
 
 export const catalogueOperations = defineOperations({
   listChallenges: {
@@ -86,8 +127,9 @@ export const catalogueOperations = defineOperations({
     tags: ["Challenges"],
     access: "optional-user",
     query: challengeListQuery,
-    returns: "{challenges}; fresh for 5 minutes for visitors",
-    response: z.object({ challenges: z.array(challengeViewSchema) }),
+    returns: "{challenges, total, page, limit, categories}; each challenge's progress for a signed-in caller; fresh for 5 minutes for visitors",
+    errors: { 401: "progress without a valid sign-in, or a bad token" },
+    response: challengeListSchema,
   },
   getChallenge: {
     method: "GET",

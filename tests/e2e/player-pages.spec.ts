@@ -110,7 +110,7 @@ test.describe("catalogue", () => {
       await expect(cards(page)).toHaveCount(list.length);
       await page.getByLabel("search").fill("shop");
       await page.getByRole("button", { name: "search" }).click();
-      await expect(page).toHaveURL(/\/challenges\?search=shop&category=all&difficulty=all$/);
+      await expect(page).toHaveURL(/\/challenges\?search=shop&category=all&difficulty=all&sort=votes$/);
       await expect(cards(page)).toHaveCount((await catalogue("&search=shop")).length);
       await expect(cards(page).filter({ hasText: NGINX_TITLE })).toHaveCount(1);
       await expect(page.getByLabel("search")).toHaveValue("shop");

@@ -168,6 +168,14 @@ describe.each(DATABASES)("query plans on %s", (kind: DbKind) => {
     await catalogue.list({});
     await catalogue.list({ search: "nginx", order_by: "points" });
     await catalogue.get(challenges[0]!.id);
+    // The catalogue's counts, and a player's progress: filtered by it, and marked on a page.
+    await catalogue.categoryCounts({ difficulty: "easy" });
+    await catalogue.list({ progress: "unsolved", order_by: "solves", page: 2, limit: 10 }, someone.user_id);
+    await catalogue.categoryCounts({ progress: "solved" }, someone.user_id);
+    await catalogue.progressOf(
+      someone.user_id,
+      challenges.map((c) => c.id),
+    );
     await cache.get("x", async () => 1);
     expect(captured.length).toBeGreaterThan(20);
 

@@ -356,4 +356,57 @@ describe("visitors' pages kept whole (server/http/page-cache.ts)", () => {
       expect(signedInAs((await raw(path)).body.toString()), path).toBeNull();
     }
   });
+
+  it("the catalogue: a player's progress never reaches a visitor's kept page; each query string is its own page; a failed page is not kept", async () => {
+    const username = unique("prog");
+    const password = `pw-${username}-long enough`;
+    await register(username, password);
+    const sqlite = new Database(join(dataDir, "faultline.db"));
+    try {
+      const { id } = sqlite.prepare("SELECT id FROM users WHERE username = ?").get(username) as { id: string };
+      const { id: challenge } = sqlite.prepare("SELECT id FROM challenges WHERE is_approved = 1 ORDER BY id LIMIT 1").get() as { id: string };
+      sqlite
+        .prepare("INSERT INTO solves (user_id, challenge_id, deployment_id, points, solve_seconds, solved_at) VALUES (?, ?, 'd', 100, 60, ?)")
+        .run(id, challenge, Math.floor(Date.now() / 1000));
+    } finally {
+      sqlite.close();
+    }
+    const login = await fetch(`${base}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
+      body: new URLSearchParams({ username, password, redirectTo: "/" }).toString(),
+    });
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const cardsOf = (r: Raw) => r.body.toString().match(/data-testid="challenge-card"/g)?.length ?? 0;
+    const all = cardsOf(await raw("/challenges"));
+    expect(all).toBeGreaterThan(1);
+    for (const path of ["/challenges", "/challenges?progress=solved", "/challenges?sort=solves&progress=solved"]) {
+      // The visitor first (their page is kept now), the player, then the visitor again (kept).
+      const first = await raw(path);
+      const mine = await raw(path, { cookie });
+      const again = await raw(path);
+      expect(mine.body.toString(), path).toContain('data-progress="solved"');
+      expect(mine.headers["cache-control"], path).toBe("private, no-cache");
+      for (const v of [first, again]) {
+        expect(v.body.toString(), path).not.toMatch(/data-progress=|data-testid="challenge-progress"|name="progress"/);
+        // A progress word in a visitor's URL filters nothing.
+        expect(cardsOf(v), path).toBe(all);
+      }
+    }
+    expect(cardsOf(await raw("/challenges?progress=solved", { cookie }))).toBe(1);
+    // Another query string is another page: page 2 of a library under 100 is empty, page 1 is not.
+    expect((await raw("/challenges?page=2")).body.toString()).toContain("No challenges found");
+    expect(cardsOf(await raw("/challenges?page=2"))).toBe(0);
+    expect(cardsOf(await raw("/challenges?page=1"))).toBe(all);
+    // Hostile values read as the defaults; an answer the API refused is shown and never kept.
+    expect(cardsOf(await raw(`/challenges?page=${"9".repeat(300)}&sort=rating`))).toBe(0);
+    expect(cardsOf(await raw("/challenges?page=-3&sort=rating&progress=everything"))).toBe(all);
+    const failed = await raw("/challenges?category=cooking");
+    expect(failed.body.toString()).toContain("category: must be one of");
+    expect(failed.headers["cache-control"]).toBe("no-store");
+  });
 });

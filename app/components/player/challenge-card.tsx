@@ -1,6 +1,6 @@
 import { Link } from "#app/components/link.tsx";
 import type { ChallengeView } from "#shared/contract/index.ts";
-import { BADGES, categoryLabel, DIFFICULTY_CLASSES } from "#app/lib/player.ts";
+import { BADGES, categoryLabel, DIFFICULTY_CLASSES, PROGRESS_MARKS } from "#app/lib/player.ts";
 
 export function DifficultyTag({ level }: { level: string }) {
   return (
@@ -36,16 +36,32 @@ export const toCard = (c: ChallengeView): CardChallenge => ({
 
 /** A catalogue card: the whole card links to the challenge page. `lock`: what the user's plan
  *  does not include (shared/plans.ts lockFor), shown as a badge with the full sentence. */
-export function ChallengeCard({ challenge: c, lock }: { challenge: CardChallenge; lock?: { label: string; reason: string } | null }) {
+export function ChallengeCard({
+  challenge: c,
+  lock,
+  progress,
+}: {
+  challenge: CardChallenge;
+  lock?: { label: string; reason: string } | null;
+  /** The signed-in player's progress on it (solved, attempted, new); none for a visitor. */
+  progress?: string | null;
+}) {
   const badge = c.badge ? BADGES[c.badge] : undefined;
+  const mark = progress ? PROGRESS_MARKS[progress] : undefined;
   return (
     <article
       className="panel relative flex flex-col gap-3 transition-colors hover:border-emerald-600 dark:hover:border-term-green"
       data-testid="challenge-card"
       data-uid={c.uid}
+      data-progress={progress ?? undefined}
     >
       <div className="flex items-start justify-between gap-3">
         <DifficultyTag level={c.difficulty_level} />
+        {mark ? (
+          <span className={`rounded border px-2 py-0.5 text-xs font-semibold ${mark.className}`} data-testid="challenge-progress">
+            <span aria-hidden="true">{mark.icon}</span> {mark.label}
+          </span>
+        ) : null}
         {lock ? (
           <span
             className="rounded border border-amber-600 px-2 py-0.5 text-xs font-semibold text-amber-800 dark:border-term-amber dark:text-term-amber"
