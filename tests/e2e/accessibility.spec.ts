@@ -71,6 +71,10 @@ async function seriousViolations(page: Page, path: string): Promise<Finding[]> {
 // The site's Content-Security-Policy (rightly) refuses the injected axe script; the test browser
 // sets it aside so axe can run on the real pages.
 test.use({ bypassCSP: true });
+// Its eight walks take ~9 minutes of one worker: spread over the workers, they do not end the run
+// alone. Each worker makes its own admin (beforeAll runs per worker), so the themes a walk saves
+// on its account never meet another worker's.
+test.describe.configure({ mode: "parallel" });
 
 let admin: TestUser;
 test.beforeAll(async () => {
