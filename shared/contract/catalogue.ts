@@ -85,6 +85,7 @@ export const catalogueOperations = defineOperations({
     summary: "The catalogue, filtered and ordered",
     tags: ["Challenges"],
     access: "optional-user",
+    personalToken: "read",
     query: challengeListQuery,
     returns: "{challenges}; fresh for 5 minutes for visitors",
     response: z.object({ challenges: z.array(challengeViewSchema) }),
@@ -95,6 +96,7 @@ export const catalogueOperations = defineOperations({
     summary: "One challenge",
     tags: ["Challenges"],
     access: "optional-user",
+    personalToken: "read",
     // Reading: a malformed id names no challenge (404, said by the handler), not a bad input.
     params: z.object({ id: z.string() }),
     errors: { 404: "Challenge not found" },
