@@ -10,6 +10,7 @@
 // a minute old or more, by a conditional update, so a busy token costs one write a minute across
 // every replica, not one per request.
 import { randomBytes, randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import {
   PERSONAL_TOKEN_PATTERN,
   PERSONAL_TOKEN_PREFIX,
@@ -22,7 +23,8 @@ import {
 import type { PersonalTokenScope } from "#shared/contract/operation.ts";
 import type { Db } from "#server/db/index.ts";
 import { nowSeconds } from "#server/db/index.ts";
-import { withDatabaseLocks } from "#server/db/locks.ts";
+import { LOCK_SPACE } from "#server/db/cluster.ts";
+import { isPostgres } from "#server/db/locks.ts";
 import { limitReached, notFound, unauthorized } from "#server/core/errors.ts";
 import { hashToken } from "#server/core/secrets.ts";
 
@@ -68,10 +70,14 @@ export function createPersonalTokens({ db }: { db: Db }) {
 
     /** A new token for its owner; the answer carries it this once. */
     async create(userId: string, input: { name: string; scope: PersonalTokenScope; expires_in_days: PersonalTokenExpiry }): Promise<PersonalTokenCreated> {
-      // One create at a time per user (across replicas on PostgreSQL), so the limit holds.
-      return withDatabaseLocks(db, [`personal-tokens:${userId}`], async () => {
+      // One create at a time per user, so the limit holds: on PostgreSQL (across replicas) a
+      // transaction-level advisory lock on the user, the count and the insert in that same
+      // transaction (a waiter holds one connection and the holder needs no other); SQLite runs
+      // one transaction at a time anyway.
+      return db.transaction().execute(async (trx) => {
+        if (isPostgres(db)) await sql`SELECT pg_advisory_xact_lock(${LOCK_SPACE.start}, hashtext(${`personal-tokens:${userId}`}))`.execute(trx);
         const now = nowSeconds();
-        const live = await db
+        const live = await trx
           .selectFrom("personal_tokens")
           .select((eb) => eb.fn.countAll<number>().as("n"))
           .where("user_id", "=", userId)
@@ -89,7 +95,7 @@ export function createPersonalTokens({ db }: { db: Db }) {
           expires_at: input.expires_in_days === "none" ? null : now + Number(input.expires_in_days) * DAY,
           last_used_at: null,
         };
-        await db.insertInto("personal_tokens").values(row).execute();
+        await trx.insertInto("personal_tokens").values(row).execute();
         return { ...view(row), token };
       });
     },
