@@ -301,7 +301,7 @@ export async function createPlatform(config: Config) {
     accounts,
     oauth,
     tokens,
-    personalTokens: createPersonalTokens({ db }),
+    personalTokens: createPersonalTokens({ db, audit }),
     log,
     // Timed for /metrics: start request → ready, and each graded check.
     deployments: { ...deployments, start: timedStart(deployments, metrics) },

@@ -77,6 +77,20 @@ describe.each(DATABASES)("personal API tokens on %s", (kind) => {
     expect((await t.call("GET", "/challenges/active-session", { token: made.token })).status).not.toBe(401);
   });
 
+  it("making and revoking are in the audit log, without the token", async () => {
+    const made = await make(player, { name: "audited", scope: "play" });
+    expect((await t.call("DELETE", `/users/me/tokens/${made.id}`, { token: player })).status).toBe(200);
+    const entries = await t.platform.db
+      .selectFrom("audit_log")
+      .select(["action", "actor_id", "detail"])
+      .where("action", "in", ["api_token.created", "api_token.revoked"])
+      .where("actor_id", "=", playerId)
+      .execute();
+    const about = entries.filter((e) => String(e.detail).includes(made.id));
+    expect(about.map((e) => e.action).sort()).toEqual(["api_token.created", "api_token.revoked"]);
+    expect(JSON.stringify(entries)).not.toContain(made.token.slice(4));
+  });
+
   it("offers 30, 90, 365 days or no expiry, and refuses others and bad names", async () => {
     expect((await make(player, { expires_in_days: "none" })).expires_at).toBeNull();
     const d365 = await make(player, { expires_in_days: "365" });

@@ -27,6 +27,7 @@ import { LOCK_SPACE } from "#server/db/cluster.ts";
 import { isPostgres } from "#server/db/locks.ts";
 import { limitReached, notFound, unauthorized } from "#server/core/errors.ts";
 import { hashToken } from "#server/core/secrets.ts";
+import type { Audit } from "#server/core/audit.ts";
 
 /** last_used_at moves at most this often per token. */
 export const LAST_USED_EVERY_SECONDS = 60;
@@ -41,7 +42,8 @@ export interface PersonalTokenCaller {
 
 export const isPersonalToken = (token: string) => token.startsWith(PERSONAL_TOKEN_PREFIX);
 
-export function createPersonalTokens({ db }: { db: Db }) {
+/** `audit`: making and revoking a token are written to the audit log (the token never is). */
+export function createPersonalTokens({ db, audit }: { db: Db; audit?: Pick<Audit, "record"> }) {
   const view = (row: {
     id: string;
     name: string;
@@ -74,7 +76,7 @@ export function createPersonalTokens({ db }: { db: Db }) {
       // transaction-level advisory lock on the user, the count and the insert in that same
       // transaction (a waiter holds one connection and the holder needs no other); SQLite runs
       // one transaction at a time anyway.
-      return db.transaction().execute(async (trx) => {
+      const made = await db.transaction().execute(async (trx) => {
         if (isPostgres(db)) await sql`SELECT pg_advisory_xact_lock(${LOCK_SPACE.start}, hashtext(${`personal-tokens:${userId}`}))`.execute(trx);
         const now = nowSeconds();
         const live = await trx
@@ -98,12 +100,28 @@ export function createPersonalTokens({ db }: { db: Db }) {
         await trx.insertInto("personal_tokens").values(row).execute();
         return { ...view(row), token };
       });
+      await audit?.record({
+        action: "api_token.created",
+        actorId: userId,
+        detail: { token_id: made.id, name: made.name, scope: made.scope, expires_at: made.expires_at },
+      });
+      return made;
     },
 
     /** Revokes (deletes) one of the owner's tokens; another user's is "not found". */
     async revoke(userId: string, id: string): Promise<{ message: string }> {
-      const res = await db.deleteFrom("personal_tokens").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
-      if (Number(res.numDeletedRows) !== 1) throw notFound(PERSONAL_TOKEN_TEXTS.notFound);
+      const gone = await db
+        .deleteFrom("personal_tokens")
+        .where("id", "=", id)
+        .where("user_id", "=", userId)
+        .returning(["id", "name", "scope"])
+        .executeTakeFirst();
+      if (!gone) throw notFound(PERSONAL_TOKEN_TEXTS.notFound);
+      await audit?.record({
+        action: "api_token.revoked",
+        actorId: userId,
+        detail: { token_id: gone.id, name: gone.name, scope: gone.scope },
+      });
       return { message: PERSONAL_TOKEN_TEXTS.revoked };
     },
 
