@@ -43,6 +43,7 @@ import { createPublicCache } from "./core/public-cache.ts";
 import { FRESH_SECONDS } from "./api/player-routes.ts";
 import { refreshStatistics, STATISTICS_INTERVAL_MS } from "./db/statistics.ts";
 import { createTokenService } from "./core/auth/tokens.ts";
+import { createPersonalTokens } from "./core/auth/personal-tokens.ts";
 import { createWebSessions } from "./core/auth/web-sessions.ts";
 import { type Db, nowSeconds, openDatabase } from "./db/index.ts";
 import { createLogger } from "./logger.ts";
@@ -300,6 +301,7 @@ export async function createPlatform(config: Config) {
     accounts,
     oauth,
     tokens,
+    personalTokens: createPersonalTokens({ db, audit }),
     log,
     // Timed for /metrics: start request → ready, and each graded check.
     deployments: { ...deployments, start: timedStart(deployments, metrics) },

@@ -22,6 +22,8 @@ import {
   USERNAME_RULE,
 } from "#shared/rules.ts";
 import { normalizeRecoveryCode, RECOVERY_CODE_RULE } from "#shared/recovery-codes.ts";
+import { PERSONAL_TOKEN_EXPIRIES, PERSONAL_TOKEN_NAME_MAX, PERSONAL_TOKEN_TEXTS } from "#shared/personal-token-rules.ts";
+import { PERSONAL_TOKEN_SCOPES } from "#shared/contract/operation.ts";
 import { INVALID_EMAIL, PASSWORD_SHORT, PASSWORDS_DIFFER, REQUIRED } from "./form-texts.ts";
 
 export { encodeSshKey, INVALID_EMAIL, PASSWORD_SHORT, PASSWORDS_DIFFER, registrationError, REQUIRED, SETTINGS } from "./form-texts.ts";
@@ -158,4 +160,15 @@ export const passwordChangeSchema = schema(() =>
       confirm_password: z.string({ error: REQUIRED }).check(z.minLength(1, REQUIRED)),
     })
     .check(z.refine((d) => d.new_password === d.confirm_password, { path: ["confirm_password"], message: PASSWORDS_DIFFER })),
+);
+
+/** A personal API token: a name, a scope and an expiry in days ("none": never). */
+export const personalTokenFormSchema = schema(() =>
+  z.object({
+    name: z
+      .string({ error: PERSONAL_TOKEN_TEXTS.name })
+      .check(z.trim(), z.minLength(1, PERSONAL_TOKEN_TEXTS.name), z.maxLength(PERSONAL_TOKEN_NAME_MAX, PERSONAL_TOKEN_TEXTS.name)),
+    scope: z.enum(PERSONAL_TOKEN_SCOPES, { error: "Choose read or play" }),
+    expires_in_days: z.enum(PERSONAL_TOKEN_EXPIRIES, { error: "Choose an expiry" }),
+  }),
 );

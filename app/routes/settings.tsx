@@ -1,7 +1,9 @@
-// /profile/settings: three tabs (Profile, Security, Notifications). Every form is a plain
-// <Form method="post"> with a hidden `intent`; the action dispatches on it to one small
+// /profile/settings: three tabs (Profile, Security with the API tokens, Notifications). Every
+// form is a plain <Form method="post"> with a hidden `intent`; the action dispatches on it to one small
 // function per operation, each calling the API with the user's token. Without JavaScript the
 // post re-renders this page with the outcome; with it, the same outcome arrives as actionData.
+// Over 350 lines: one small action function per settings form (fifteen intents, the API tokens'
+// two among them) kept beside the one dispatch table and the page that shows their outcomes.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { ACCOUNT_TEXTS, deleteAccountByNameSchema, deleteAccountSchema, emailChangeNoProofSchema, emailChangeSchema } from "#app/lib/account-forms.ts";
@@ -14,6 +16,7 @@ import { PasswordSection } from "#app/components/settings/password-section.tsx";
 import { ProfileSection } from "#app/components/settings/profile-section.tsx";
 import { type Intent, isIntent, type Outcome, TABS, type Tab } from "#app/components/settings/shared.tsx";
 import { SshKeySection } from "#app/components/settings/ssh-key-section.tsx";
+import { ApiTokensSection } from "#app/components/settings/api-tokens-section.tsx";
 import { SettingsTabs } from "#app/components/settings/tabs.tsx";
 import { TwoFactorSection } from "#app/components/settings/two-factor-section.tsx";
 import { VerificationSection } from "#app/components/settings/verification-section.tsx";
@@ -21,6 +24,7 @@ import { NOTIFICATION_KEYS } from "#shared/rules.ts";
 import {
   encodeSshKey,
   factorProofSchema,
+  personalTokenFormSchema,
   notificationsSchema,
   passwordChangeSchema,
   profileSchema,
@@ -31,6 +35,7 @@ import {
   totpSetupSchema,
 } from "#app/lib/forms.ts";
 import { SSH_PROOF_ERRORS } from "#shared/sshkey-rules.ts";
+import { PERSONAL_TOKEN_TEXTS } from "#shared/personal-token-rules.ts";
 
 export function meta() {
   return [{ title: "settings | faultline" }];
@@ -52,11 +57,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   const tab = tabOf(request);
   const security = tab === "security";
-  const [sshNonce, totpStatus] = await Promise.all([
+  const [sshNonce, totpStatus, apiTokens] = await Promise.all([
     security && !user.has_ssh_key ? sshKeyNonce(api) : null,
     security && user.totp_enabled ? api.getTwoFactor().then((r) => (r.ok ? r.data : null)) : null,
+    security ? api.listPersonalTokens().then((r) => (r.ok ? r.data.tokens : null)) : null,
   ]);
-  return { tab, user, totpSetup, sshNonce, totpStatus };
+  return { tab, user, totpSetup, sshNonce, totpStatus, apiTokens };
 }
 
 /** A code to sign for the SSH key form (proof of possession); null when the API gives none. */
@@ -272,6 +278,25 @@ async function deleteAccount(auth: Auth, form: FormData) {
   throw redirect("/login");
 }
 
+/** A personal API token: the answer carries it this once (the page shows it, nothing keeps it). */
+async function createApiToken(auth: Auth, form: FormData) {
+  const intent = "token-create";
+  const submission = parseWithZod(form, { schema: personalTokenFormSchema });
+  if (submission.status !== "success") return answer({ intent, reply: submission.reply() }, 400);
+  const res = await auth.api.createPersonalToken({ body: submission.value });
+  if (!res.ok) return answer({ intent, reply: submission.reply(), error: res.detail || "Failed to create the token" }, res.status);
+  return answer({ intent, reply: submission.reply({ resetForm: true }), ok: PERSONAL_TOKEN_TEXTS.created, token: res.data.token });
+}
+
+async function revokeApiToken(auth: Auth, form: FormData) {
+  const intent = "token-revoke";
+  const id = form.get("id");
+  if (typeof id !== "string" || !id) return answer({ intent, error: PERSONAL_TOKEN_TEXTS.notFound }, 400);
+  const res = await auth.api.revokePersonalToken({ params: { id } });
+  if (!res.ok) return answer({ intent, error: res.detail || "Failed to revoke the token" }, res.status);
+  return answer({ intent, ok: res.data.message });
+}
+
 type Answer = ReturnType<typeof answer>;
 const HANDLERS: Record<Intent, (auth: Auth, form: FormData) => Answer | Promise<Answer>> = {
   profile: saveProfile,
@@ -287,6 +312,8 @@ const HANDLERS: Record<Intent, (auth: Auth, form: FormData) => Answer | Promise<
   notifications: saveNotifications,
   "email-change": changeEmail,
   "account-delete": deleteAccount,
+  "token-create": createApiToken,
+  "token-revoke": revokeApiToken,
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -300,7 +327,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 // ---- page -----------------------------------------------------------------------------------
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { tab, user, totpSetup, sshNonce, totpStatus } = loaderData;
+  const { tab, user, totpSetup, sshNonce, totpStatus, apiTokens } = loaderData;
   const outcome = actionData as Outcome | undefined;
   return (
     <div className="mx-auto max-w-3xl space-y-6">
@@ -318,6 +345,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           <PasswordSection user={user} outcome={outcome} />
           <TwoFactorSection enabled={user.totp_enabled} hasPassword={user.has_password} setup={totpSetup} status={totpStatus} outcome={outcome} />
           <SshKeySection user={user} nonce={sshNonce} outcome={outcome} />
+          <ApiTokensSection tokens={apiTokens} outcome={outcome} />
           <ConnectedAccounts user={user} />
           <EmailSection user={user} outcome={outcome} />
           <AccountDataSection user={user} outcome={outcome} />

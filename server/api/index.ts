@@ -8,7 +8,8 @@ import type { Catalogue } from "#server/core/catalogue.ts";
 import type { Deployments } from "#server/core/deployments/index.ts";
 import type { Grading } from "#server/core/grading.ts";
 import type { Health } from "#server/core/health.ts";
-import { unauthorized } from "#server/core/errors.ts";
+import { forbidden, unauthorized } from "#server/core/errors.ts";
+import { isPersonalToken, type PersonalTokens } from "#server/core/auth/personal-tokens.ts";
 import type { OAuth } from "#server/core/auth/oauth.ts";
 import type { Plans } from "#server/core/plans.ts";
 import type { PublicCache } from "#server/core/public-cache.ts";
@@ -20,12 +21,15 @@ import { adminRoutes, type AdminRoutesDeps } from "./admin-routes.ts";
 import { billingRoutes } from "./billing-routes.ts";
 import { debriefRoutes, type DebriefRoutesDeps } from "./debrief-routes.ts";
 import { deploymentRoutes } from "./deployment-routes.ts";
+import { personalTokenRoutes } from "./personal-token-routes.ts";
 import { playerRoutes } from "./player-routes.ts";
 import { twoFactorRoutes } from "./twofactor-routes.ts";
 import { acceptRequestId, currentRequest, REQUEST_ID_HEADER, type RequestContext, runInRequest } from "#server/http/request-context.ts";
 import { buildOpenApi, type OpenApiDocument } from "./openapi.ts";
 import { type BaseCtx, createRouter, json } from "./router.ts";
 import { operations } from "#shared/contract/operations.ts";
+import { personalTokenAdmits, type PersonalTokenScope } from "#shared/contract/operation.ts";
+import { PERSONAL_TOKEN_TEXTS } from "#shared/contract/personal-tokens.ts";
 
 export const API_PREFIX = "/api/v1";
 
@@ -53,6 +57,8 @@ export interface ApiDeps {
   accounts: Accounts;
   oauth: OAuth;
   tokens: TokenService;
+  /** Personal API tokens (`Authorization: Bearer flt_...`), scoped per operation. */
+  personalTokens: PersonalTokens;
   log: Logger;
   catalogue: Catalogue;
   scoring: Scoring;
@@ -77,6 +83,7 @@ export function createApi({
   accounts,
   oauth,
   tokens,
+  personalTokens,
   log,
   deployments,
   grading,
@@ -91,27 +98,43 @@ export function createApi({
   debrief,
   account,
 }: ApiDeps) {
-  /** The signed-in user's id from `Authorization: Bearer <access token>`, or 401; verified once
-   *  per request (the access guard and the handler ask the same). */
-  const verified = new WeakMap<BaseCtx, Promise<string>>();
-  function userId(c: BaseCtx): Promise<string> {
-    let id = verified.get(c);
-    if (!id) {
-      const m = /^Bearer\s+(.+)$/i.exec(c.request.headers.get("authorization") ?? "");
-      id = m ? tokens.verifyAccess(m[1]!.trim()) : Promise.reject(unauthorized());
-      id.catch(() => {});
-      verified.set(c, id);
+  /** The bearer credential of the request, if any. */
+  const bearerOf = (c: BaseCtx): string | null => /^Bearer\s+(.+)$/i.exec(c.request.headers.get("authorization") ?? "")?.[1]!.trim() ?? null;
+
+  /** Who `Authorization: Bearer <token>` speaks for, or 401: a sign-in's access token (scope
+   *  null: anything its user may do) or a personal API token (its scope); verified once per
+   *  request (the access guard and the handler ask the same). */
+  const verified = new WeakMap<BaseCtx, Promise<{ userId: string; scope: PersonalTokenScope | null }>>();
+  function caller(c: BaseCtx): Promise<{ userId: string; scope: PersonalTokenScope | null }> {
+    let who = verified.get(c);
+    if (!who) {
+      const token = bearerOf(c);
+      who = !token
+        ? Promise.reject(unauthorized())
+        : isPersonalToken(token)
+          ? personalTokens.verify(token)
+          : tokens.verifyAccess(token).then((userId) => ({ userId, scope: null }));
+      who.catch(() => {});
+      verified.set(c, who);
     }
-    return id;
+    return who;
   }
+  const userId = async (c: BaseCtx): Promise<string> => (await caller(c)).userId;
 
   // Who may call what is enforced here, from each operation's declared access, before anything
   // of the request is read: "user" needs a valid access token, "admin" an admin's. ("optional-user"
   // and "service" operations decide with what they are given: a signed-in caller gets more, a
-  // service shows its key.)
-  const r = createRouter(log, async (access, c) => {
-    if (access === "user") await userId(c);
-    else if (access === "admin") await admin.admin.actor(await userId(c));
+  // service shows its key.) A personal API token is the one place its scope is enforced: whatever
+  // the operation's access, it must declare a scope the token has (personalTokenAdmits), else 403;
+  // an invalid, revoked or expired one is a 401 even where no credential is needed.
+  const r = createRouter(log, async (op, c) => {
+    const token = bearerOf(c);
+    if (token && isPersonalToken(token)) {
+      const { scope } = await caller(c);
+      if (!scope || !personalTokenAdmits(scope, op)) throw forbidden(PERSONAL_TOKEN_TEXTS.scope);
+    }
+    if (op.access === "user") await userId(c);
+    else if (op.access === "admin") await admin.admin.actor(await userId(c));
   });
 
   /** As userId, with the sign-in the token belongs to (step-up rules ask it, decision 017). */
@@ -171,6 +194,9 @@ export function createApi({
     return accounts.deleteSshKey(id, { ...c.body, session: sid });
   });
   r.handle(operations.getPublicProfile, async (c) => accounts.publicProfile(c.params.username));
+
+  // Personal API tokens: list, make, revoke (a sign-in's token only).
+  personalTokenRoutes(r, { personalTokens, userId });
 
   // The admin console (admins only, 403 otherwise) and the public maintenance notice.
   adminRoutes(r, { ...admin, userId });

@@ -67,6 +67,8 @@ function operation(doc: Operation): OpenApiOperation {
     parameters: parameters(path, doc),
     responses: {},
     "x-access": doc.access,
+    // The least personal API token scope that may call it (absent: none may).
+    ...(doc.personalToken ? { "x-personal-token-scope": doc.personalToken } : {}),
   };
   if (doc.body) {
     const schema = jsonSchemaOf(doc.body);
@@ -125,7 +127,12 @@ export function buildOpenApi(routes: readonly RouteEntry[], prefix: string): Ope
         },
       },
       securitySchemes: {
-        bearer: { type: "http", scheme: "bearer", description: "An access token from POST /auth/login" },
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "An access token from POST /auth/login, or a personal API token (flt_..., made in settings) on operations whose x-personal-token-scope its scope covers (read < play)",
+        },
         apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "The services' key (GATEWAY_API_KEY); never given to browsers" },
       },
     },

@@ -92,9 +92,10 @@ function rejectNul(v: unknown, path: string, depth = 0): void {
   }
 }
 
-/** Refuses a caller the operation's `access` does not admit (401 without a valid credential, 403
- *  without the role), before its inputs are read or its handler runs. */
-export type AccessGuard = (access: Access, c: BaseCtx) => Promise<void>;
+/** Refuses a caller the operation's `access` (or, for a personal API token, its `personalToken`)
+ *  does not admit (401 without a valid credential, 403 without the role or the scope), before
+ *  its inputs are read or its handler runs. */
+export type AccessGuard = (op: Operation, c: BaseCtx) => Promise<void>;
 
 export interface RouterOptions {
   /** Parse each JSON answer with its operation's response schema; a mismatch is a 500, logged as
@@ -197,7 +198,7 @@ export function createRouter(log: Logger, guard?: AccessGuard, { checkResponses 
       try {
         // Access is the table's to enforce, not each handler's to remember; nothing of the
         // request is read before it.
-        if (guard) await guard(op.access, ctx);
+        if (guard) await guard(op, ctx);
         if (op.params) ctx.params = parse(op.params, raw) as Record<string, string>;
         if (op.query) {
           const q = Object.fromEntries(url.searchParams);

@@ -18,6 +18,7 @@ import { answers0020 } from "./migrations/0020_answers.ts";
 import { disabledOffBoard0021 } from "./migrations/0021_disabled_off_board.ts";
 import { searchCounts0022 } from "./migrations/0022_search_counts.ts";
 import { levelDays0023 } from "./migrations/0023_level_days.ts";
+import { personalTokens0025 } from "./migrations/0025_personal_tokens.ts";
 
 const now = sql`0`;
 
@@ -323,6 +324,7 @@ export const migrations: Record<string, Migration> = {
   "0021_disabled_off_board": disabledOffBoard0021,
   "0022_search_counts": searchCounts0022,
   "0023_level_days": levelDays0023,
+  "0025_personal_tokens": personalTokens0025,
 };
 
 export const migrationProvider: MigrationProvider = {

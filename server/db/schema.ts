@@ -84,6 +84,20 @@ export interface RefreshTokensTable {
   created_at: number;
 }
 
+/** Personal API tokens (migration 0025): only the SHA-256 of each token is kept. */
+export interface PersonalTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  scope: "read" | "play";
+  token_hash: string;
+  created_at: number;
+  /** Null: never expires. */
+  expires_at: number | null;
+  /** Written at most once a minute per token. */
+  last_used_at: number | null;
+}
+
 export interface OAuthStatesTable {
   state_hash: string;
   provider: "github" | "google";
@@ -429,6 +443,7 @@ export interface Database {
   verifications: VerificationsTable;
   recovery_codes: RecoveryCodesTable;
   refresh_tokens: RefreshTokensTable;
+  personal_tokens: PersonalTokensTable;
   oauth_states: OAuthStatesTable;
   web_sessions: WebSessionsTable;
   challenges: ChallengesTable;

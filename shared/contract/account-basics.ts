@@ -216,6 +216,7 @@ export const accountBasicsOperations = defineOperations({
     summary: "Reset the deployment: fresh containers, setup again, same expiry and ssh user (at most 3 times)",
     tags: ["Deployments"],
     access: "user",
+    personalToken: "play",
     params: z.object({ id: challengeIdParam }),
     status: 202,
     errors: { 404: "No deployment of this challenge", 409: "Only a ready deployment can be reset", 429: "No resets left" },

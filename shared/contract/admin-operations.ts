@@ -90,6 +90,7 @@ export const adminOperations = defineOperations({
     summary: "The public notice for the global banner (maintenance mode)",
     tags: ["System"],
     access: "public",
+    personalToken: "read",
     response: systemNoticeSchema,
   },
   adminListUsers: {

@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = [
   "account.email_changed",
   "account.deleted",
   "account.exported",
+  "api_token.created",
+  "api_token.revoked",
   "ssh_key.set",
   "ssh_key.deleted",
   "deployment.start",

@@ -126,6 +126,7 @@ export const catalogueOperations = defineOperations({
     summary: "The catalogue, filtered and ordered",
     tags: ["Challenges"],
     access: "optional-user",
+    personalToken: "read",
     query: challengeListQuery,
     returns: "{challenges, total, page, limit, categories}; each challenge's progress for a signed-in caller; fresh for 5 minutes for visitors",
     errors: { 401: "progress without a valid sign-in, or a bad token" },
@@ -137,6 +138,7 @@ export const catalogueOperations = defineOperations({
     summary: "One challenge",
     tags: ["Challenges"],
     access: "optional-user",
+    personalToken: "read",
     // Reading: a malformed id names no challenge (404, said by the handler), not a bad input.
     params: z.object({ id: z.string() }),
     errors: { 404: "Challenge not found" },

@@ -40,6 +40,7 @@ export const healthOperations = defineOperations({
     summary: "Live health of each part (status words and counts)",
     tags: ["System"],
     access: "public",
+    personalToken: "read",
     response: healthReportSchema,
   },
   getOpenApi: {
@@ -48,6 +49,7 @@ export const healthOperations = defineOperations({
     summary: "This document: the API in OpenAPI 3.1",
     tags: ["System"],
     access: "public",
+    personalToken: "read",
     response: z.record(z.string(), z.unknown()),
   },
 });

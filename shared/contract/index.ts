@@ -8,6 +8,7 @@ export * from "./debrief.ts";
 export * from "./deployments.ts";
 export * from "./gateway.ts";
 export * from "./health.ts";
+export * from "./personal-tokens.ts";
 export * from "./plans.ts";
 export * from "./scoring.ts";
 export * from "./settings.ts";

@@ -13,12 +13,26 @@ export type Access = "public" | "user" | "optional-user" | "admin" | "service";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
+/**
+ * The scopes of a personal API token (settings, "API tokens"): `read` calls the player's reads,
+ * `play` those and the deployment's actions (start, reset, terminate) and submitting an answer.
+ */
+export const PERSONAL_TOKEN_SCOPES = ["read", "play"] as const;
+export type PersonalTokenScope = (typeof PERSONAL_TOKEN_SCOPES)[number];
+
 /** An operation as written in an area's table, before its name is added from its key. */
 export interface OperationSpec {
   method: HttpMethod;
   /** As routed, e.g. `/challenges/:id/submit` (the API prefix left out). */
   path: string;
   access: Access;
+  /**
+   * The least scope of a personal API token that may call it; absent: no personal token may,
+   * whatever its scope or its owner (accounts, settings, tokens, billing, 2FA, admin, services).
+   * `read` is only for GETs. Enforced in one place, the API's access guard, by
+   * `personalTokenAdmits` below.
+   */
+  personalToken?: PersonalTokenScope;
   summary: string;
   /** The first tag groups the operation on /docs/api. */
   tags: readonly [string, ...string[]];
@@ -45,6 +59,18 @@ export interface OperationSpec {
 export interface Operation extends OperationSpec {
   /** camelCase, in the web's words ("deployment", never "session"). */
   name: string;
+}
+
+/**
+ * Whether a personal API token of `scope` may call `op`: the operation declares the least scope
+ * (deny when it declares none); a `read` operation must be a GET, and no admin or service
+ * operation is ever open to one, whatever the table says.
+ */
+export function personalTokenAdmits(scope: PersonalTokenScope, op: Pick<OperationSpec, "method" | "access" | "personalToken">): boolean {
+  const least = op.personalToken;
+  if (!least || op.access === "admin" || op.access === "service") return false;
+  if (least === "read") return op.method === "GET";
+  return scope === "play";
 }
 
 type Named<T extends Record<string, OperationSpec>> = { [K in keyof T]: T[K] & { name: K } };

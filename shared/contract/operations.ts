@@ -8,6 +8,7 @@ import { catalogueOperations } from "./catalogue.ts";
 import { debriefOperations } from "./debrief.ts";
 import { deploymentOperations } from "./deployments.ts";
 import { healthOperations } from "./health.ts";
+import { personalTokenOperations } from "./personal-tokens.ts";
 import { billingOperations } from "./plans.ts";
 import { scoringOperations } from "./scoring.ts";
 import { settingsOperations } from "./settings.ts";
@@ -21,6 +22,7 @@ export const operations = {
   ...accountOperations,
   ...twoFactorOperations,
   ...settingsOperations,
+  ...personalTokenOperations,
   ...accountBasicsOperations,
   ...billingOperations,
   ...debriefOperations,

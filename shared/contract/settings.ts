@@ -186,6 +186,7 @@ export const settingsOperations = defineOperations({
     summary: "A player's public profile",
     tags: ["Users"],
     access: "public",
+    personalToken: "read",
     params: z.object({ username: z.string() }),
     errors: { 404: "No such user" },
     response: publicUserSchema,

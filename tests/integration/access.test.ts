@@ -13,7 +13,7 @@ import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
 describe("the router's access guard", () => {
   it("refuses by the declared access before the handler runs or the body is read, even when the handler forgets to ask", async () => {
     const seen: string[] = [];
-    const r = createRouter(createLogger("silent"), async (access, c) => {
+    const r = createRouter(createLogger("silent"), async ({ access }, c) => {
       seen.push(access);
       if (access !== "public" && c.request.headers.get("authorization") !== "Bearer ok") throw unauthorized();
     });

@@ -22,6 +22,8 @@ export const INTENTS = [
   "notifications",
   "email-change",
   "account-delete",
+  "token-create",
+  "token-revoke",
 ] as const;
 export type Intent = (typeof INTENTS)[number];
 export const isIntent = (v: unknown): v is Intent => typeof v === "string" && (INTENTS as readonly string[]).includes(v);
@@ -42,6 +44,8 @@ export interface Outcome {
   reply?: SubmissionResult<string[]>;
   /** 2FA recovery codes, shown with this answer only (never stored for the page). */
   recoveryCodes?: string[];
+  /** A personal API token just made, shown with this answer only (never stored for the page). */
+  token?: string;
 }
 
 export function outcomeFor(outcome: Outcome | undefined, ...intents: Intent[]): Outcome | undefined {
