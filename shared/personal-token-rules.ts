@@ -20,4 +20,5 @@ export const PERSONAL_TOKEN_TEXTS = {
   revoked: "Token revoked",
   notFound: "No such token",
   scope: "This API token's scope does not allow this operation",
+  notPersonal: "This request is not made with a personal API token",
 } as const;

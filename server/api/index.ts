@@ -8,7 +8,7 @@ import type { Catalogue } from "#server/core/catalogue.ts";
 import type { Deployments } from "#server/core/deployments/index.ts";
 import type { Grading } from "#server/core/grading.ts";
 import type { Health } from "#server/core/health.ts";
-import { forbidden, unauthorized } from "#server/core/errors.ts";
+import { forbidden, notFound, unauthorized } from "#server/core/errors.ts";
 import { isPersonalToken, type PersonalTokens } from "#server/core/auth/personal-tokens.ts";
 import type { OAuth } from "#server/core/auth/oauth.ts";
 import type { Plans } from "#server/core/plans.ts";
@@ -104,8 +104,8 @@ export function createApi({
   /** Who `Authorization: Bearer <token>` speaks for, or 401: a sign-in's access token (scope
    *  null: anything its user may do) or a personal API token (its scope); verified once per
    *  request (the access guard and the handler ask the same). */
-  const verified = new WeakMap<BaseCtx, Promise<{ userId: string; scope: PersonalTokenScope | null }>>();
-  function caller(c: BaseCtx): Promise<{ userId: string; scope: PersonalTokenScope | null }> {
+  const verified = new WeakMap<BaseCtx, Promise<{ userId: string; scope: PersonalTokenScope | null; tokenId?: string }>>();
+  function caller(c: BaseCtx): Promise<{ userId: string; scope: PersonalTokenScope | null; tokenId?: string }> {
     let who = verified.get(c);
     if (!who) {
       const token = bearerOf(c);
@@ -120,6 +120,12 @@ export function createApi({
     return who;
   }
   const userId = async (c: BaseCtx): Promise<string> => (await caller(c)).userId;
+  /** The personal token the request is made with (its id), or 404 for a sign-in's token. */
+  const personalTokenId = async (c: BaseCtx): Promise<string> => {
+    const { tokenId } = await caller(c);
+    if (!tokenId) throw notFound(PERSONAL_TOKEN_TEXTS.notPersonal);
+    return tokenId;
+  };
 
   // Who may call what is enforced here, from each operation's declared access, before anything
   // of the request is read: "user" needs a valid access token, "admin" an admin's. ("optional-user"
@@ -195,8 +201,8 @@ export function createApi({
   });
   r.handle(operations.getPublicProfile, async (c) => accounts.publicProfile(c.params.username));
 
-  // Personal API tokens: list, make, revoke (a sign-in's token only).
-  personalTokenRoutes(r, { personalTokens, userId });
+  // Personal API tokens: list, make, revoke (a sign-in's token only); the current one (a personal token only).
+  personalTokenRoutes(r, { personalTokens, userId, personalTokenId });
 
   // The admin console (admins only, 403 otherwise) and the public maintenance notice.
   adminRoutes(r, { ...admin, userId });

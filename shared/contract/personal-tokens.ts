@@ -2,7 +2,8 @@
 // a player makes a named token with a scope and an expiry, sees it once, and revokes it. The API
 // takes it as `Authorization: Bearer flt_...` beside the sign-in's access tokens; what each scope
 // may call is declared per operation (`personalToken` in operation.ts). These operations take
-// only a sign-in's token: a personal token cannot list, make or revoke tokens.
+// only a sign-in's token: a personal token cannot list, make or revoke tokens; it may only read
+// its own description (getCurrentPersonalToken, for a command line's login and status).
 import { z } from "zod";
 import { messageSchema } from "./accounts.ts";
 import { defineOperations, PERSONAL_TOKEN_SCOPES } from "./operation.ts";
@@ -53,6 +54,14 @@ export type PersonalTokenCreate = z.input<typeof personalTokenCreateBody>;
 export const personalTokenCreatedSchema = personalTokenSchema.extend({ token: z.string() });
 export type PersonalTokenCreated = z.infer<typeof personalTokenCreatedSchema>;
 
+/** GET /tokens/current: the token a request is made with (what `faultline login` and `status`
+ *  show), and whose account it speaks for. */
+export const currentPersonalTokenSchema = personalTokenSchema.pick({ id: true, name: true, scope: true, expires_at: true }).extend({
+  /** The account the token speaks for (public, as on the leaderboard). */
+  username: z.string(),
+});
+export type CurrentPersonalToken = z.infer<typeof currentPersonalTokenSchema>;
+
 const tags = ["API tokens"] as const;
 
 export const personalTokenOperations = defineOperations({
@@ -84,5 +93,15 @@ export const personalTokenOperations = defineOperations({
     params: z.object({ id: z.string() }),
     errors: { 404: "No such token of the caller's" },
     response: messageSchema,
+  },
+  getCurrentPersonalToken: {
+    method: "GET",
+    path: "/tokens/current",
+    summary: "The personal API token this request is made with: its id, name, scope and expiry (never the token)",
+    tags,
+    access: "user",
+    personalToken: "read",
+    errors: { 404: "The request is made with a sign-in's token, not a personal API token" },
+    response: currentPersonalTokenSchema,
   },
 });

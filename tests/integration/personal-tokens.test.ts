@@ -16,10 +16,13 @@ const pathOf = (path: string) => path.replace(/:(\w+)/g, (_, k: string) => (k ==
 
 /** Areas no personal token may reach, whatever its scope: read from the table, not listed by name. */
 const SENSITIVE_TAGS = ["Admin", "Billing", "Two-factor", "Authentication", "OAuth", "API tokens"];
-const isSensitive = (op: { path: string; tags: readonly string[]; access: string }) =>
+/** The one operation of the tokens' area a personal token may call: reading its own description
+ *  (id, name, scope, expiry; never a token), for a command line's login and status. */
+const SELF_DESCRIPTION = "GET /tokens/current";
+const isSensitive = (op: { method: string; path: string; tags: readonly string[]; access: string }) =>
   op.access === "admin" ||
   op.access === "service" ||
-  op.tags.some((t) => SENSITIVE_TAGS.includes(t)) ||
+  (op.tags.some((t) => SENSITIVE_TAGS.includes(t)) && `${op.method} ${op.path}` !== SELF_DESCRIPTION) ||
   // The account and its settings: /users/me and below, but for the caller's own recordings.
   (/^\/users\/me(\/|$)/.test(op.path) && !op.path.startsWith("/users/me/recordings"));
 /** What `play` adds to `read`: a deployment's start, reset and terminate, and an answer. */
@@ -163,6 +166,22 @@ describe.each(DATABASES)("personal API tokens on %s", (kind) => {
       expectError(await t.call("PUT", "/users/me/password", { token: play, body: { current_password: "x", new_password: "y".repeat(12) } }), 403);
       expectError(await t.call("POST", "/auth/resend-verification", { token: play, body: {} }), 403);
     });
+  });
+
+  it("GET /tokens/current describes the personal token in use (never the token); a sign-in's token has none (404)", async () => {
+    const made = await make(player, { name: "terminal", scope: "play", expires_in_days: "30" });
+    const res = await t.call("GET", "/tokens/current", { token: made.token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { username } = (await t.call("GET", "/users/me", { token: player })).body;
+    expect(res.body).toEqual({ id: made.id, name: "terminal", scope: "play", expires_at: made.expires_at, username });
+    expect(JSON.stringify(res.body)).not.toContain(made.token.slice(4));
+    const read = await make(player, { name: "reader", scope: "read", expires_in_days: "none" });
+    expect((await t.call("GET", "/tokens/current", { token: read.token })).body).toMatchObject({ id: read.id, scope: "read", expires_at: null });
+    expectError(await t.call("GET", "/tokens/current", { token: player }), 404, PERSONAL_TOKEN_TEXTS.notPersonal);
+    expectError(await t.call("GET", "/tokens/current", {}), 401);
+    expectError(await t.call("GET", "/tokens/current", { token: `flt_${"A".repeat(43)}` }), 401, "Invalid or expired token");
+    expect((await t.call("DELETE", `/users/me/tokens/${made.id}`, { token: player })).status).toBe(200);
+    expectError(await t.call("GET", "/tokens/current", { token: made.token }), 401, "Invalid or expired token");
   });
 
   it("an expired token is refused with the usual 401, also where no credential is needed", async () => {

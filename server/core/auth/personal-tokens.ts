@@ -19,6 +19,7 @@ import {
   type PersonalToken,
   type PersonalTokenCreated,
   type PersonalTokenExpiry,
+  type CurrentPersonalToken,
 } from "#shared/contract/personal-tokens.ts";
 import type { PersonalTokenScope } from "#shared/contract/operation.ts";
 import type { Db } from "#server/db/index.ts";
@@ -123,6 +124,19 @@ export function createPersonalTokens({ db, audit }: { db: Db; audit?: Pick<Audit
         detail: { token_id: gone.id, name: gone.name, scope: gone.scope },
       });
       return { message: PERSONAL_TOKEN_TEXTS.revoked };
+    },
+
+    /** The token a request was made with (already verified by the access guard) and its
+     *  account's username; 401 if it went between the guard and this read (revoked meanwhile). */
+    async current(tokenId: string): Promise<CurrentPersonalToken> {
+      const row = await db
+        .selectFrom("personal_tokens as t")
+        .innerJoin("users as u", "u.id", "t.user_id")
+        .select(["t.id", "t.name", "t.scope", "t.expires_at", "u.username"])
+        .where("t.id", "=", tokenId)
+        .executeTakeFirst();
+      if (!row) throw unauthorized("Invalid or expired token");
+      return { id: row.id, name: row.name, scope: row.scope, expires_at: row.expires_at === null ? null : Number(row.expires_at), username: row.username };
     },
 
     /** Who the token speaks for, or 401 (malformed, unknown, revoked, expired, account disabled). */
