@@ -27,7 +27,7 @@ const layer = (files, forbidden) => ({
 const serverPart = (names) => `^#server/(${names})(/|\\.ts$)`;
 // The folders and top-level modules of server/ that are roles or wiring.
 const ROLES = "api|gateway|http|terminal|worker|platform|cli";
-/** Every file below app/, server/ and shared/: climbing out of a folder goes through an alias. */
+/** Every file below app/, cli/, server/ and shared/: climbing out of a folder goes through an alias. */
 const CLIMB = ["^(\\.\\./)+(?!\\.\\./)(?!tests/)", "An import that climbs out of its folder names its target from the root: #app/..., #server/..., #shared/... (package.json \"imports\")."];
 const NO_WEB = ["^#app/", "server/ does not import the web (app/); server.ts loads the web's build."];
 
@@ -64,6 +64,9 @@ export default tseslint.config(
   layer(["app/**"], [CLIMB, ["^#server/|(^|/)server/", "app/ imports only shared/ and its own code: reach the server through the API client."]]),
   // shared/ is the leaf both sides import.
   layer(["shared/**"], [CLIMB, ["^#(app|server)/|(^|/)(app|server)/", "shared/ is a leaf: it imports nothing from app/ or server/."]]),
+  // The player CLI (package.json "bin") reaches the platform over HTTP only, like any client:
+  // the contract's shapes and schemas (shared/) and its own code.
+  layer(["cli/**"], [CLIMB, ["^#(app|server)/|(^|/)(app|server)/", "cli/ talks to the platform over HTTP: it imports only shared/ (the contract) and its own code."]]),
   // Nothing on the server imports the web.
   // (ESLint keeps the last setting of a rule for a file: each layer below repeats CLIMB and NO_WEB.)
   layer(["server/**"], [CLIMB, NO_WEB]),

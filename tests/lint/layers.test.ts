@@ -32,6 +32,11 @@ const forbidden: [file: string, code: string][] = [
   ["server/db/index.ts", `import { x } from "#server/library/challenges.ts";`],
   ["server/db/migrations.ts", `import { x } from "#server/api/openapi.ts";`],
   ["server/platform.ts", `import { x } from "#app/root.tsx";`],
+  // The player CLI is a client of the API: the contract, never the server or the web.
+  ["cli/commands.ts", `import { x } from "#server/api/index.ts";`],
+  ["cli/api.ts", `import type { x } from "#server/core/auth/personal-tokens.ts";`],
+  ["cli/main.ts", `import { x } from "#app/.server/api-client.ts";`],
+  ["cli/config.ts", `import { x } from "../shared/rules.ts";`],
   // Climbing out of a folder goes through an alias, wherever it leads.
   ["server/core/grading.ts", `import { x } from "../db/index.ts";`],
   ["server/core/deployments/lifecycle.ts", `import { x } from "../../../shared/rules.ts";`],
@@ -53,6 +58,8 @@ const allowed: [file: string, code: string][] = [
   ["server/runtime/docker/containers.ts", `import { x } from "#server/runtime/types.ts";`],
   ["server/runtime/scenario.ts", `import { x } from "#server/library/challenges.ts";`],
   ["server/db/index.ts", `import { x } from "#server/config.ts";`],
+  ["cli/commands.ts", `import { x } from "#shared/contract/deployments.ts";`],
+  ["cli/main.ts", `import { x } from "./commands.ts";`],
   // A unit test beside its module may reach the shared test support.
   ["server/core/ratelimit.test.ts", `import { x } from "../../tests/support/postgres.ts";`],
 ];
