@@ -3,7 +3,9 @@
 // and an exit code. Only `start` runs another program: the real ssh, with the terminal, and
 // nothing secret on its command line (ssh authenticates with the player's own key).
 import { spawn } from "node:child_process";
-import { catalogueOperations, MAX_LIST_LIMIT, type ListedChallenge } from "#shared/contract/catalogue.ts";
+import type { z } from "zod";
+import { catalogueOperations, challengeListQuery, MAX_LIST_LIMIT, type ListedChallenge } from "#shared/contract/catalogue.ts";
+import { challengeIdParam, submitBody } from "#shared/contract/inputs.ts";
 import { deploymentOperations, isActiveStatus, type ChallengeDeployment, type SshConfig, type SshDetails } from "#shared/contract/deployments.ts";
 import { personalTokenOperations, type CurrentPersonalToken } from "#shared/contract/personal-tokens.ts";
 import { createApi, type Api } from "./api.ts";
@@ -34,6 +36,17 @@ const DEFAULT_SSH_USER = "ubuntu";
 /** A check may boot a copy of the disk (after_reboot): give a submission time. */
 const SUBMIT_TIMEOUT_MS = 10 * 60_000;
 const POLL_MS = 1000;
+
+/** Input checked with the contract's own schema before it is sent: a refusal is a usage error,
+ *  worded as the API would word it (`field: what is wrong`). */
+function checked<S extends z.ZodType>(schema: S, input: unknown, flag: (field: string) => string = (f) => f): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw new CliError(EXIT.usage, parsed.error.issues.map((i) => `${flag(i.path.join("."))}: ${i.message}`).join("; "));
+}
+
+/** A challenge's id as typed, checked as the API would. */
+const challengeId = (slug: string) => checked(challengeIdParam, slug, () => `"${slug}"`);
 
 const when = (epochSeconds: number | null) => (epochSeconds === null ? "never" : new Date(epochSeconds * 1000).toISOString().replace(/\.\d+Z$/, "Z"));
 
@@ -80,6 +93,7 @@ export function logout(io: Io): Outcome {
 }
 
 export async function challenges(io: Io, opts: { category?: string; difficulty?: string; search?: string }): Promise<Outcome> {
+  checked(challengeListQuery, opts, (field) => `--${field}`);
   const api = loggedIn(io);
   const all: ListedChallenge[] = [];
   let total = 0;
@@ -138,8 +152,8 @@ function deploymentJson(d: ChallengeDeployment, slug: string) {
 }
 
 export async function start(io: Io, slug: string, opts: { noSsh: boolean; timeoutSeconds: number }): Promise<Outcome> {
+  const params = { id: challengeId(slug) };
   const api = loggedIn(io);
-  const params = { id: slug };
   try {
     await api.call(deploymentOperations.startDeployment, { params });
     io.note(`Starting ${slug}...`);
@@ -197,13 +211,10 @@ function runSsh(argv: string[]): Promise<ExitCode> {
 }
 
 export async function submit(io: Io, slug: string, answer: string): Promise<Outcome> {
+  const id = challengeId(slug);
   const api = loggedIn(io, { timeoutMs: SUBMIT_TIMEOUT_MS });
-  const solution = (answer === "-" ? await io.readStdin() : answer).trim();
-  if (!solution) throw new CliError(EXIT.usage, "The answer is empty.");
-  const result = await api.call(deploymentOperations.submitAnswer, {
-    params: { id: slug },
-    body: { solution },
-  });
+  const body = checked(submitBody, { solution: answer === "-" ? await io.readStdin() : answer }, () => "The answer");
+  const result = await api.call(deploymentOperations.submitAnswer, { params: { id }, body });
   const lines = [result.is_correct ? (result.already_solved ? "Correct (already solved before)." : "Correct!") : "Not solved yet.", result.feedback];
   if (result.is_correct && result.points_awarded > 0)
     lines.push(`+${result.points_awarded} points (total ${result.total_points}${result.rank ? `, rank ${result.rank} of ${result.ranked_users}` : ""})`);
@@ -234,8 +245,8 @@ export async function status(io: Io): Promise<Outcome> {
 }
 
 export async function terminate(io: Io, slug: string | undefined): Promise<Outcome> {
+  let id = slug === undefined ? undefined : challengeId(slug);
   const api = loggedIn(io);
-  let id = slug;
   if (!id) {
     const active = await api.call(deploymentOperations.getActiveDeployment);
     if (!active.active_session) throw new CliError(EXIT.notFound, "No deployment running.");

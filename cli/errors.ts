@@ -2,9 +2,11 @@
 // outcome, so scripts can tell "wrong answer" from "log in again" from "the server is down".
 export const EXIT = {
   ok: 0,
-  /** A refused or incorrect outcome: a wrong answer, a deployment already running, no capacity. */
+  /** A refused or incorrect outcome: a wrong answer, no ready deployment, one already running,
+   *  no capacity (the API's 400, 409, 503 and other refusals). */
   refused: 1,
-  /** What was typed is wrong: an unknown command or option, a missing argument, invalid input (400). */
+  /** What was typed is wrong: an unknown command or option, a missing argument, or input the
+   *  contract's own schemas refuse (checked before anything is sent). */
   usage: 2,
   /** Not logged in, or the token is invalid, expired or revoked (401). */
   unauthenticated: 3,
@@ -33,7 +35,6 @@ export class CliError extends Error {
 
 /** The exit code of an API answer that is not a success. */
 export function exitOfStatus(status: number): ExitCode {
-  if (status === 400 || status === 413) return EXIT.usage;
   if (status === 401) return EXIT.unauthenticated;
   if (status === 403) return EXIT.forbidden;
   if (status === 404) return EXIT.notFound;

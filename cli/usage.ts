@@ -33,8 +33,10 @@ Environment:
 
 Exit codes:
   0  done
-  1  refused or incorrect: a wrong answer, a deployment that failed or is already running, ...
-  2  usage error: unknown command or option, a missing argument, input the API calls invalid
+  1  refused or incorrect: a wrong answer, no ready deployment, one that failed or is already
+     running, no capacity (whatever else the API refuses, with its words)
+  2  usage error: an unknown command or option, a missing argument, a value the API's contract
+     refuses (an unknown --category, an empty or too long answer), checked before sending
   3  not logged in, or the token is invalid, expired or revoked (401)
   4  forbidden (403): the token's scope is too small (a read token cannot start or submit),
      or the account may not (plan, unverified e-mail, maintenance)
