@@ -65,14 +65,20 @@ async function run(argv: string[], json: { value: boolean }): Promise<ExitCode> 
 
   const stderr = process.stderr;
   let progressShown = false;
+  let lastProgress = "";
   const io: commands.Io = {
     env: process.env,
     json: json.value,
+    // On a terminal one line, rewritten as it goes; elsewhere (a log, a pipe) a line per change.
     progress(line) {
       if (stderr.isTTY) {
         stderr.write(`\r\x1b[K${line}`);
         progressShown = true;
-      } else stderr.write(`${line}\n`);
+        return;
+      }
+      const gist = line.replace(/ \(\d+ s\)$/, "");
+      if (gist !== lastProgress) stderr.write(`${line}\n`);
+      lastProgress = gist;
     },
     note(line) {
       if (progressShown) stderr.write("\n");

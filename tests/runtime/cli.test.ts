@@ -3,8 +3,8 @@
 // challenge and wait for ready (--no-ssh prints the ssh command), run that command with ssh and
 // the player's registered key, submit a wrong answer, see the deployment in status, terminate it,
 // and see none.
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -19,9 +19,9 @@ let player: Player;
 let token: string;
 let config: string;
 
-function cli(args: string[], input = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(args: string[], input = "", extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const env: Record<string, string | undefined> = { ...process.env, XDG_CONFIG_HOME: config, HOME: config };
+    const env: Record<string, string | undefined> = { ...process.env, XDG_CONFIG_HOME: config, HOME: config, ...extraEnv };
     delete env.FAULTLINE_TOKEN;
     delete env.FAULTLINE_URL;
     const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
@@ -91,6 +91,25 @@ it("login, start (ready, then the ssh command), ssh in, a wrong answer, status, 
   const inside = await runClient("ssh", [...key, ...argv, "hostname"], { timeoutMs: 60_000 });
   expect(inside.code, inside.stderr).toBe(0);
   expect(inside.stdout.trim()).toBe("web01");
+
+  // Without --no-ssh the CLI runs the real ssh itself, with its own stdio. OpenSSH finds keys in
+  // the passwd entry's home, not $HOME, so an `ssh` first on PATH adds the player's key (and
+  // notes the arguments it was given: the token is not among them) before running the real one.
+  const bin = join(config, "bin");
+  mkdirSync(bin);
+  const realSsh = execFileSync("sh", ["-c", "command -v ssh"], { encoding: "utf8" }).trim();
+  writeFileSync(
+    join(bin, "ssh"),
+    `#!/bin/sh\nprintf '%s\\n' "$@" > '${join(config, "ssh-argv")}'\nexec '${realSsh}' ${key.map((k) => `'${k}'`).join(" ")} "$@"\n`,
+  );
+  chmodSync(join(bin, "ssh"), 0o755);
+  const shell = await cli(["start", NGINX], "hostname\nexit 0\n", { PATH: `${bin}:${process.env.PATH}` });
+  expect(shell.code, shell.stderr).toBe(0);
+  expect(shell.stderr).toContain(`${NGINX} is already running: using that deployment.`);
+  expect(shell.stdout).toContain("web01");
+  const given = readFileSync(join(config, "ssh-argv"), "utf8").trim().split("\n");
+  expect(given).toEqual(argv);
+  expect(given.join(" ")).not.toContain(token.slice(4));
 
   // A wrong answer: the check runs and says no (exit 1), feedback on stdout.
   const wrong = await cli(["submit", NGINX, "-"], "I restarted it and it still did not work\n");
