@@ -3,6 +3,7 @@
 // and an exit code. Only `start` runs another program: the real ssh, with the terminal, and
 // nothing secret on its command line (ssh authenticates with the player's own key).
 import { spawn } from "node:child_process";
+import { constants } from "node:os";
 import type { z } from "zod";
 import { catalogueOperations, challengeListQuery, MAX_LIST_LIMIT, type ListedChallenge } from "#shared/contract/catalogue.ts";
 import { challengeIdParam, submitBody } from "#shared/contract/inputs.ts";
@@ -10,13 +11,14 @@ import { deploymentOperations, isActiveStatus, type ChallengeDeployment, type Ss
 import { personalTokenOperations, type CurrentPersonalToken } from "#shared/contract/personal-tokens.ts";
 import { createApi, type Api } from "./api.ts";
 import { checkTokenShape, configPath, DEFAULT_URL, normaliseUrl, readLogin, removeLogin, writeBeside, writeLogin } from "./config.ts";
-import { CliError, EXIT, type ExitCode } from "./errors.ts";
+import { CliError, echo, EXIT } from "./errors.ts";
 
 /** What a command gives back: the --json document, the text for people, the exit code. */
 export interface Outcome {
   json: unknown;
   text: string;
-  code?: ExitCode;
+  /** An ExitCode, or ssh's own status once `start` ran it. */
+  code?: number;
 }
 
 export interface Io {
@@ -46,7 +48,7 @@ function checked<S extends z.ZodType>(schema: S, input: unknown, flag: (field: s
 }
 
 /** A challenge's id as typed, checked as the API would. */
-const challengeId = (slug: string) => checked(challengeIdParam, slug, () => `"${slug}"`);
+const challengeId = (slug: string) => checked(challengeIdParam, slug, () => `"${echo(slug)}"`);
 
 const when = (epochSeconds: number | null) => (epochSeconds === null ? "never" : new Date(epochSeconds * 1000).toISOString().replace(/\.\d+Z$/, "Z"));
 
@@ -190,7 +192,7 @@ export async function start(io: Io, slug: string, opts: { noSsh: boolean; timeou
 }
 
 /** The real ssh with this terminal; the command ends with ssh's exit status. */
-function runSsh(argv: string[]): Promise<ExitCode> {
+function runSsh(argv: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn("ssh", argv, { stdio: "inherit" });
     // The terminal's Ctrl-C belongs to the remote shell (ssh holds the terminal in raw mode); a
@@ -205,7 +207,8 @@ function runSsh(argv: string[]): Promise<ExitCode> {
     );
     child.on("exit", (code, signal) => {
       for (const [s, h] of handlers) process.off(s, h);
-      resolve((code ?? (signal ? 128 + 2 : 1)) as ExitCode);
+      // As a shell reports it: the status, or 128 + the signal's number.
+      resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0));
     });
   });
 }

@@ -44,3 +44,6 @@ export function exitOfStatus(status: number): ExitCode {
   if (status === 503) return EXIT.refused;
   return EXIT.unreachable;
 }
+
+/** A word typed by the user, fit to echo in a message: never something that may be a token. */
+export const echo = (word: string) => (/flt_/i.test(word) ? "(hidden: it looks like a token)" : word);

@@ -5,7 +5,7 @@
 // web (eslint.config.js). With --json, stdout holds one JSON document and nothing else.
 import { parseArgs } from "node:util";
 import * as commands from "./commands.ts";
-import { CliError, EXIT, type ExitCode } from "./errors.ts";
+import { CliError, echo, EXIT } from "./errors.ts";
 import { USAGE } from "./usage.ts";
 
 /** Each command's options and how many words follow it (at least, at most). */
@@ -31,16 +31,13 @@ const OPTIONS = {
   timeout: { type: "string" },
 } as const;
 
-/** Words are echoed in messages only when they cannot be a token. */
-const safe = (word: string) => (/flt_/i.test(word) ? "(hidden)" : word);
-
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
 }
 
-async function run(argv: string[], json: { value: boolean }): Promise<ExitCode> {
+async function run(argv: string[], json: { value: boolean }): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -57,7 +54,7 @@ async function run(argv: string[], json: { value: boolean }): Promise<ExitCode> 
   const [name, ...args] = positionals;
   if (!name) throw new CliError(EXIT.usage, `No command given.\n\n${USAGE}`);
   const spec = COMMANDS[name];
-  if (!spec) throw new CliError(EXIT.usage, `Unknown command: ${safe(name)}. See faultline --help.`);
+  if (!spec) throw new CliError(EXIT.usage, `Unknown command: ${echo(name)}. See faultline --help.`);
   const given = Object.keys(values).filter((k) => k !== "json" && k !== "help");
   const stray = given.find((k) => !spec.options.includes(k));
   if (stray) throw new CliError(EXIT.usage, `${name} takes no --${stray}. Usage: ${spec.usage}`);
@@ -126,7 +123,7 @@ async function run(argv: string[], json: { value: boolean }): Promise<ExitCode> 
 }
 
 const json = { value: process.argv.includes("--json") };
-let code: ExitCode;
+let code: number;
 try {
   code = await run(process.argv.slice(2), json);
 } catch (e) {

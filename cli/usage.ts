@@ -42,5 +42,7 @@ Exit codes:
      or the account may not (plan, unverified e-mail, maintenance)
   5  not found (404): no such challenge, or no deployment of it
   6  rate limited (429): the message says how many seconds to wait when the API says so
-  7  the server cannot be reached, or answered something that is not faultline's API
+  7  the server cannot be reached, or answered something that is not faultline's API, or a
+     deployment was not ready within --timeout
+  (start without --no-ssh ends with ssh's own exit status once ssh runs)
 `;

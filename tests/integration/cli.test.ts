@@ -140,7 +140,7 @@ describe("faultline (the player CLI) against a real server", { timeout: 120_000 
     expect((await cli(["login", "--url", url], { config })).code).toBe(2);
   });
 
-  it("lists challenges (--json parses; filters reach the API, which judges them)", async () => {
+  it("lists challenges (--json parses; the filters are the API's, checked with its schema before sending)", async () => {
     const config = configDir();
     expect((await cli(["login", "--token", read.token, "--url", url], { config })).code).toBe(0);
     const all = await cli(["challenges", "--json"], { config });
@@ -241,6 +241,8 @@ describe("faultline (the player CLI) against a real server", { timeout: 120_000 
       const run = await cli(args, { config });
       expect(run.code, args.join(" ")).toBe(2);
     }
+    // A token typed where a word goes is refused without being echoed (the afterAll checks).
+    for (const args of [[play.token], ["start", play.token], ["login", play.token]]) expect((await cli(args, { config })).code).toBe(2);
     const help = await cli(["--help"], { config });
     expect(help.code).toBe(0);
     for (const code of [0, 1, 2, 3, 4, 5, 6, 7]) expect(help.stdout).toMatch(new RegExp(`^  ${code}  `, "m"));
