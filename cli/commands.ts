@@ -62,7 +62,7 @@ function loggedIn(io: Io, opts: { timeoutMs?: number } = {}): Api {
   return createApi(login.url, login.token, opts);
 }
 
-const describeToken = (t: CurrentPersonalToken) => `token "${t.name}" (scope ${t.scope}, expires ${when(t.expires_at)}) of ${t.username}`;
+const describeToken = (t: CurrentPersonalToken) => `as ${t.username} with token "${t.name}" (scope ${t.scope}, expires ${when(t.expires_at)})`;
 
 export async function login(io: Io, opts: { token?: string; url?: string }): Promise<Outcome> {
   if (opts.token === undefined) throw new CliError(EXIT.usage, "login needs --token flt_... (or --token - to read it from stdin)");
@@ -79,7 +79,7 @@ export async function login(io: Io, opts: { token?: string; url?: string }): Pro
   const path = writeLogin({ url, token }, io.env);
   return {
     json: { url, token: current, config: path },
-    text: `Logged in to ${url} with ${describeToken(current)}.\nStored in ${path} (readable only by you).`,
+    text: `Logged in to ${url} ${describeToken(current)}.\nStored in ${path} (readable only by you).`,
   };
 }
 
@@ -237,7 +237,7 @@ export async function status(io: Io): Promise<Outcome> {
     deployment = { ...deploymentJson(d, slug), challenge_title: active.active_session.challenge_title };
     if (d.status === "ready" && d.ssh_details) ssh = shellCommand(["ssh", ...sshArgv(d.ssh_details, null)]);
   }
-  const lines = [`Logged in to ${api.url} with ${describeToken(token)}.`];
+  const lines = [`Logged in to ${api.url} ${describeToken(token)}.`];
   if (!active.active_session) lines.push("No deployment running.");
   else {
     const a = active.active_session;

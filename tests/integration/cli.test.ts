@@ -113,7 +113,7 @@ describe("faultline (the player CLI) against a real server", { timeout: 120_000 
     const config = configDir();
     const run = await cli(["login", "--token", play.token, "--url", `${url}/api/v1/`], { config });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain(`Logged in to ${url} with token "laptop" (scope play`);
+    expect(run.stdout).toMatch(new RegExp(`^Logged in to ${url} as \\w+ with token "laptop" \\(scope play, expires \\d{4}-`));
     const file = join(config, "faultline", "config.json");
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(config, "faultline")).mode & 0o777).toBe(0o700);
@@ -165,7 +165,7 @@ describe("faultline (the player CLI) against a real server", { timeout: 120_000 
     expect((await cli(["login", "--token", play.token, "--url", url], { config })).code).toBe(0);
     const run = await cli(["status"], { config });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain(`Logged in to ${url} with token "laptop" (scope play`);
+    expect(run.stdout).toMatch(new RegExp(`^Logged in to ${url} as \\w+ with token "laptop" \\(scope play, expires \\d{4}-`));
     expect(run.stdout).toContain("No deployment running.");
     const doc = JSON.parse((await cli(["status", "--json"], { config })).stdout);
     expect(doc).toMatchObject({ url, token: { id: play.id, scope: "play" }, deployment: null });
