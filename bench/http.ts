@@ -1,6 +1,6 @@
-// Server-rendered pages against a bare React Router app (the goal: `/`, `/challenges` and
-// `/leaderboard` at >= 50% of the bare page's requests/s). Both run as production servers in
-// processes of their own, on this machine, measured in turns (bare, page, bare, page ...) so a
+// Server-rendered pages against a bare React Router app (the goal: `/`, `/challenges`,
+// `/leaderboard`, a challenge's page and a profile at >= 50% of the bare page's requests/s). Both
+// run as production servers in processes of their own, on this machine, measured in turns (bare, page, bare, page ...) so a
 // busy machine slows both alike; each page is compared with a bare page of the same HTML size
 // (bench/bare/: one static route, N rows). faultline runs on SQLite seeded with bench/seed.ts
 // (kept under .tmp/ and reused), without a container runtime (RUNTIME=none), as a visitor.
@@ -28,7 +28,9 @@ const autocannon = createRequire(import.meta.url)("autocannon") as (opts: object
 const [users = 100_000, submissions = 1_000_000, seconds = 10, rounds = 2] = process.argv.slice(2).map(Number);
 const ROOT = new URL("..", import.meta.url).pathname;
 const BARE = join(ROOT, "bench/bare");
-const PAGES = ["/", "/challenges", "/leaderboard"];
+/** The pages the issue's goal names: the three kept for visitors, a challenge's page and a
+ *  player's public profile (the leaderboard's first player: a profile with solves). */
+const PAGES = ["/", "/challenges", "/leaderboard", "/challenges/nginx-broken-config", "/profile/{top}"];
 const CONNECTIONS = 10;
 /** A visitor with a cookie (any): never served a kept page (server/http/page-cache.ts), so every
  *  request runs the loaders and renders, as a signed-in user's does (without the identity check). */
@@ -194,8 +196,9 @@ try {
   const [s10, s100] = [await bareSize(10), await bareSize(100)];
   const perRow = (s100 - s10) / 90;
   const signedIn = await signedInCookie(appBase);
+  const top = JSON.parse((await get(`${appBase}/api/v1/leaderboard?limit=1`)).body.toString()).entries[0].username as string;
   const targets = [];
-  for (const path of PAGES) {
+  for (const path of PAGES.map((p) => p.replace("{top}", encodeURIComponent(top)))) {
     const page = await get(`${appBase}${path}`);
     if (page.status !== 200) throw new Error(`${path}: ${page.status}`);
     const rows = Math.max(1, Math.round(10 + (page.body.length - s10) / perRow));
