@@ -199,14 +199,17 @@ try {
   const top = JSON.parse((await get(`${appBase}/api/v1/leaderboard?limit=1`)).body.toString()).entries[0].username as string;
   const targets = [];
   for (const path of PAGES.map((p) => p.replace("{top}", encodeURIComponent(top)))) {
-    const page = await get(`${appBase}${path}`);
+    // A page a visitor is sent away from (a challenge's page asks to sign in) is measured signed in only.
+    const visitor = await get(`${appBase}${path}`);
+    const signedInOnly = visitor.status >= 300 && visitor.status < 400;
+    const page = signedInOnly ? await get(`${appBase}${path}`, signedIn) : visitor;
     if (page.status !== 200) throw new Error(`${path}: ${page.status}`);
     const rows = Math.max(1, Math.round(10 + (page.body.length - s10) / perRow));
-    targets.push({ path, bytes: page.body.length, bare: `/${rows}`, bareBytes: await bareSize(rows) });
+    targets.push({ path, signedInOnly, bytes: page.body.length, bare: `/${rows}`, bareBytes: await bareSize(rows) });
   }
   // Warm both (JIT, caches) before measuring.
   for (const t of targets) {
-    await load(`${appBase}${t.path}`, 2);
+    await load(`${appBase}${t.path}`, 2, t.signedInOnly ? signedIn : {});
     await load(`${bareBase}${t.bare}`, 2);
   }
 
@@ -214,8 +217,10 @@ try {
   for (let round = 0; round < rounds; round++) {
     for (const r of results) {
       r.base.push(await load(`${bareBase}${r.bare}`, seconds));
-      r.app.push(await load(`${appBase}${r.path}`, seconds));
-      r.rendered.push(await load(`${appBase}${r.path}`, seconds, RENDERED));
+      if (!r.signedInOnly) {
+        r.app.push(await load(`${appBase}${r.path}`, seconds));
+        r.rendered.push(await load(`${appBase}${r.path}`, seconds, RENDERED));
+      }
       r.signedIn.push(await load(`${appBase}${r.path}`, seconds, signedIn));
     }
   }
@@ -231,6 +236,7 @@ try {
   for (const r of results) {
     const bareRps = mean(r.base, "rps");
     const cell = (xs: Figures[]) => {
+      if (!xs.length) return "(signed in only) | -";
       const rps = mean(xs, "rps");
       const errors = xs.reduce((s, x) => s + x.errors, 0);
       return `${fmt(rps)}, ${fmt(mean(xs, "p50"))} / ${fmt(mean(xs, "p95"))} ms | ${(rps / bareRps).toFixed(2)}x${errors ? ` (${errors} errors)` : ""}`;
